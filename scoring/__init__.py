@@ -1,0 +1,37 @@
+"""Debrief's scoring engine: pure rules, no UI and no I/O.
+
+A game record (FORMAT.md) goes in; standings come out, always derived from what happened.
+
+>>> import scoring
+>>> sorted(scoring.GAMES)
+['black-spy', 'kompromat', 'spy', 'spywhere']
+"""
+
+from .base import GameRules, Setup
+from .errors import InvalidRecord, RecordError, Term
+from .registry import GAMES
+from .replay import (
+    Replay,
+    blank_round,
+    check_round,
+    complete_round,
+    problems,
+    replay,
+    standings,
+)
+
+__all__ = [
+    "GAMES",
+    "GameRules",
+    "InvalidRecord",
+    "RecordError",
+    "Replay",
+    "Setup",
+    "Term",
+    "blank_round",
+    "check_round",
+    "complete_round",
+    "problems",
+    "replay",
+    "standings",
+]

@@ -1,0 +1,86 @@
+"""The interface every game's rules implement, so callers never special-case a game by name.
+
+A game is replayed as: read its options; start a state; for each round, read the round's
+shape (errors that need no history) and then `play` it on the state (errors that need the
+history, e.g. a player already out) which returns the next state. Everything shown to players
+(totals, winners, next dealer, ...) is derived from the state.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any, ClassVar, Generic, TypeVar
+
+from .reader import Reader
+from .table import Table
+
+JSON = Any  # a value json.dumps accepts
+OptionsT = TypeVar("OptionsT")
+RoundT = TypeVar("RoundT")
+StateT = TypeVar("StateT")
+
+
+@dataclass(frozen=True)
+class Setup(Generic[OptionsT]):
+    """What is fixed for a whole game: who sits where, and the options."""
+
+    table: Table
+    options: OptionsT
+
+
+class GameRules(ABC, Generic[OptionsT, RoundT, StateT]):
+    """The rules of one game."""
+
+    id: ClassVar[str]
+    title: ClassVar[str]
+    min_players: ClassVar[int]
+    max_players: ClassVar[int]
+
+    @abstractmethod
+    def read_options(self, reader: Reader, table: Table, raw: object) -> OptionsT | None:
+        """The `options` object; None (with errors added) when unusable."""
+
+    @abstractmethod
+    def read_round(
+        self, reader: Reader, setup: Setup[OptionsT], raw: object, path: str
+    ) -> RoundT | None:
+        """One round's own content; None (with errors added) when it is not valid by itself."""
+
+    @abstractmethod
+    def start(self, setup: Setup[OptionsT]) -> StateT:
+        """The state before the first round."""
+
+    @abstractmethod
+    def play(self, reader: Reader, state: StateT, rnd: RoundT, path: str) -> StateT | None:
+        """The state after `rnd`, or None (with errors added) when it cannot follow `state`."""
+
+    @abstractmethod
+    def totals(self, state: StateT) -> dict[str, Fraction]:
+        """One number per player, in seating order (points, victory points or placements)."""
+
+    @abstractmethod
+    def finished(self, state: StateT) -> bool:
+        """Whether the game is over: no round may follow."""
+
+    @abstractmethod
+    def winners(self, state: StateT) -> list[str]:
+        """The winners of a finished game (several on a shared win); empty otherwise or on a
+        draw."""
+
+    @abstractmethod
+    def details(self, state: StateT) -> dict[str, JSON]:
+        """The game's own standings keys (FORMAT.md), as JSON values."""
+
+    @abstractmethod
+    def blank_round(self, state: StateT) -> dict[str, JSON]:
+        """A round to start entering from: the right shape, nothing happened yet."""
+
+    def complete_round(self, state: StateT, draft: dict[str, JSON], player: str) -> dict[str, JSON]:
+        """`draft` with `player`'s part filled in from what the others' parts leave over.
+
+        Only games where a round's parts must add up (Black Spy) can do this; the others
+        return the draft unchanged.
+        """
+        return draft

@@ -1,0 +1,516 @@
+"""Black Spy (3 to 6 players): RULES.md section 1.
+
+Lowest total wins. A deal records which black cards and coloured Spies each player took;
+the deal's points, the moon, Going Back halving, the end, the next dealer, pass direction and
+The Mole's draft order are all derived here.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+from fractions import Fraction
+from typing import ClassVar
+
+from . import errors as e
+from .base import JSON, GameRules, Setup
+from .errors import N_
+from .numbers import to_json
+from .reader import Reader, as_whole, child, show
+from .table import Table, read_player_map, read_player_ref
+
+VARIANTS = (
+    "no-good-spies",
+    "capture-or-release",
+    "mole",
+    "calling-color",
+    "following-rank",
+    "going-back",
+)
+HALVES = ("exact", "down", "up")
+MOON_CHOICES = ("give", "release")
+
+BLACK_SPIES = 6  # black 7s
+BLACK_LOW = 6  # black 1 to 6
+HIGH_POINTS = {8: 2, 9: 3, 10: 4, 11: 5}  # black 8, 9, 10, 11
+COLORED_SPIES = 4
+BLACK_CARDS = BLACK_SPIES + BLACK_LOW + len(HIGH_POINTS)  # 16
+DECK = 60
+MOLE_CARDS_PER_PLAYER = 3
+MOON_POINTS = Fraction(60)
+END_VALUES = {3: 200, 4: 150, 5: 120, 6: 100}
+PILE_KEYS = ("black_spies", "black_low", "black_high", "colored_spies")
+
+
+@dataclass(frozen=True)
+class Options:
+    first_dealer: str
+    variants: frozenset[str]
+    end_value: int
+    halves: str = "exact"
+
+    def has(self, variant: str) -> bool:
+        return variant in self.variants
+
+
+@dataclass(frozen=True)
+class Pile:
+    """What one player took in one deal."""
+
+    black_spies: int = 0
+    black_low: int = 0
+    black_high: frozenset[int] = frozenset()
+    colored_spies: int = 0
+
+    @property
+    def black_cards(self) -> int:
+        return self.black_spies + self.black_low + len(self.black_high)
+
+    @property
+    def black_points(self) -> int:
+        return 10 * self.black_spies + self.black_low + sum(HIGH_POINTS[r] for r in self.black_high)
+
+    def to_json(self) -> dict[str, JSON]:
+        return {
+            "black_spies": self.black_spies,
+            "black_low": self.black_low,
+            "black_high": sorted(self.black_high),
+            "colored_spies": self.colored_spies,
+        }
+
+
+@dataclass(frozen=True)
+class Deal:
+    piles: dict[str, Pile]  # every player, seating order
+    moon_choice: str | None = None
+
+    @property
+    def moon_taker(self) -> str | None:
+        """The player who took all 16 black cards, if any."""
+        for name, pile in self.piles.items():
+            if pile.black_cards == BLACK_CARDS:
+                return name
+        return None
+
+
+@dataclass(frozen=True)
+class DealResult:
+    points: dict[str, Fraction]
+    moon_taker: str | None
+    halved: tuple[str, ...]
+
+    def to_json(self) -> dict[str, JSON]:
+        return {
+            "points": {name: to_json(p) for name, p in self.points.items()},
+            "moon": self.moon_taker,
+            "halved": list(self.halved),
+        }
+
+
+@dataclass(frozen=True)
+class State:
+    setup: Setup[Options]
+    totals: dict[str, Fraction]
+    deals: tuple[DealResult, ...] = ()
+    over: bool = False
+
+    @property
+    def table(self) -> Table:
+        return self.setup.table
+
+    @property
+    def options(self) -> Options:
+        return self.setup.options
+
+
+# --- the rules as functions ----------------------------------------------------------------
+
+
+def default_end_value(players: int) -> int:
+    """200 for 3 players, 150 for 4, 120 for 5, 100 for 6."""
+    return END_VALUES[players]
+
+
+def cards_each(players: int, deal_number: int, mole: bool) -> int:
+    """Cards the dealer deals to each player; with The Mole from deal 2 on, 3 per player are set
+    aside first (before the draft).
+
+    >>> cards_each(4, 1, mole=True), cards_each(4, 2, mole=True), cards_each(5, 2, mole=False)
+    (15, 12, 12)
+    """
+    if mole and deal_number >= 2:
+        return (DECK - MOLE_CARDS_PER_PLAYER * players) // players
+    return DECK // players
+
+
+def pass_direction(players: int, deal_number: int) -> str:
+    """Left, right, left, ...; with exactly 4 players left, right, across, left, ...
+
+    >>> [pass_direction(4, n) for n in range(1, 5)], pass_direction(3, 4)
+    (['left', 'right', 'across', 'left'], 'right')
+    """
+    cycle = ("left", "right", "across") if players == 4 else ("left", "right")
+    return cycle[(deal_number - 1) % len(cycle)]
+
+
+def dealer_of(table: Table, first_dealer: str, deal_number: int) -> str:
+    """The deal passes one seat clockwise after every deal."""
+    return table.left_of(first_dealer, deal_number - 1)
+
+
+def pile_points(pile: Pile, options: Options) -> Fraction:
+    """A player's points for a deal without a moon: black card points, −5 per coloured Spy
+    (0 with No Good Spies)."""
+    colored = 0 if options.has("no-good-spies") else -5
+    return Fraction(pile.black_points + colored * pile.colored_spies)
+
+
+def deal_points(deal: Deal, options: Options) -> dict[str, Fraction]:
+    """Each player's points for one complete deal, moon included.
+
+    Moon (one player took all 16 black cards): the taker scores 0 and everyone else 60, the
+    coloured Spies still count; with Capture or Release the coloured Spies count 0 and the
+    taker may instead choose -60 for themself and 0 for the others ("release").
+    """
+    taker = deal.moon_taker
+    if taker is None:
+        return {name: pile_points(pile, options) for name, pile in deal.piles.items()}
+    capture = options.has("capture-or-release")
+    colored = 0 if capture or options.has("no-good-spies") else -5
+    points: dict[str, Fraction] = {}
+    for name, pile in deal.piles.items():
+        spies = Fraction(colored * pile.colored_spies)
+        if capture and deal.moon_choice == "release":
+            points[name] = -MOON_POINTS if name == taker else Fraction(0)
+        else:
+            points[name] = (Fraction(0) if name == taker else MOON_POINTS) + spies
+    return points
+
+
+def halve(total: Fraction, halves: str) -> Fraction:
+    """Half a total, exact or rounded as the house rule says.
+
+    >>> halve(Fraction(75), "exact"), halve(Fraction(75), "down"), halve(Fraction(75), "up")
+    (Fraction(75, 2), Fraction(37, 1), Fraction(38, 1))
+    """
+    half = total / 2
+    if halves == "down":
+        return Fraction(math.floor(half))
+    if halves == "up":
+        return Fraction(math.ceil(half))
+    return half
+
+
+def going_back(before: Fraction, points: Fraction, options: Options) -> tuple[Fraction, bool]:
+    """The total after a deal with Going Back, and whether it was halved.
+
+    A total that reaches exactly the end value, or exactly half of it, is halved once (no
+    cascade: 200 → 100, not 50). **Decision:** a player only "reaches" a value by scoring in
+    that deal; a player who was halved onto half the end value and then scores 0 stays there.
+    """
+    total = before + points
+    end = Fraction(options.end_value)
+    if points != 0 and total in (end, end / 2):
+        return halve(total, options.halves), True
+    return total, False
+
+
+def game_over(totals: Mapping[str, Fraction], options: Options) -> bool:
+    """Over when a total reaches the end value (with Going Back: exceeds it)."""
+    end = options.end_value
+    if options.has("going-back"):
+        return any(t > end for t in totals.values())
+    return any(t >= end for t in totals.values())
+
+
+def mole_draft_order(table: Table, totals: Mapping[str, Fraction], dealer: str) -> list[str]:
+    """Who takes 3 Mole cards first: highest total first; equal totals youngest first.
+
+    **Decision:** a bare birth year counts as 1 January of that year; a player without a birth
+    date counts as older than everyone with one; players still equal pick in seating order
+    starting left of the dealer (the order they were dealt to).
+    """
+
+    def age_rank(name: str) -> tuple[int, int, int]:
+        born = table.born(name)
+        return (born.year, born.month, born.day) if born else (-1, 0, 0)
+
+    def key(name: str) -> tuple[Fraction, tuple[int, int, int], int]:
+        year, month, day = age_rank(name)
+        seat_from_dealer = (table.seat(name) - table.seat(dealer) - 1) % len(table)
+        return (-totals[name], (-year, -month, -day), seat_from_dealer)
+
+    return sorted(table.names, key=key)
+
+
+def rest_of_deal(piles: Mapping[str, Pile]) -> Pile | None:
+    """What the last player of a deal took: every card the others' piles leave over.
+
+    None when the others already account for more than a deal holds.
+
+    >>> rest_of_deal({"Anna": Pile(6, 2, frozenset({8}), 1), "Ben": Pile(0, 3, frozenset(), 2)})
+    Pile(black_spies=0, black_low=1, black_high=frozenset({9, 10, 11}), colored_spies=1)
+    """
+    spies = BLACK_SPIES - sum(p.black_spies for p in piles.values())
+    low = BLACK_LOW - sum(p.black_low for p in piles.values())
+    colored = COLORED_SPIES - sum(p.colored_spies for p in piles.values())
+    taken = [rank for p in piles.values() for rank in p.black_high]
+    if min(spies, low, colored) < 0 or len(taken) != len(set(taken)):
+        return None
+    return Pile(spies, low, frozenset(HIGH_POINTS) - set(taken), colored)
+
+
+# --- reading -------------------------------------------------------------------------------
+
+
+def read_pile(reader: Reader, raw: object, path: str) -> Pile | None:
+    fields = reader.obj(raw, path, required=PILE_KEYS)
+    if fields is None or any(key not in fields for key in PILE_KEYS):
+        return None
+    spies = reader.whole(
+        fields["black_spies"],
+        child(path, "black_spies"),
+        0,
+        BLACK_SPIES,
+        N_("black Spies in one deal"),
+    )
+    low = reader.whole(
+        fields["black_low"],
+        child(path, "black_low"),
+        0,
+        BLACK_LOW,
+        N_("black 1 to 6 in one deal"),
+    )
+    colored = reader.whole(
+        fields["colored_spies"],
+        child(path, "colored_spies"),
+        0,
+        COLORED_SPIES,
+        N_("coloured Spies in one deal"),
+    )
+    high = read_high_cards(reader, fields["black_high"], child(path, "black_high"))
+    if spies is None or low is None or colored is None or high is None:
+        return None
+    return Pile(spies, low, high, colored)
+
+
+def read_high_cards(reader: Reader, raw: object, path: str) -> frozenset[int] | None:
+    items = reader.list(raw, path)
+    if items is None:
+        return None
+    ranks: set[int] = set()
+    ok = True
+    for index, item in enumerate(items):
+        rank = as_whole(item)
+        if rank not in HIGH_POINTS:
+            reader.add(e.NotOneOf(child(path, index), value=show(item), choices="8, 9, 10, 11"))
+            ok = False
+        elif rank in ranks:
+            reader.add(e.ListedTwice(child(path, index), value=rank))
+            ok = False
+        else:
+            ranks.add(rank)
+    return frozenset(ranks) if ok else None
+
+
+def check_deal_adds_up(reader: Reader, piles: Mapping[str, Pile], path: str) -> bool:
+    """Across all players a deal holds exactly 6 black Spies, 6 black 1–6, each of the black
+    8 to 11 once, and 4 coloured Spies."""
+    before = len(reader.errors)
+    sums = (
+        (N_("black Spies"), sum(p.black_spies for p in piles.values()), BLACK_SPIES),
+        (N_("black 1 to 6"), sum(p.black_low for p in piles.values()), BLACK_LOW),
+        (N_("coloured Spies"), sum(p.colored_spies for p in piles.values()), COLORED_SPIES),
+    )
+    for what, total, expected in sums:
+        if total != expected:
+            reader.add(e.DealDoesNotAddUp(path, what=what, total=total, expected=expected))
+    holder: dict[int, str] = {}
+    for name, pile in piles.items():
+        for rank in sorted(pile.black_high):
+            if rank in holder:
+                reader.add(
+                    e.HighCardTwice(
+                        child(child(path, name), "black_high"),
+                        rank=rank,
+                        first=holder[rank],
+                        second=name,
+                    )
+                )
+            else:
+                holder[rank] = name
+    for rank in HIGH_POINTS:
+        if rank not in holder:
+            reader.add(e.HighCardMissing(path, rank=rank))
+    return len(reader.errors) == before
+
+
+class BlackSpy(GameRules[Options, Deal, State]):
+    id: ClassVar[str] = "black-spy"
+    title: ClassVar[str] = "Black Spy"
+    min_players: ClassVar[int] = 3
+    max_players: ClassVar[int] = 6
+
+    def read_options(self, reader: Reader, table: Table, raw: object) -> Options | None:
+        path = "options"
+        fields = reader.obj(
+            raw, path, required=["first_dealer", "variants"], optional=["end_value", "halves"]
+        )
+        if fields is None:
+            return None
+        before = len(reader.errors)
+        dealer = None
+        if "first_dealer" in fields:
+            dealer = read_player_ref(
+                reader, table, fields["first_dealer"], child(path, "first_dealer")
+            )
+        variants = self._read_variants(reader, fields.get("variants", []), child(path, "variants"))
+        end_value: int | None = default_end_value(len(table))
+        if "end_value" in fields:
+            end_value = reader.whole(fields["end_value"], child(path, "end_value"), 1, None)
+        halves = reader.choice(fields.get("halves", "exact"), child(path, "halves"), HALVES)
+        if len(reader.errors) > before or dealer is None or end_value is None or halves is None:
+            return None
+        return Options(dealer, variants, end_value, halves)
+
+    @staticmethod
+    def _read_variants(reader: Reader, raw: object, path: str) -> frozenset[str]:
+        items = reader.list(raw, path) or []
+        variants: set[str] = set()
+        for index, item in enumerate(items):
+            variant = reader.choice(item, child(path, index), VARIANTS)
+            if variant in variants:
+                reader.add(e.ListedTwice(child(path, index), value=variant))
+            elif variant is not None:
+                variants.add(variant)
+        return frozenset(variants)
+
+    def read_round(
+        self, reader: Reader, setup: Setup[Options], raw: object, path: str
+    ) -> Deal | None:
+        fields = reader.obj(raw, path, required=["cards"], optional=["moon_choice"])
+        if fields is None or "cards" not in fields:
+            return None
+        cards_path = child(path, "cards")
+        raw_piles = read_player_map(
+            reader, setup.table, fields["cards"], cards_path, require_all=True
+        )
+        if raw_piles is None:
+            return None
+        piles = {name: read_pile(reader, value, p) for name, (p, value) in raw_piles.items()}
+        complete = {name: pile for name, pile in piles.items() if pile is not None}
+        if len(complete) < len(piles) or not check_deal_adds_up(reader, complete, cards_path):
+            return None
+        deal = Deal(complete)
+        ok, moon_choice = self._read_moon_choice(reader, setup.options, deal, fields, path)
+        return replace(deal, moon_choice=moon_choice) if ok else None
+
+    @staticmethod
+    def _read_moon_choice(
+        reader: Reader, options: Options, deal: Deal, fields: dict[str, object], path: str
+    ) -> tuple[bool, str | None]:
+        """(readable, choice): the choice is asked exactly when Capture or Release is on and one
+        player took all 16 black cards."""
+        needed = options.has("capture-or-release") and deal.moon_taker is not None
+        choice_path = child(path, "moon_choice")
+        if not needed:
+            if "moon_choice" in fields:
+                reader.add(e.MoonChoiceNotAllowed(choice_path))
+                return False, None
+            return True, None
+        if "moon_choice" not in fields:
+            reader.add(e.MoonChoiceRequired(choice_path, name=deal.moon_taker))
+            return False, None
+        choice = reader.choice(fields["moon_choice"], choice_path, MOON_CHOICES)
+        return choice is not None, choice
+
+    def start(self, setup: Setup[Options]) -> State:
+        return State(setup, {name: Fraction(0) for name in setup.table.names})
+
+    def play(self, reader: Reader, state: State, rnd: Deal, path: str) -> State | None:
+        options = state.options
+        points = deal_points(rnd, options)
+        totals: dict[str, Fraction] = {}
+        halved: list[str] = []
+        for name in state.table.names:
+            if options.has("going-back"):
+                totals[name], was_halved = going_back(state.totals[name], points[name], options)
+                if was_halved:
+                    halved.append(name)
+            else:
+                totals[name] = state.totals[name] + points[name]
+        result = DealResult(points, rnd.moon_taker, tuple(halved))
+        return State(state.setup, totals, (*state.deals, result), game_over(totals, options))
+
+    def totals(self, state: State) -> dict[str, Fraction]:
+        return dict(state.totals)
+
+    def finished(self, state: State) -> bool:
+        return state.over
+
+    def winners(self, state: State) -> list[str]:
+        """Lowest total wins; **Decision:** equal lowest totals share the win."""
+        if not state.over:
+            return []
+        lowest = min(state.totals.values())
+        return [name for name, total in state.totals.items() if total == lowest]
+
+    def next_deal(self, state: State) -> dict[str, JSON] | None:
+        """Who deals next, which way to pass, how many cards, the Mole and the caller."""
+        if state.over:
+            return None
+        table, options = state.table, state.options
+        number = len(state.deals) + 1
+        dealer = dealer_of(table, options.first_dealer, number)
+        info: dict[str, JSON] = {
+            "number": number,
+            "dealer": dealer,
+            "pass": pass_direction(len(table), number),
+            "cards_each": cards_each(len(table), number, options.has("mole")),
+        }
+        if options.has("mole") and number >= 2:
+            info["mole_cards"] = MOLE_CARDS_PER_PLAYER * len(table)
+            info["mole_draft_order"] = mole_draft_order(table, state.totals, dealer)
+        if options.has("calling-color"):
+            info["caller"] = dealer
+            info["leader"] = table.left_of(dealer)
+        return info
+
+    def details(self, state: State) -> dict[str, JSON]:
+        return {
+            "next_deal": self.next_deal(state),
+            "end_value": state.options.end_value,
+            "deals": [deal.to_json() for deal in state.deals],
+        }
+
+    def blank_round(self, state: State) -> dict[str, JSON]:
+        return {"cards": {name: Pile().to_json() for name in state.table.names}}
+
+    def complete_round(self, state: State, draft: dict[str, JSON], player: str) -> dict[str, JSON]:
+        """Fill `player`'s pile with what the other piles leave over (when they are readable and
+        do not already exceed a deal)."""
+        cards = draft.get("cards")
+        if not isinstance(cards, dict):
+            return draft
+        reader = Reader()
+        others = {
+            name: read_pile(reader, pile, name)
+            for name, pile in cards.items()
+            if state.table.resolve(name) != player
+        }
+        readable = {name: pile for name, pile in others.items() if pile is not None}
+        rest = rest_of_deal(readable) if len(readable) == len(others) else None
+        if rest is None:
+            return draft
+        completed = {
+            name: pile for name, pile in cards.items() if state.table.resolve(name) != player
+        }
+        completed[player] = rest.to_json()
+        ordered = sorted(
+            completed, key=lambda name: state.table.seat(state.table.resolve(name) or player)
+        )
+        return {**draft, "cards": {name: completed[name] for name in ordered}}
+
+
+RULES = BlackSpy()

@@ -1,0 +1,282 @@
+"""Typed validation errors for game records.
+
+Every problem found in a record is a `RecordError`: it knows *where* (`path`, e.g.
+``rounds[2].cards.Ben.black_spies``) and *what* (a class with an English message template and
+its parameters). The UI translates an error by looking up `template` in its catalogue (the
+English text is the gettext msgid) and formatting it with `params`; parameters that are
+`Term` instances are words that must be translated as well.
+
+`str(error)` gives the English text with its path, as the CLI prints it:
+
+>>> str(NumberTooHigh("rounds[2].cards.Ben.black_spies", value=7, limit=6,
+...                   what=Term("black Spies in one deal")))
+'rounds[2].cards.Ben.black_spies: 7 is more than 6 black Spies in one deal'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import ClassVar
+
+
+class Term(str):
+    """A word or phrase inside an error parameter that is translated like a message."""
+
+    __slots__ = ()
+
+
+def N_(text: str) -> Term:
+    """Mark `text` for translation extraction without translating it here (gettext idiom)."""
+    return Term(text)
+
+
+class RecordError(ValueError):
+    """One problem in a game record, at one path."""
+
+    template: ClassVar[str] = "is not valid"
+
+    def __init__(self, path: str, **params: object) -> None:
+        self.path = path
+        self.params: dict[str, object] = params
+        super().__init__(f"{path}: {self.message}" if path else self.message)
+
+    @property
+    def code(self) -> str:
+        """A stable identifier of the kind of problem (the class name)."""
+        return type(self).__name__
+
+    @property
+    def message(self) -> str:
+        """The English message without the path."""
+        return self.template.format(**self.params)
+
+    def __eq__(self, other: object) -> bool:
+        return (
+            type(other) is type(self)
+            and isinstance(other, RecordError)
+            and (other.path, other.params) == (self.path, self.params)
+        )
+
+    def __hash__(self) -> int:
+        return hash((type(self).__name__, self.path))
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self.path!r}, {self.params!r})"
+
+
+class InvalidRecord(ValueError):
+    """Raised when a record has one or more problems; `errors` lists them in record order."""
+
+    def __init__(self, errors: Iterable[RecordError]) -> None:
+        self.errors: list[RecordError] = list(errors)
+        super().__init__("\n".join(str(error) for error in self.errors))
+
+
+# --- shape and type ------------------------------------------------------------------------
+
+
+class NotJSON(RecordError):
+    template = "is not valid JSON ({detail})"
+
+
+class NotAnObject(RecordError):
+    template = "must be a JSON object {{...}}"
+
+
+class NotAList(RecordError):
+    template = "must be a list [...]"
+
+
+class NotText(RecordError):
+    template = "must be text"
+
+
+class NotAWholeNumber(RecordError):
+    template = "must be a whole number, not {value}"
+
+
+class NotANumber(RecordError):
+    template = "must be a number, not {value}"
+
+
+class MissingKey(RecordError):
+    template = "is missing"
+
+
+class UnknownKey(RecordError):
+    template = "is not a known key"
+
+
+class UnknownKeyDidYouMean(RecordError):
+    template = "is not a known key (did you mean {suggestion}?)"
+
+
+class NotOneOf(RecordError):
+    template = "{value} is not one of {choices}"
+
+
+class NumberTooLow(RecordError):
+    template = "{value} is less than {limit} {what}"
+
+
+class NumberTooHigh(RecordError):
+    template = "{value} is more than {limit} {what}"
+
+
+class ListedTwice(RecordError):
+    template = "{value} is listed twice"
+
+
+class WrongLength(RecordError):
+    template = "must hold {expected} {what}, not {actual}"
+
+
+class BadDate(RecordError):
+    template = "{value} is not a date (YYYY-MM-DD) or a year"
+
+
+class BadDateTime(RecordError):
+    template = "{value} is not a date and time (ISO 8601)"
+
+
+# --- envelope ------------------------------------------------------------------------------
+
+
+class UnsupportedFormat(RecordError):
+    template = "{value} is not a format Debrief reads (expected {expected})"
+
+
+class UnknownGame(RecordError):
+    template = "{value} is not a game Debrief knows ({choices})"
+
+
+class WrongPlayerCount(RecordError):
+    template = "{game} is played by {low} to {high} players, not {count}"
+
+
+class EmptyName(RecordError):
+    template = "a player needs a name"
+
+
+class NameTooLong(RecordError):
+    template = "the name is {length} characters long; at most {limit} are allowed"
+
+
+class DuplicateName(RecordError):
+    template = "{name} is the same name as player {other}"
+
+
+class UnknownPlayer(RecordError):
+    template = "{name} is not a player in this game"
+
+
+class MissingPlayer(RecordError):
+    template = "{name} is missing"
+
+
+class SamePlayer(RecordError):
+    template = "{name} cannot {action} themselves"
+
+
+class GameAlreadyOver(RecordError):
+    template = "the game was already over after round {after}; no round may follow"
+
+
+# --- Black Spy -----------------------------------------------------------------------------
+
+
+class DealDoesNotAddUp(RecordError):
+    template = "the {what} add up to {total}, but a deal has {expected}"
+
+
+class HighCardTwice(RecordError):
+    template = "black {rank} was taken by {first} and {second}"
+
+
+class HighCardMissing(RecordError):
+    template = "nobody took the black {rank}"
+
+
+class MoonChoiceRequired(RecordError):
+    template = "{name} took all 16 black cards: choose give (60 for everyone else) or release"
+
+
+class MoonChoiceNotAllowed(RecordError):
+    template = "is only asked when one player takes all 16 black cards with Capture or Release"
+
+
+# --- Kompromat -----------------------------------------------------------------------------
+
+
+class NotAnEquipmentCard(RecordError):
+    template = "{value} is not an equipment card (0.5, 1/11, 2 to 10)"
+
+
+class DeckExceeded(RecordError):
+    template = "{name} played {count} × {card} this round, but the deck has only {limit}"
+
+
+class MissionDeckExceeded(RecordError):
+    template = "this would be mission card number {count} of {what}; the deck has only {limit}"
+
+
+class NotPerfect(RecordError):
+    template = "{name} has {total} on this mission, not exactly 21"
+
+
+class ItemNotWon(RecordError):
+    template = "{name} has not won the {item} before this mission"
+
+
+class ItemAlreadyUsed(RecordError):
+    template = "{name} has already used the {item}"
+
+
+class ItemNotUsedYet(RecordError):
+    template = "the USB stick can only copy an item used earlier in this game; {item} was not"
+
+
+class NoCardsOnMission(RecordError):
+    template = "{name} played no cards on this mission"
+
+
+class ChloroformWithoutEffect(RecordError):
+    template = "{name} does not win counter-intelligence tokens on this mission"
+
+
+# --- SPY -----------------------------------------------------------------------------------
+
+
+class PlayerOut(RecordError):
+    template = "{name} is already out of the game"
+
+
+class NoLitBomb(RecordError):
+    template = "{name}'s base has no lit bomb"
+
+
+class NoUnlitBomb(RecordError):
+    template = "all {limit} bombs in {name}'s base are already lit"
+
+
+# --- Spywhere ------------------------------------------------------------------------------
+
+
+class RemovedNationalityRequired(RecordError):
+    template = "with 3 or 4 players one nationality is removed: name it"
+
+
+class RemovedNationalityNotAllowed(RecordError):
+    template = "a nationality is only removed with 3 or 4 players"
+
+
+class NationalityRemoved(RecordError):
+    template = "{value} was removed from this game"
+
+
+class PassportTwice(RecordError):
+    template = "{value} is also {other}'s passport"
+
+
+class EndedWithoutAllAttempts(RecordError):
+    template = "{name} did not make an attempt on every opponent, so did not end the game"

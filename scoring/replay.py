@@ -1,0 +1,224 @@
+"""Replaying a whole game record (FORMAT.md) into standings, for any game in the registry."""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Mapping
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+from . import errors as e
+from .base import JSON, GameRules, Setup
+from .numbers import to_json
+from .reader import Reader, child, show
+from .registry import GAMES
+from .table import Table, read_players
+
+FORMAT = "game-record/1"
+ENVELOPE_KEYS = ("format", "game", "players", "options", "rounds")
+META_KEYS = ("id", "started", "ended", "notes")
+
+AnyRules = GameRules[Any, Any, Any]
+
+
+@dataclass(frozen=True)
+class Replay:
+    """A validated record played through: the final state and the totals after every round."""
+
+    rules: AnyRules
+    setup: Setup[Any]
+    state: Any
+    round_totals: tuple[dict[str, Fraction], ...]
+
+    @property
+    def table(self) -> Table:
+        return self.setup.table
+
+    @property
+    def finished(self) -> bool:
+        return self.rules.finished(self.state)
+
+    @property
+    def winners(self) -> list[str]:
+        return self.rules.winners(self.state)
+
+    @property
+    def totals(self) -> dict[str, Fraction]:
+        return self.rules.totals(self.state)
+
+    def standings(self) -> dict[str, JSON]:
+        """The replay output of FORMAT.md: common keys first, then the game's own."""
+        return {
+            "game": self.rules.id,
+            "finished": self.finished,
+            "winners": self.winners,
+            "totals": _scores_json(self.totals),
+            "round_totals": [_scores_json(totals) for totals in self.round_totals],
+            **self.rules.details(self.state),
+        }
+
+
+def _scores_json(scores: Mapping[str, Fraction]) -> dict[str, JSON]:
+    return {name: to_json(score) for name, score in scores.items()}
+
+
+@dataclass(frozen=True)
+class _Envelope:
+    rules: AnyRules
+    setup: Setup[Any]
+    rounds: list[object]
+
+
+def _read_envelope(reader: Reader, record: object) -> _Envelope | None:
+    fields = reader.obj(record, "", required=ENVELOPE_KEYS, optional=["meta"])
+    if fields is None:
+        return None
+    if "format" in fields and fields["format"] != FORMAT:
+        reader.add(e.UnsupportedFormat("format", value=show(fields["format"]), expected=FORMAT))
+    rules = _read_game(reader, fields.get("game"), "game" in fields)
+    table = read_players(reader, fields["players"]) if "players" in fields else None
+    if table is not None and rules is not None:
+        _check_player_count(reader, rules, table)
+    rounds = reader.list(fields["rounds"], "rounds") if "rounds" in fields else None
+    if "meta" in fields:
+        _read_meta(reader, fields["meta"])
+    if reader.errors or rules is None or table is None or rounds is None:
+        return None
+    options = rules.read_options(reader, table, fields["options"])
+    if options is None or reader.errors:
+        return None
+    return _Envelope(rules, Setup(table, options), rounds)
+
+
+def _read_game(reader: Reader, value: object, present: bool) -> AnyRules | None:
+    if not present:
+        return None
+    if not isinstance(value, str) or value not in GAMES:
+        reader.add(e.UnknownGame("game", value=show(value), choices=", ".join(GAMES)))
+        return None
+    return GAMES[value]
+
+
+def _check_player_count(reader: Reader, rules: AnyRules, table: Table) -> None:
+    if not rules.min_players <= len(table) <= rules.max_players:
+        reader.add(
+            e.WrongPlayerCount(
+                "players",
+                game=rules.title,
+                low=rules.min_players,
+                high=rules.max_players,
+                count=len(table),
+            )
+        )
+
+
+def _read_meta(reader: Reader, value: object) -> None:
+    """`meta` never affects scoring, but it is part of the format and must be well-formed."""
+    fields = reader.obj(value, "meta", optional=META_KEYS)
+    if fields is None:
+        return
+    if "id" in fields:
+        reader.text(fields["id"], "meta.id")
+    if "notes" in fields:
+        reader.text(fields["notes"], "meta.notes")
+    for key in ("started", "ended"):
+        if key in fields and fields[key] is not None:
+            _read_datetime(reader, fields[key], child("meta", key))
+
+
+def _read_datetime(reader: Reader, value: object, path: str) -> None:
+    try:
+        if not isinstance(value, str):
+            raise ValueError(value)
+        dt.datetime.fromisoformat(value)
+    except ValueError:
+        reader.add(e.BadDateTime(path, value=show(value)))
+
+
+def _replay(reader: Reader, record: object) -> Replay | None:
+    envelope = _read_envelope(reader, record)
+    if envelope is None:
+        return None
+    rules, setup = envelope.rules, envelope.setup
+    state = rules.start(setup)
+    round_totals: list[dict[str, Fraction]] = []
+    broken = False  # after a broken round the state is unknown: later rounds get shape checks only
+    for index, raw in enumerate(envelope.rounds):
+        path = child("rounds", index)
+        if not broken and rules.finished(state):
+            reader.add(e.GameAlreadyOver(path, after=index))
+            broken = True
+        rnd = rules.read_round(reader, setup, raw, path)
+        if broken or rnd is None:
+            broken = True
+            continue
+        next_state = rules.play(reader, state, rnd, path)
+        if next_state is None:
+            broken = True
+            continue
+        state = next_state
+        round_totals.append(rules.totals(state))
+    if reader.errors:
+        return None
+    return Replay(rules, setup, state, tuple(round_totals))
+
+
+def replay(record: object) -> Replay:
+    """Validate `record` (parsed JSON) and play it through; raises `InvalidRecord` listing every
+    problem found."""
+    reader = Reader()
+    result = _replay(reader, record)
+    if result is None:
+        raise e.InvalidRecord(reader.errors)
+    return result
+
+
+def problems(record: object) -> list[e.RecordError]:
+    """Every problem in `record`; empty when it is valid."""
+    reader = Reader()
+    _replay(reader, record)
+    return reader.errors
+
+
+def standings(record: object) -> dict[str, JSON]:
+    """The replay output for a valid record; raises `InvalidRecord` otherwise."""
+    return replay(record).standings()
+
+
+def _rounds_of(record: object) -> list[object]:
+    if isinstance(record, dict) and isinstance(record.get("rounds"), list):
+        return list(record["rounds"])
+    return []
+
+
+def check_round(record: object, draft: object, index: int | None = None) -> list[e.RecordError]:
+    """Problems with `draft` as round `index` of `record` (default: a new last round).
+
+    For entering a round while the table watches: the record so far must be valid (else
+    `InvalidRecord` is raised). Replacing a past round also reports what it breaks in the
+    rounds after it, with their paths.
+    """
+    replay(record)  # the record so far must be valid
+    rounds = _rounds_of(record)
+    if index is None or index == len(rounds):
+        rounds.append(draft)
+    else:
+        rounds[index] = draft
+    assert isinstance(record, dict)
+    return problems({**record, "rounds": rounds})
+
+
+def blank_round(record: object) -> dict[str, JSON]:
+    """A round of the record's game to start entering from (the record must be valid)."""
+    result = replay(record)
+    return result.rules.blank_round(result.state)
+
+
+def complete_round(record: object, draft: dict[str, JSON], player: str) -> dict[str, JSON]:
+    """`draft` with `player`'s part worked out from the others' (Black Spy: "the rest")."""
+    result = replay(record)
+    name = result.table.resolve(player)
+    if name is None:
+        return draft
+    return result.rules.complete_round(result.state, draft, name)

@@ -1,0 +1,148 @@
+"""SPY (2 to 4 players): RULES.md section 3.
+
+No points: each round is one event at the table. Players search the other bases for Safe 1,
+Safe 2, Top Secret 1 and Top Secret 2 in that order; the fourth found puts the base's owner
+out. A bomb found the first time is lit; finding a lit bomb puts the finder out (the bomb stays
+lit). The last player in wins; placements are the reverse order of elimination.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import ClassVar
+
+from . import errors as e
+from .base import JSON, GameRules, Setup
+from .reader import Reader, child
+from .table import Table, read_player_ref
+
+TARGETS = ("safe-1", "safe-2", "top-secret-1", "top-secret-2")
+EVENTS = ("target", "bomb-lit", "bomb-exploded")
+
+
+def bombs_per_base(players: int) -> int:
+    """**Decision:** each colour set holds 2 bombs, the green and red sets a third ("Bomb 2",
+    30 cards = 4 x 7 + 2); with 3 or 4 players the Bomb 2 cards are removed, so a base holds
+    3 bombs with 2 players and 2 bombs otherwise."""
+    return 3 if players == 2 else 2
+
+
+@dataclass(frozen=True)
+class Options:
+    pass
+
+
+@dataclass(frozen=True)
+class Event:
+    kind: str
+    by: str
+    base: str
+
+
+@dataclass(frozen=True)
+class State:
+    setup: Setup[Options]
+    found: dict[str, int]  # targets found in each base, 0 to 4
+    lit: dict[str, int]  # lit bombs in each base
+    eliminated: tuple[str, ...] = ()
+
+    @property
+    def table(self) -> Table:
+        return self.setup.table
+
+    @property
+    def still_in(self) -> list[str]:
+        return [name for name in self.table.names if name not in self.eliminated]
+
+
+class Spy(GameRules[Options, Event, State]):
+    id: ClassVar[str] = "spy"
+    title: ClassVar[str] = "SPY"
+    min_players: ClassVar[int] = 2
+    max_players: ClassVar[int] = 4
+
+    def read_options(self, reader: Reader, table: Table, raw: object) -> Options | None:
+        before = len(reader.errors)
+        reader.obj(raw, "options")
+        return Options() if len(reader.errors) == before else None
+
+    def read_round(
+        self, reader: Reader, setup: Setup[Options], raw: object, path: str
+    ) -> Event | None:
+        fields = reader.obj(raw, path, required=["event", "by", "base"])
+        if fields is None or any(key not in fields for key in ("event", "by", "base")):
+            return None
+        kind = reader.choice(fields["event"], child(path, "event"), EVENTS)
+        by = read_player_ref(reader, setup.table, fields["by"], child(path, "by"))
+        base = read_player_ref(reader, setup.table, fields["base"], child(path, "base"))
+        if kind is None or by is None or base is None:
+            return None
+        if by == base:
+            reader.add(e.SamePlayer(child(path, "base"), name=by, action=e.N_("spy on")))
+            return None
+        return Event(kind, by, base)
+
+    def start(self, setup: Setup[Options]) -> State:
+        zero = {name: 0 for name in setup.table.names}
+        return State(setup, dict(zero), dict(zero))
+
+    def play(self, reader: Reader, state: State, rnd: Event, path: str) -> State | None:
+        ok = True
+        for key, name in (("by", rnd.by), ("base", rnd.base)):
+            if name in state.eliminated:
+                reader.add(e.PlayerOut(child(path, key), name=name))
+                ok = False
+        limit = bombs_per_base(len(state.table))
+        if ok and rnd.kind == "bomb-lit" and state.lit[rnd.base] >= limit:
+            reader.add(e.NoUnlitBomb(child(path, "base"), name=rnd.base, limit=limit))
+            ok = False
+        if ok and rnd.kind == "bomb-exploded" and state.lit[rnd.base] == 0:
+            reader.add(e.NoLitBomb(child(path, "base"), name=rnd.base))
+            ok = False
+        if not ok:
+            return None
+        found, lit, out = dict(state.found), dict(state.lit), state.eliminated
+        if rnd.kind == "target":
+            found[rnd.base] += 1
+            if found[rnd.base] == len(TARGETS):
+                out = (*out, rnd.base)
+        elif rnd.kind == "bomb-lit":
+            lit[rnd.base] += 1
+        else:
+            out = (*out, rnd.by)
+        return State(state.setup, found, lit, out)
+
+    def placements(self, state: State) -> dict[str, int]:
+        """The first out places last; players still in share the best open place (1)."""
+        places = {name: 1 for name in state.still_in}
+        for order, name in enumerate(state.eliminated):
+            places[name] = len(state.table) - order
+        return {name: places[name] for name in state.table.names}
+
+    def totals(self, state: State) -> dict[str, Fraction]:
+        return {name: Fraction(place) for name, place in self.placements(state).items()}
+
+    def finished(self, state: State) -> bool:
+        return len(state.still_in) <= 1
+
+    def winners(self, state: State) -> list[str]:
+        return state.still_in if self.finished(state) else []
+
+    def details(self, state: State) -> dict[str, JSON]:
+        return {
+            "eliminated": list(state.eliminated),
+            "next_target": {name: TARGETS[state.found[name]] for name in state.still_in},
+            "lit_bombs": dict(state.lit),
+            "targets_found": dict(state.found),
+            "bombs_per_base": bombs_per_base(len(state.table)),
+        }
+
+    def blank_round(self, state: State) -> dict[str, JSON]:
+        players = state.still_in
+        by = players[0] if players else state.table.names[0]
+        base = players[1] if len(players) > 1 else state.table.left_of(by)
+        return {"event": "target", "by": by, "base": base}
+
+
+RULES = Spy()

@@ -1,0 +1,288 @@
+"""Spywhere (2 to 6 players): RULES.md section 4.
+
+One round, entered at the end: passports, each player's cards of their own nationality,
+identification attempts, and who ended the game. Score: ``cards × (1 + correct)``, plus 3 for
+the player who ended the game by making an attempt on every opponent. Highest total wins.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import ClassVar
+
+from . import errors as e
+from .base import JSON, GameRules, Setup
+from .errors import N_
+from .reader import Reader, child, show
+from .table import Table, read_player_map, read_player_ref
+
+NATIONALITIES = ("italy", "england", "france", "spain", "belgium", "germany")
+CARDS_PER_NATIONALITY = 18
+ENDING_BONUS = 3
+ROUND_KEYS = ("passports", "own_cards", "identifications", "ended_by")
+
+
+def passports_each(players: int) -> int:
+    """Two players get two passports each; otherwise one."""
+    return 2 if players == 2 else 1
+
+
+@dataclass(frozen=True)
+class Options:
+    removed_nationality: str | None = None
+
+    @property
+    def in_play(self) -> tuple[str, ...]:
+        return tuple(n for n in NATIONALITIES if n != self.removed_nationality)
+
+
+@dataclass(frozen=True)
+class Ending:
+    passports: dict[str, tuple[str, ...]]
+    own_cards: dict[str, int]
+    identifications: dict[str, dict[str, tuple[str, ...]]]  # guesser -> opponent -> guesses
+    ended_by: str | None
+
+
+@dataclass(frozen=True)
+class State:
+    setup: Setup[Options]
+    ending: Ending | None = None
+
+    @property
+    def table(self) -> Table:
+        return self.setup.table
+
+
+def correct_identifications(ending: Ending, player: str) -> int:
+    """Opponents' nationalities `player` identified correctly (two players: 0, 1 or 2)."""
+    return sum(
+        len(set(guesses) & set(ending.passports[opponent]))
+        for opponent, guesses in ending.identifications.get(player, {}).items()
+    )
+
+
+def score(ending: Ending, player: str) -> int:
+    """``own cards × (1 + correct)`` plus 3 for ending the game by attempts on every opponent."""
+    bonus = ENDING_BONUS if ending.ended_by == player else 0
+    return ending.own_cards[player] * (1 + correct_identifications(ending, player)) + bonus
+
+
+class Spywhere(GameRules[Options, Ending, State]):
+    id: ClassVar[str] = "spywhere"
+    title: ClassVar[str] = "Spywhere"
+    min_players: ClassVar[int] = 2
+    max_players: ClassVar[int] = 6
+
+    def read_options(self, reader: Reader, table: Table, raw: object) -> Options | None:
+        fields = reader.obj(raw, "options", optional=["removed_nationality"])
+        if fields is None:
+            return None
+        path = child("options", "removed_nationality")
+        removes = len(table) in (3, 4)
+        if "removed_nationality" not in fields:
+            if removes:
+                reader.add(e.RemovedNationalityRequired(path))
+                return None
+            return Options()
+        if not removes:
+            reader.add(e.RemovedNationalityNotAllowed(path))
+            return None
+        removed = reader.choice(fields["removed_nationality"], path, NATIONALITIES)
+        return Options(removed) if removed else None
+
+    def read_round(
+        self, reader: Reader, setup: Setup[Options], raw: object, path: str
+    ) -> Ending | None:
+        fields = reader.obj(raw, path, required=ROUND_KEYS)
+        if fields is None or any(key not in fields for key in ROUND_KEYS):
+            return None
+        before = len(reader.errors)
+        table = setup.table
+        passports = self._read_passports(
+            reader, setup, fields["passports"], child(path, "passports")
+        )
+        own_cards = self._read_own_cards(
+            reader, table, fields["own_cards"], child(path, "own_cards")
+        )
+        guesses = self._read_identifications(
+            reader, setup, fields["identifications"], child(path, "identifications")
+        )
+        ended_by = None
+        if fields["ended_by"] is not None:
+            ended_by = read_player_ref(reader, table, fields["ended_by"], child(path, "ended_by"))
+        if len(reader.errors) > before or passports is None or own_cards is None or guesses is None:
+            return None
+        if ended_by is not None and not self._attempted_all(table, guesses, ended_by):
+            reader.add(e.EndedWithoutAllAttempts(child(path, "ended_by"), name=ended_by))
+            return None
+        return Ending(passports, own_cards, guesses, ended_by)
+
+    @staticmethod
+    def _attempted_all(
+        table: Table, guesses: dict[str, dict[str, tuple[str, ...]]], player: str
+    ) -> bool:
+        needed = passports_each(len(table))
+        made = guesses.get(player, {})
+        return all(len(made.get(opponent, ())) == needed for opponent in table.opponents(player))
+
+    def _read_passports(
+        self, reader: Reader, setup: Setup[Options], raw: object, path: str
+    ) -> dict[str, tuple[str, ...]] | None:
+        entries = read_player_map(reader, setup.table, raw, path, require_all=True)
+        if entries is None:
+            return None
+        each = passports_each(len(setup.table))
+        holder: dict[str, str] = {}
+        passports: dict[str, tuple[str, ...]] = {}
+        ok = True
+        for name, (entry_path, value) in entries.items():
+            items = reader.list(value, entry_path)
+            if items is None:
+                ok = False
+                continue
+            if len(items) != each:
+                reader.add(
+                    e.WrongLength(
+                        entry_path,
+                        expected=each,
+                        actual=len(items),
+                        what=N_("passports"),
+                    )
+                )
+                ok = False
+            for index, item in enumerate(items):
+                nationality = self._read_nationality(
+                    reader, setup.options, item, child(entry_path, index)
+                )
+                if nationality is None:
+                    ok = False
+                elif nationality in holder:
+                    reader.add(
+                        e.PassportTwice(
+                            child(entry_path, index),
+                            value=nationality,
+                            other=holder[nationality],
+                        )
+                    )
+                    ok = False
+                else:
+                    holder[nationality] = name
+            passports[name] = tuple(str(item) for item in items)
+        return passports if ok else None
+
+    @staticmethod
+    def _read_nationality(reader: Reader, options: Options, raw: object, path: str) -> str | None:
+        nationality = reader.choice(raw, path, NATIONALITIES)
+        if nationality is not None and nationality == options.removed_nationality:
+            reader.add(e.NationalityRemoved(path, value=nationality))
+            return None
+        return nationality
+
+    @staticmethod
+    def _read_own_cards(
+        reader: Reader, table: Table, raw: object, path: str
+    ) -> dict[str, int] | None:
+        entries = read_player_map(reader, table, raw, path, require_all=True)
+        if entries is None:
+            return None
+        limit = CARDS_PER_NATIONALITY * passports_each(len(table))
+        counts = {
+            name: reader.whole(value, entry_path, 0, limit, N_("cards of their own nationality"))
+            for name, (entry_path, value) in entries.items()
+        }
+        if any(count is None for count in counts.values()):
+            return None
+        return {name: count for name, count in counts.items() if count is not None}
+
+    def _read_identifications(
+        self, reader: Reader, setup: Setup[Options], raw: object, path: str
+    ) -> dict[str, dict[str, tuple[str, ...]]] | None:
+        """guesser -> opponent -> guessed nationalities; a missing guesser made no attempt."""
+        table = setup.table
+        guessers = read_player_map(reader, table, raw, path, require_all=False)
+        if guessers is None:
+            return None
+        allowed = passports_each(len(table))
+        result: dict[str, dict[str, tuple[str, ...]]] = {}
+        ok = True
+        for guesser, (guesser_path, value) in guessers.items():
+            targets = read_player_map(reader, table, value, guesser_path, require_all=False)
+            if targets is None:
+                ok = False
+                continue
+            result[guesser] = {}
+            for opponent, (target_path, guesses) in targets.items():
+                if opponent == guesser:
+                    reader.add(e.SamePlayer(target_path, name=guesser, action=N_("identify")))
+                    ok = False
+                    continue
+                read = self._read_guesses(reader, setup.options, guesses, target_path, allowed)
+                if read is None:
+                    ok = False
+                else:
+                    result[guesser][opponent] = read
+        return result if ok else None
+
+    def _read_guesses(
+        self, reader: Reader, options: Options, raw: object, path: str, allowed: int
+    ) -> tuple[str, ...] | None:
+        items = reader.list(raw, path)
+        if items is None:
+            return None
+        if len(items) > allowed:
+            reader.add(e.NumberTooHigh(path, value=len(items), limit=allowed, what=N_("guesses")))
+            return None
+        guesses: list[str] = []
+        for index, item in enumerate(items):
+            nationality = self._read_nationality(reader, options, item, child(path, index))
+            if nationality is None:
+                return None
+            if nationality in guesses:
+                reader.add(e.ListedTwice(child(path, index), value=show(nationality)))
+                return None
+            guesses.append(nationality)
+        return tuple(guesses)
+
+    def start(self, setup: Setup[Options]) -> State:
+        return State(setup)
+
+    def play(self, reader: Reader, state: State, rnd: Ending, path: str) -> State | None:
+        return State(state.setup, rnd)
+
+    def totals(self, state: State) -> dict[str, Fraction]:
+        if state.ending is None:
+            return {name: Fraction(0) for name in state.table.names}
+        return {name: Fraction(score(state.ending, name)) for name in state.table.names}
+
+    def finished(self, state: State) -> bool:
+        return state.ending is not None
+
+    def winners(self, state: State) -> list[str]:
+        """Highest total wins; **Decision:** equal highest totals share the win."""
+        if state.ending is None:
+            return []
+        totals = self.totals(state)
+        best = max(totals.values())
+        return [name for name, total in totals.items() if total == best]
+
+    def details(self, state: State) -> dict[str, JSON]:
+        ending = state.ending
+        correct = {
+            name: correct_identifications(ending, name) if ending else 0
+            for name in state.table.names
+        }
+        return {"correct": correct, "nationalities": list(state.setup.options.in_play)}
+
+    def blank_round(self, state: State) -> dict[str, JSON]:
+        names = state.table.names
+        return {
+            "passports": {name: [] for name in names},
+            "own_cards": {name: 0 for name in names},
+            "identifications": {name: {} for name in names},
+            "ended_by": None,
+        }
+
+
+RULES = Spywhere()

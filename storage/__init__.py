@@ -1,0 +1,1 @@
+"""Debrief's storage: the only code that touches disk (TinyDB behind a repository API)."""

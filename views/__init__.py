@@ -1,0 +1,1 @@
+"""Debrief's Flet screens: they show what `scoring` derives and never compute a score."""
