@@ -1,0 +1,298 @@
+"""Kompromat: one test per rule of RULES.md section 2, and per decision marked there."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from builders import codes_and_paths, errors_of, record, standings
+
+from scoring import kompromat as rules
+
+TWO = ["Anna", "Ben"]
+T5 = {"kind": "target", "vp": 5}
+T4 = {"kind": "target", "vp": 4}
+T3 = {"kind": "target", "vp": 3}
+T2 = {"kind": "target", "vp": 2}
+CODE = {"kind": "code"}
+DOC = {"kind": "document"}
+
+
+def item(name: str) -> dict[str, Any]:
+    return {"kind": "item", "item": name}
+
+
+ALL_CARDS = [T5, T4, T4, T3, T3, T3, T2, T2, CODE, CODE, CODE, DOC, DOC, DOC] + [
+    item(name) for name in rules.ITEMS
+]
+
+
+def m(card: dict[str, Any] | None, anna: list[Any] | None = None, ben: list[Any] | None = None,
+      alarm: int = 0, **extra: Any) -> dict[str, Any]:
+    """A mission; `card` None takes any card the game has not used yet."""
+    plays = {name: cards for name, cards in (("Anna", anna), ("Ben", ben)) if cards is not None}
+    return {"card": card, "alarm": alarm, "plays": plays, **extra}
+
+
+def game(*missions: dict[str, Any], rounds: int | None = None, packed: bool = False,
+         first: str = "Anna") -> dict[str, Any]:
+    """A record of the given missions in order: each opening its own round, or `packed` four to
+    a round; padded with unplayed missions (cards not used yet) to whole rounds, or to `rounds`."""
+    pool = list(ALL_CARDS)
+    for mission in missions:
+        if mission["card"] is not None:
+            pool.remove(mission["card"])
+    flat: list[dict[str, Any]] = []
+    for mission in missions:
+        flat.append(dict(mission))
+        if not packed:
+            flat += [m(None) for _ in range(3)]
+    total = 4 * max(rounds or 0, -(-len(flat) // 4))
+    flat += [m(None) for _ in range(total - len(flat))]
+    for mission in flat:
+        if mission["card"] is None:
+            mission["card"] = pool.pop()
+    chunks = [{"missions": flat[i:i + 4]} for i in range(0, len(flat), 4)]
+    return record("kompromat", TWO, {"first_player": first}, chunks)
+
+
+def bust() -> list[Any]:
+    return [10, 9, 8]  # 27
+
+
+def test_one_eleven_counts_the_better_value() -> None:
+    assert rules.mission_total(["10", "1/11"]) == 21
+    assert rules.mission_total(["10", "5", "1/11"]) == 16
+    assert rules.mission_total(["1/11", "1/11"]) == 12
+    result = standings(game(m(T4, [10, "1/11"], [9, 8, 3])))
+    assert result["breakdown"]["Anna"]["targets"] == 4
+    assert result["missions"][0][0]["totals"] == {"Anna": 21, "Ben": 20}
+
+
+def test_half_card_counts_one_half() -> None:
+    result = standings(game(m(T4, [0.5, 9], [9])))
+    assert result["missions"][0][0] == {"totals": {"Anna": 9.5, "Ben": 9}, "winner": "Anna",
+                                        "tokens": {"Anna": 0, "Ben": 0}}
+
+
+def test_above_21_fails_with_a_token_and_cannot_win() -> None:
+    result = standings(game(m(T4, [10, 9, 5], [2])))
+    assert result["tokens"] == {"Anna": 1, "Ben": 0}
+    assert result["breakdown"]["Ben"]["targets"] == 4
+
+
+def test_perfect_21_may_return_a_token() -> None:
+    first = m(T5, bust(), [2])  # Anna takes a token
+    assert standings(game(first, m(T4, [10, "1/11"], [2])))["tokens"]["Anna"] == 1
+    returned = m(T4, [10, "1/11"], [2], perfect_return=["Anna"])
+    assert standings(game(first, returned))["tokens"]["Anna"] == 0
+
+
+def test_perfect_return_without_tokens_returns_nothing() -> None:
+    result = standings(game(m(T4, [10, "1/11"], [2], perfect_return=["Anna"])))
+    assert result["tokens"]["Anna"] == 0
+
+
+def test_perfect_return_needs_exactly_21() -> None:
+    [error] = errors_of(game(m(T4, [10, 9], [2], perfect_return=["Anna"])))
+    assert (error.code, error.path) == ("NotPerfect", "rounds[0].missions[0].perfect_return")
+    assert "Anna has 19 on this mission, not exactly 21" in str(error)
+
+
+def test_equal_totals_more_cards_wins_else_discarded() -> None:
+    assert standings(game(m(T4, [10, 5], [5, 4, 6])))["breakdown"]["Ben"]["targets"] == 4
+    result = standings(game(m(T4, [10, 5], [9, 6])))
+    assert result["missions"][0][0]["winner"] is None
+    assert result["totals"] == {"Anna": 0, "Ben": 0}
+
+
+def test_no_cards_means_no_total() -> None:
+    result = standings(game(m(T4, [], [2])))
+    assert result["missions"][0][0]["totals"] == {"Anna": None, "Ben": 2}
+    assert result["breakdown"]["Ben"]["targets"] == 4
+    assert standings(game(m(T4)))["missions"][0][0]["winner"] is None
+
+
+def test_counter_intelligence_tokens_go_to_the_winner() -> None:
+    result = standings(game(m(CODE, [7, 7], [0.5, 6, 5], alarm=2)))
+    assert result["tokens"] == {"Anna": 2, "Ben": 0}
+    assert result["totals"] == {"Anna": 4, "Ben": 0}  # code 2 + 2 tokens
+
+
+def eight_tokens_for_anna() -> list[dict[str, Any]]:
+    """Anna wins missions with 3, 2 and 2 "!" and fails one: 8 tokens after four missions."""
+    return [m(T5, [2], [], alarm=3), m(T4, [3], [], alarm=2), m(T4, [4], [], alarm=2), m(T3, bust(), [2])]
+
+
+def test_nine_tokens_lose_at_once() -> None:
+    missions = [*eight_tokens_for_anna(), m(CODE, [4], [], alarm=1), m(CODE, [5], [3]), m(DOC, [6], [4])]
+    result = standings(game(*missions, rounds=2, packed=True))
+    assert result["tokens"]["Anna"] == 9
+    assert (result["finished"], result["lost_by_tokens"], result["winners"]) == (True, "Anna", ["Ben"])
+    assert len(result["missions"][1]) == 1  # the rest of the round is not resolved
+    assert result["breakdown"]["Anna"]["codes"] == 2  # the mission was still won
+    [error] = errors_of(game(*missions, rounds=3, packed=True))
+    assert (error.code, error.path) == ("GameAlreadyOver", "rounds[2]")
+
+
+def test_nine_token_check_after_the_perfect_return_decision() -> None:
+    """Decision: the check follows steps 1 to 3, the perfect return before the award."""
+    perfect = m(CODE, [10, "1/11"], [2], alarm=1, perfect_return=["Anna"])
+    result = standings(game(*eight_tokens_for_anna(), perfect, packed=True))
+    assert result["tokens"]["Anna"] == 8 and result["finished"] is False
+
+
+def test_both_reaching_nine_on_one_mission_is_a_draw_decision() -> None:
+    missions = eight_tokens_for_anna()
+    for _ in range(4):  # Ben fails twice a round, Anna plays nothing there
+        missions += [m(None, [], [10, 9, 8]), m(None, [], [7, 7, 7, 6]), m(None), m(None)]
+    missions.append(m(None, [9, 8, 7], [9, 8, 7]))  # both fail: 9 tokens each
+    result = standings(game(*missions, packed=True))
+    assert result["tokens"] == {"Anna": 9, "Ben": 9}
+    assert (result["finished"], result["winners"], result["lost_by_tokens"]) == (True, [], None)
+    assert result["token_losers"] == ["Anna", "Ben"]
+
+
+def test_victory_points_after_six_rounds() -> None:
+    missions = [
+        m(T5, [10], [9]), m(T4, [8], [7]), m(CODE, [6], [5]), m(CODE, [4], [3]),
+        m(item("drone"), [10], [9]), m(DOC, [7], [8]), m(DOC, [5], [6]), m(DOC, [3], [4]),
+        m(T3, bust(), [9], alarm=3),
+    ]
+    result = standings(game(*missions, rounds=6, packed=True))
+    assert result["finished"] is True
+    assert result["breakdown"] == {
+        "Anna": {"targets": 9, "items": 1, "codes": 6, "documents": 0, "tokens": 1},
+        "Ben": {"targets": 3, "items": 0, "codes": 0, "documents": 12, "tokens": 3},
+    }
+    assert result["totals"] == {"Anna": 17, "Ben": 18}
+    assert result["winners"] == ["Ben"]
+
+
+@pytest.mark.parametrize(("count", "points"), [(1, 2), (2, 6), (3, 12)])
+def test_code_and_document_sets(count: int, points: int) -> None:
+    codes = [m(CODE, [10], [9]), m(CODE, [8], [7]), m(CODE, [6], [5])][:count]
+    documents = [m(DOC, [9], [10]), m(DOC, [7], [8]), m(DOC, [5], [6])][:count]
+    missions = codes + [m(None)] * (4 - count) + documents
+    breakdown = standings(game(*missions, packed=True))["breakdown"]
+    assert (breakdown["Anna"]["codes"], breakdown["Ben"]["documents"]) == (points, points)
+
+
+def test_tie_on_points_more_tokens_wins_else_draw() -> None:
+    tokens_tie = [m(T5, [9], [8]), m(T3, [8], [9], alarm=2)]  # Anna 5; Ben 3 + 2 tokens
+    assert standings(game(*tokens_tie, rounds=6))["winners"] == ["Ben"]
+    draw = [m(T5, [9], [8]), m(T3, [8], [9]), m(T2, [8], [9])]  # 5 against 3 + 2
+    result = standings(game(*draw, rounds=6))
+    assert result["totals"] == {"Anna": 5, "Ben": 5} and result["winners"] == []
+
+
+def test_newspaper_adds_three_to_the_opponent() -> None:
+    won = m(item("newspaper"), [9], [8])
+    used = m(T5, [9], [10, 8], effects=[{"item": "newspaper", "by": "Anna", "on": "Ben"}])
+    result = standings(game(won, used))
+    assert result["missions"][1][0]["totals"] == {"Anna": 9, "Ben": 21}
+    hit = m(T5, [9], [10, 7], effects=[{"item": "newspaper", "by": "Anna", "on": "Ben"}])
+    result = standings(game(won, hit))
+    assert result["missions"][1][0]["winner"] == "Ben"  # 17 + 3 = 20
+    assert result["items"]["Anna"] == {"won": ["newspaper"], "unused": []}
+
+
+def test_newspaper_is_counted_before_choosing_one_or_eleven() -> None:
+    won = m(item("newspaper"), [9], [8])
+    used = m(T5, [9], [10, "1/11"], effects=[{"item": "newspaper", "by": "Anna", "on": "Ben"}])
+    assert standings(game(won, used))["missions"][1][0]["totals"]["Ben"] == 14
+
+
+def test_vesper_martini_adjusts_own_total() -> None:
+    won = m(item("vesper-martini"), [9], [8])
+    used = m(T5, [10, 6, 4], [9], effects=[{"item": "vesper-martini", "by": "Anna", "adjust": 1}])
+    assert standings(game(won, used))["missions"][1][0]["totals"]["Anna"] == 21
+
+
+def test_chloroform_takes_no_tokens() -> None:
+    won = m(item("chloroform"), [9], [8])
+    used = m(T5, [9], [8], alarm=3, effects=[{"item": "chloroform", "by": "Anna"}])
+    assert standings(game(won, used))["tokens"]["Anna"] == 0
+    useless = m(T5, [8], [9], alarm=3, effects=[{"item": "chloroform", "by": "Anna"}])
+    assert [e.code for e in errors_of(game(won, useless))] == ["ChloroformWithoutEffect"]
+
+
+def test_balaclava_discards_two_tokens() -> None:
+    won = m(item("balaclava"), [9], [8], alarm=3)
+    used = m(T5, bust(), [8], effects=[{"item": "balaclava", "by": "Anna"}])
+    assert standings(game(won, used))["tokens"]["Anna"] == 2  # 3 + 1 - 2
+
+
+def test_balaclava_saves_from_nine_tokens() -> None:
+    missions = eight_tokens_for_anna()
+    missions[0] = m(item("balaclava"), [2], [], alarm=3)
+    saved = m(CODE, bust(), [2], effects=[{"item": "balaclava", "by": "Anna"}])
+    result = standings(game(*missions, saved, packed=True))
+    assert result["tokens"]["Anna"] == 7 and result["finished"] is False
+
+
+def test_usb_stick_copies_an_item_already_used() -> None:
+    missions = [
+        m(item("usb-stick"), [9], [8]),
+        m(item("newspaper"), [8], [9]),
+        m(T5, [9], [8, 3], effects=[{"item": "newspaper", "by": "Ben", "on": "Anna"}]),
+        m(T4, [9, 8], [8], effects=[{"item": "usb-stick", "by": "Anna", "as": "newspaper", "on": "Ben"}]),
+    ]
+    result = standings(game(*missions))
+    assert result["missions"][3][0]["totals"] == {"Anna": 17, "Ben": 11}
+    early = [missions[0], m(T4, [9, 8], [8], effects=[{"item": "usb-stick", "by": "Anna", "as": "newspaper",
+                                                        "on": "Ben"}])]
+    assert [e.code for e in errors_of(game(*early))] == ["ItemNotUsedYet"]
+
+
+def test_physical_items_are_recorded_as_used() -> None:
+    won = m(item("jetpack"), [9], [8])
+    used = m(T5, [9], [8], effects=[{"item": "jetpack", "by": "Anna"}])
+    result = standings(game(won, used))
+    assert result["items"]["Anna"] == {"won": ["jetpack"], "unused": []}
+    assert result["breakdown"]["Anna"]["items"] == 1  # used or not, 1 VP
+
+
+def test_an_item_is_used_only_by_its_holder_and_only_once() -> None:
+    won = m(item("jetpack"), [9], [8])
+    by_ben = m(T5, [9], [8], effects=[{"item": "jetpack", "by": "Ben"}])
+    [error] = errors_of(game(won, by_ben))
+    assert (error.code, error.path) == ("ItemNotWon", "rounds[1].missions[0].effects[0].item")
+    twice = [won, m(T5, [9], [8], effects=[{"item": "jetpack", "by": "Anna"}]),
+             m(T4, [9], [8], effects=[{"item": "jetpack", "by": "Anna"}])]
+    assert [e.code for e in errors_of(game(*twice))] == ["ItemAlreadyUsed"]
+    same_mission = m(item("jetpack"), [9], [8], effects=[{"item": "jetpack", "by": "Anna"}])
+    assert [e.code for e in errors_of(game(same_mission))] == ["ItemNotWon"]
+
+
+def test_cards_must_fit_the_equipment_deck() -> None:
+    four_sevens = game(m(T5, [7, 7], [2]), m(T4, [7, 7], [3]), packed=True)
+    [error] = errors_of(four_sevens)
+    assert error.code == "DeckExceeded" and error.path == "rounds[0].missions[1].plays.Anna[1]"
+    assert "Anna played 4 × 7 this round, but the deck has only 3" in str(error)
+    for bad in (1, 11, 0, 12, "7", 1.5):
+        [error] = errors_of(game(m(T5, [bad], [2])))
+        assert error.code == "NotAnEquipmentCard" and error.path == "rounds[0].missions[0].plays.Anna[0]"
+
+
+def test_missions_come_from_the_mission_deck() -> None:
+    rec = game(m(T5, [9], [8]))
+    rec["rounds"][0]["missions"][1]["card"] = T5
+    [error] = errors_of(rec)
+    assert (error.code, error.path) == ("MissionDeckExceeded", "rounds[0].missions[1].card")
+    rec = game(m(T5, [9], [8], alarm=3), m(T4, [9], [8], alarm=3))
+    assert codes_and_paths(rec) == [("MissionDeckExceeded", "rounds[1].missions[0].alarm")]
+
+
+def test_a_round_has_four_missions() -> None:
+    rec = game(m(T5, [9], [8]))
+    rec["rounds"][0]["missions"].pop()
+    [error] = errors_of(rec)
+    assert str(error) == "rounds[0].missions: must hold 4 missions, not 3"
+
+
+def test_start_player_alternates_each_round() -> None:
+    result = standings(game(m(T5, [9], [8]), first="Ben"))
+    assert result["next_round"] == {"number": 2, "first_player": "Anna"}
+    result = standings(game(m(T5, [9], [8]), rounds=2, first="Ben"))
+    assert result["next_round"] == {"number": 3, "first_player": "Ben"}

@@ -1,0 +1,182 @@
+"""The game record envelope (FORMAT.md): every error names its path and is a typed exception."""
+
+from __future__ import annotations
+
+import copy
+import json
+from typing import Any
+
+import pytest
+from builders import FOUR, SCENARIOS, black_spy, codes_and_paths, errors_of, standings
+
+import scoring
+from scoring import errors as e
+
+
+def basic() -> dict[str, Any]:
+    return json.loads((SCENARIOS / "black-spy-basic.json").read_text())
+
+
+def test_errors_are_typed_value_errors_with_path_template_and_params() -> None:
+    rec = basic()
+    rec["rounds"][2]["cards"]["Ben"]["black_spies"] = 7
+    with pytest.raises(scoring.InvalidRecord) as caught:
+        scoring.replay(rec)
+    error = caught.value.errors[0]
+    assert isinstance(error, e.NumberTooHigh) and isinstance(error, ValueError)
+    assert error.path == "rounds[2].cards.Ben.black_spies"
+    assert error.template == "{value} is more than {limit} {what}"
+    assert error.params["value"] == 7 and isinstance(error.params["what"], e.Term)
+    assert str(error) == "rounds[2].cards.Ben.black_spies: 7 is more than 6 black Spies in one deal"
+
+
+def test_every_error_is_reported_not_just_the_first() -> None:
+    rec = basic()
+    rec["rounds"][0]["cards"]["Anna"]["black_low"] = "1"
+    rec["rounds"][2]["cards"]["Dirk"]["colored_spy"] = rec["rounds"][2]["cards"]["Dirk"].pop("colored_spies")
+    assert codes_and_paths(rec) == [
+        ("NotAWholeNumber", "rounds[0].cards.Anna.black_low"),
+        ("UnknownKeyDidYouMean", "rounds[2].cards.Dirk.colored_spy"),
+        ("MissingKey", "rounds[2].cards.Dirk.colored_spies"),
+    ]
+
+
+def test_unknown_keys_are_errors_with_a_suggestion() -> None:
+    rec = basic()
+    rec["options"]["varients"] = []
+    [error] = errors_of(rec)
+    assert str(error) == "options.varients: is not a known key (did you mean variants?)"
+    rec = basic()
+    rec["colour"] = "black"
+    assert codes_and_paths(rec) == [("UnknownKey", "colour")]
+
+
+@pytest.mark.parametrize(
+    ("change", "expected"),
+    [
+        (lambda r: r.pop("rounds"), ("MissingKey", "rounds")),
+        (lambda r: r.update(format="game-record/2"), ("UnsupportedFormat", "format")),
+        (lambda r: r.update(game="hearts"), ("UnknownGame", "game")),
+        (lambda r: r.update(players="Anna"), ("NotAList", "players")),
+        (lambda r: r.update(rounds={}), ("NotAList", "rounds")),
+        (lambda r: r["players"][1].update(name="  "), ("EmptyName", "players[1].name")),
+        (lambda r: r["players"][1].update(name="x" * 41), ("NameTooLong", "players[1].name")),
+        (lambda r: r["players"][1].update(name=" anna "), ("DuplicateName", "players[1].name")),
+        (lambda r: r["players"][1].update(born="02.11.1992"), ("BadDate", "players[1].born")),
+        (lambda r: r["players"][1].update(born=True), ("BadDate", "players[1].born")),
+        (lambda r: r["players"][1].update(age=30), ("UnknownKey", "players[1].age")),
+        (lambda r: r["options"].update(first_dealer="Zoe"), ("UnknownPlayer", "options.first_dealer")),
+        (lambda r: r["options"].update(variants=["mole", "mole"]), ("ListedTwice", "options.variants[1]")),
+        (lambda r: r["options"].update(variants=["moles"]), ("NotOneOf", "options.variants[0]")),
+        (lambda r: r["options"].update(end_value=0), ("NumberTooLow", "options.end_value")),
+        (lambda r: r["options"].update(halves="half"), ("NotOneOf", "options.halves")),
+        (lambda r: r.update(meta={"started": "yesterday"}), ("BadDateTime", "meta.started")),
+        (lambda r: r.update(meta={"id": 5}), ("NotText", "meta.id")),
+        (lambda r: r["rounds"][1]["cards"].pop("Dirk"), ("MissingPlayer", "rounds[1].cards.Dirk")),
+        (lambda r: r["rounds"][1]["cards"].update(Zoe={}), ("UnknownPlayer", "rounds[1].cards.Zoe")),
+        (lambda r: r["rounds"][1]["cards"]["Ben"].update(black_spies=True),
+         ("NotAWholeNumber", "rounds[1].cards.Ben.black_spies")),
+        (lambda r: r["rounds"][1]["cards"]["Ben"].update(black_high=[8, 12]),
+         ("NotOneOf", "rounds[1].cards.Ben.black_high[1]")),
+        (lambda r: r["rounds"][1]["cards"]["Ben"].update(colored_spies=-1),
+         ("NumberTooLow", "rounds[1].cards.Ben.colored_spies")),
+        (lambda r: r["rounds"].append([]), ("NotAnObject", "rounds[3]")),
+    ],
+)
+def test_envelope_and_type_errors_name_their_path(change: Any, expected: tuple[str, str]) -> None:
+    rec = basic()
+    change(rec)
+    assert expected in codes_and_paths(rec)
+
+
+def test_not_an_object_at_all() -> None:
+    assert codes_and_paths([1, 2]) == [("NotAnObject", "")]
+    assert str(errors_of("text")[0]) == "must be a JSON object {...}"
+
+
+def test_names_are_trimmed_and_references_match_any_case() -> None:
+    rec = basic()
+    rec["players"][0]["name"] = "  Anna "
+    rec["options"]["first_dealer"] = "ANNA"
+    cards = rec["rounds"][0]["cards"]
+    cards["anna"] = cards.pop("Anna")
+    result = standings(rec)
+    assert list(result["totals"]) == ["Anna", "Ben", "Carla", "Dirk"]
+    assert result["round_totals"][0]["Anna"] == 18
+
+
+def test_a_player_listed_twice_in_a_round_by_case() -> None:
+    rec = basic()
+    rec["rounds"][0]["cards"]["anna"] = rec["rounds"][0]["cards"]["Anna"]
+    assert ("ListedTwice", "rounds[0].cards.anna") in codes_and_paths(rec)
+
+
+def test_names_with_spaces_are_quoted_in_paths() -> None:
+    rec = black_spy(["Anna Lena", "Ben", "Carla"], [{"cards": {"Anna Lena": {}, "Ben": {}, "Carla": {}}}])
+    assert ('MissingKey', 'rounds[0].cards["Anna Lena"].black_spies') in codes_and_paths(rec)
+
+
+def test_born_may_be_a_year() -> None:
+    rec = black_spy(FOUR, [], born={"Anna": "1991", "Ben": 1992, "Carla": "1979-06-30"})
+    assert scoring.problems(rec) == []
+
+
+def test_meta_is_optional_and_never_affects_scoring() -> None:
+    rec = basic()
+    rec["meta"] = {"id": "g1", "started": "2026-11-21T19:30:00+01:00", "ended": None, "notes": "Friday"}
+    assert standings(rec) == standings(basic())
+
+
+def test_whole_numbers_may_be_written_with_a_zero_fraction() -> None:
+    rec = basic()
+    rec["rounds"][0]["cards"]["Anna"]["black_spies"] = 2.0
+    assert standings(rec) == standings(basic())
+    rec["rounds"][0]["cards"]["Anna"]["black_spies"] = 2.5
+    assert codes_and_paths(rec) == [("NotAWholeNumber", "rounds[0].cards.Anna.black_spies")]
+
+
+def test_check_round_reports_a_draft_with_the_record_so_far() -> None:
+    rec = basic()
+    draft = copy.deepcopy(rec["rounds"][0])
+    assert scoring.check_round(rec, draft) == []
+    draft["cards"]["Ben"]["black_spies"] = 2
+    [error] = scoring.check_round(rec, draft)
+    assert (error.code, error.path) == ("DealDoesNotAddUp", "rounds[3].cards")
+
+
+def test_check_round_on_an_edit_reports_what_it_breaks_later() -> None:
+    rec = black_spy(FOUR, [], end_value=60)
+    rec["rounds"] = [
+        {"cards": {"Anna": {"black_spies": 1, "black_low": 0, "black_high": [], "colored_spies": 0},
+                   "Ben": {"black_spies": 5, "black_low": 6, "black_high": [8, 9, 10, 11], "colored_spies": 4},
+                   "Carla": {"black_spies": 0, "black_low": 0, "black_high": [], "colored_spies": 0},
+                   "Dirk": {"black_spies": 0, "black_low": 0, "black_high": [], "colored_spies": 0}}},
+    ] * 2
+    edited = copy.deepcopy(rec["rounds"][0])
+    edited["cards"]["Ben"]["black_spies"], edited["cards"]["Dirk"]["black_spies"] = 0, 5
+    edited["cards"]["Dirk"]["black_low"], edited["cards"]["Ben"]["black_low"] = 6, 0
+    edited["cards"]["Ben"]["colored_spies"], edited["cards"]["Carla"]["colored_spies"] = 0, 4
+    edited["cards"]["Dirk"]["black_high"], edited["cards"]["Ben"]["black_high"] = [8, 9, 10, 11], []
+    # Dirk now has 50 + 6 + 14 = 70 in deal 1, which ends the game: deal 2 can no longer follow.
+    assert [(err.code, err.path) for err in scoring.check_round(rec, edited, 0)] == [
+        ("GameAlreadyOver", "rounds[1]")
+    ]
+
+
+def test_blank_rounds_have_the_shape_to_start_from() -> None:
+    rec = basic()
+    blank = scoring.blank_round(rec)
+    assert set(blank["cards"]) == {"Anna", "Ben", "Carla", "Dirk"}
+    assert blank["cards"]["Anna"] == {"black_spies": 0, "black_low": 0, "black_high": [], "colored_spies": 0}
+    # A blank deal does not add up yet, and says so.
+    assert {err.code for err in scoring.check_round(rec, blank)} == {"DealDoesNotAddUp", "HighCardMissing"}
+
+
+@pytest.mark.parametrize("name", ["kompromat-first-round", "spy-three-players", "spywhere-four-players"])
+def test_every_game_has_a_blank_round(name: str) -> None:
+    rec = json.loads((SCENARIOS / f"{name}.json").read_text())
+    rec["rounds"] = []
+    blank = scoring.blank_round(rec)
+    assert isinstance(blank, dict) and blank
+    errors = scoring.check_round(rec, blank)
+    assert all(err.path.startswith("rounds[0]") for err in errors)
