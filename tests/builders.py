@@ -12,16 +12,33 @@ SCENARIOS = ROOT.parent / "shared" / "scenarios"
 FOUR = ["Anna", "Ben", "Carla", "Dirk"]
 
 
-def record(game: str, names: list[str], options: dict[str, Any], rounds: list[Any],
-           born: dict[str, Any] | None = None) -> dict[str, Any]:
+def record(
+    game: str,
+    names: list[str],
+    options: dict[str, Any],
+    rounds: list[Any],
+    born: dict[str, Any] | None = None,
+) -> dict[str, Any]:
     born = born or {}
     seated = [{"name": n, **({"born": born[n]} if n in born else {})} for n in names]
-    return {"format": "game-record/1", "game": game, "players": seated, "options": options,
-            "rounds": rounds}
+    return {
+        "format": "game-record/1",
+        "game": game,
+        "players": seated,
+        "options": options,
+        "rounds": rounds,
+    }
 
 
-def pile(spies: int = 0, low: int = 0, high: list[int] | None = None, colored: int = 0) -> dict[str, Any]:
-    return {"black_spies": spies, "black_low": low, "black_high": high or [], "colored_spies": colored}
+def pile(
+    spies: int = 0, low: int = 0, high: list[int] | None = None, colored: int = 0
+) -> dict[str, Any]:
+    return {
+        "black_spies": spies,
+        "black_low": low,
+        "black_high": high or [],
+        "colored_spies": colored,
+    }
 
 
 def deal(names: list[str], **piles: dict[str, Any]) -> dict[str, Any]:
@@ -29,8 +46,9 @@ def deal(names: list[str], **piles: dict[str, Any]) -> dict[str, Any]:
     return {"cards": {name: piles.get(name, pile()) for name in names}}
 
 
-def moon(names: list[str], taker: str, colored: dict[str, int] | None = None,
-         choice: str | None = None) -> dict[str, Any]:
+def moon(
+    names: list[str], taker: str, colored: dict[str, int] | None = None, choice: str | None = None
+) -> dict[str, Any]:
     """`taker` took all 16 black cards; coloured Spies as given, the rest of them to `taker`."""
     colored = colored or {}
     cards = {name: pile(colored=colored.get(name, 0)) for name in names}
@@ -42,8 +60,13 @@ def moon(names: list[str], taker: str, colored: dict[str, int] | None = None,
     return result
 
 
-def black_spy(names: list[str], deals: list[Any], variants: list[str] | None = None,
-              born: dict[str, Any] | None = None, **options: Any) -> dict[str, Any]:
+def black_spy(
+    names: list[str],
+    deals: list[Any],
+    variants: list[str] | None = None,
+    born: dict[str, Any] | None = None,
+    **options: Any,
+) -> dict[str, Any]:
     opts = {"first_dealer": names[0], "variants": variants or [], **options}
     return record("black-spy", names, opts, deals, born)
 

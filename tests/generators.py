@@ -19,8 +19,13 @@ Record = dict[str, Any]
 
 
 def envelope(game: str, players: list[dict[str, Any]], options: dict[str, Any]) -> Record:
-    return {"format": "game-record/1", "game": game, "players": players, "options": options,
-            "rounds": []}
+    return {
+        "format": "game-record/1",
+        "game": game,
+        "players": players,
+        "options": options,
+        "rounds": [],
+    }
 
 
 def players(rng: random.Random, count: int, with_birth: float = 0.7) -> list[dict[str, Any]]:
@@ -46,9 +51,13 @@ def play_until_over(record: Record, next_round: Any, max_rounds: int) -> Record:
 # --- Black Spy -----------------------------------------------------------------------------
 
 
-def black_spy_deal(rng: random.Random, names: list[str], capture: bool, moon_chance: float) -> dict[str, Any]:
-    piles = {name: {"black_spies": 0, "black_low": 0, "black_high": [], "colored_spies": 0}
-             for name in names}
+def black_spy_deal(
+    rng: random.Random, names: list[str], capture: bool, moon_chance: float
+) -> dict[str, Any]:
+    piles = {
+        name: {"black_spies": 0, "black_low": 0, "black_high": [], "colored_spies": 0}
+        for name in names
+    }
     if rng.random() < moon_chance:
         taker = rng.choice(names)
         piles[taker].update(black_spies=6, black_low=6, black_high=[8, 9, 10, 11])
@@ -59,23 +68,28 @@ def black_spy_deal(rng: random.Random, names: list[str], capture: bool, moon_cha
             piles[rng.choice(names)]["black_low"] += 1
         for rank in black_spy.HIGH_POINTS:
             piles[rng.choice(names)]["black_high"].append(rank)
-        if any(pile["black_spies"] + pile["black_low"] + len(pile["black_high"]) == 16
-               for pile in piles.values()):
+        if any(
+            pile["black_spies"] + pile["black_low"] + len(pile["black_high"]) == 16
+            for pile in piles.values()
+        ):
             return black_spy_deal(rng, names, capture, moon_chance)  # an accidental moon
     for _ in range(black_spy.COLORED_SPIES):
         piles[rng.choice(names)]["colored_spies"] += 1
     for pile in piles.values():
         pile["black_high"].sort()
     deal: dict[str, Any] = {"cards": piles}
-    is_moon = any(p["black_spies"] == 6 and p["black_low"] == 6 and len(p["black_high"]) == 4
-                  for p in piles.values())
+    is_moon = any(
+        p["black_spies"] == 6 and p["black_low"] == 6 and len(p["black_high"]) == 4
+        for p in piles.values()
+    )
     if capture and is_moon:
         deal["moon_choice"] = rng.choice(["give", "release"])
     return deal
 
 
-def black_spy_record(rng: random.Random, max_deals: int = 40, count: int | None = None,
-                     moon_chance: float = 0.05) -> Record:
+def black_spy_record(
+    rng: random.Random, max_deals: int = 40, count: int | None = None, moon_chance: float = 0.05
+) -> Record:
     count = count or rng.randint(3, 6)
     seated = players(rng, count)
     names = [p["name"] for p in seated]
@@ -114,8 +128,9 @@ def equipment_deck() -> list[Any]:
     return deck
 
 
-def kompromat_round(rng: random.Random, names: list[str], cards: list[dict[str, Any]],
-                    alarms: list[int]) -> dict[str, Any]:
+def kompromat_round(
+    rng: random.Random, names: list[str], cards: list[dict[str, Any]], alarms: list[int]
+) -> dict[str, Any]:
     plays: dict[str, list[list[Any]]] = {}
     for name in names:
         deck = equipment_deck()
@@ -129,10 +144,15 @@ def kompromat_round(rng: random.Random, names: list[str], cards: list[dict[str, 
         mission: dict[str, Any] = {
             "card": cards.pop(),
             "alarm": alarms.pop() if alarms and rng.random() < 0.3 else 0,
-            "plays": {name: plays[name][index] for name in names if plays[name][index] or rng.random() < 0.5},
+            "plays": {
+                name: plays[name][index]
+                for name in names
+                if plays[name][index] or rng.random() < 0.5
+            },
         }
         perfect = [
-            name for name in names
+            name
+            for name in names
             if plays[name][index]
             and kompromat.mission_total(str(c) for c in plays[name][index]) == 21
             and rng.random() < 0.7
@@ -181,12 +201,13 @@ def spy_record(rng: random.Random, max_events: int = 60) -> Record:
 def spywhere_ending(rng: random.Random, names: list[str], in_play: list[str]) -> dict[str, Any]:
     each = spywhere.passports_each(len(names))
     drawn = rng.sample(in_play, each * len(names))
-    passports = {name: drawn[i * each:(i + 1) * each] for i, name in enumerate(names)}
+    passports = {name: drawn[i * each : (i + 1) * each] for i, name in enumerate(names)}
     identifications: dict[str, dict[str, list[str]]] = {}
     for guesser in names:
         identifications[guesser] = {
             opponent: rng.sample(in_play, each)
-            for opponent in names if opponent != guesser and rng.random() < 0.7
+            for opponent in names
+            if opponent != guesser and rng.random() < 0.7
         }
     ended_by = rng.choice(names) if rng.random() < 0.5 else None
     if ended_by is not None:

@@ -82,9 +82,19 @@ def test_card_points(taken: dict, points: int) -> None:
 
 
 def test_scenario_deal_points_from_cards() -> None:
-    first = deal(FOUR, Anna=pile(2, 1, [8], 1), Ben=pile(1, 2, [9, 11]), Carla=pile(3, 0, [], 2),
-                 Dirk=pile(0, 3, [10], 1))
-    assert standings(black_spy(FOUR, [first]))["totals"] == {"Anna": 18, "Ben": 20, "Carla": 20, "Dirk": 2}
+    first = deal(
+        FOUR,
+        Anna=pile(2, 1, [8], 1),
+        Ben=pile(1, 2, [9, 11]),
+        Carla=pile(3, 0, [], 2),
+        Dirk=pile(0, 3, [10], 1),
+    )
+    assert standings(black_spy(FOUR, [first]))["totals"] == {
+        "Anna": 18,
+        "Ben": 20,
+        "Carla": 20,
+        "Dirk": 2,
+    }
 
 
 def test_a_deal_totals_sixty() -> None:
@@ -152,7 +162,9 @@ def test_capture_or_release_requires_the_choice() -> None:
 def test_moon_choice_only_when_asked() -> None:
     rec = black_spy(FOUR, [moon(FOUR, "Carla", choice="give")])  # variant off
     assert [e.code for e in errors_of(rec)] == ["MoonChoiceNotAllowed"]
-    rec = black_spy(FOUR, [{**forty_for(FOUR, "Anna", "Ben"), "moon_choice": "give"}], ["capture-or-release"])
+    rec = black_spy(
+        FOUR, [{**forty_for(FOUR, "Anna", "Ben"), "moon_choice": "give"}], ["capture-or-release"]
+    )
     assert [e.code for e in errors_of(rec)] == ["MoonChoiceNotAllowed"]
 
 
@@ -175,23 +187,39 @@ def test_mole_sets_aside_three_cards_per_player_from_deal_two(players: int, each
 
 def test_mole_draft_highest_first_ties_youngest_first() -> None:
     # Deal 1 of the basic scenario: Anna 18, Ben 20, Carla 20, Dirk 2.
-    first = deal(FOUR, Anna=pile(2, 1, [8], 1), Ben=pile(1, 2, [9, 11]), Carla=pile(3, 0, [], 2),
-                 Dirk=pile(0, 3, [10], 1))
-    order = standings(black_spy(FOUR, [first], ["mole"], MOLE_BORN))["next_deal"]["mole_draft_order"]
+    first = deal(
+        FOUR,
+        Anna=pile(2, 1, [8], 1),
+        Ben=pile(1, 2, [9, 11]),
+        Carla=pile(3, 0, [], 2),
+        Dirk=pile(0, 3, [10], 1),
+    )
+    order = standings(black_spy(FOUR, [first], ["mole"], MOLE_BORN))["next_deal"][
+        "mole_draft_order"
+    ]
     assert order == ["Ben", "Carla", "Anna", "Dirk"]  # Ben (1992) is younger than Carla (1979)
     older_ben = {**MOLE_BORN, "Ben": "1970"}
-    order = standings(black_spy(FOUR, [first], ["mole"], older_ben))["next_deal"]["mole_draft_order"]
+    order = standings(black_spy(FOUR, [first], ["mole"], older_ben))["next_deal"][
+        "mole_draft_order"
+    ]
     assert order[:2] == ["Carla", "Ben"]
 
 
 def test_mole_ties_without_birth_dates_decision() -> None:
     """Decision: no birth date counts as oldest; a bare year as 1 January; still equal: seating
     order from the dealer's left."""
-    tie = deal(FOUR, Anna=pile(spies=3), Ben=pile(spies=3), Carla=pile(low=6, high=[8, 9, 10, 11], colored=4))
+    tie = deal(
+        FOUR,
+        Anna=pile(spies=3),
+        Ben=pile(spies=3),
+        Carla=pile(low=6, high=[8, 9, 10, 11], colored=4),
+    )
     # Anna and Ben tie at 30; next dealer is Ben (deal 2), so Carla, Dirk, Anna, Ben is seat order.
     order = standings(black_spy(FOUR, [tie], ["mole"]))["next_deal"]["mole_draft_order"]
     assert order[:2] == ["Anna", "Ben"]
-    order = standings(black_spy(FOUR, [tie], ["mole"], {"Ben": "1990"}))["next_deal"]["mole_draft_order"]
+    order = standings(black_spy(FOUR, [tie], ["mole"], {"Ben": "1990"}))["next_deal"][
+        "mole_draft_order"
+    ]
     assert order[:2] == ["Ben", "Anna"]
     born = {"Anna": "1990", "Ben": "1990-05-01"}
     order = standings(black_spy(FOUR, [tie], ["mole"], born))["next_deal"]["mole_draft_order"]
@@ -201,7 +229,11 @@ def test_mole_ties_without_birth_dates_decision() -> None:
 def test_calling_color_dealer_calls_and_the_player_to_the_left_leads() -> None:
     rec = black_spy(FOUR, [forty_for(FOUR, "Anna", "Ben")], ["calling-color"], first_dealer="Dirk")
     next_deal = standings(rec)["next_deal"]
-    assert (next_deal["dealer"], next_deal["caller"], next_deal["leader"]) == ("Anna", "Anna", "Ben")
+    assert (next_deal["dealer"], next_deal["caller"], next_deal["leader"]) == (
+        "Anna",
+        "Anna",
+        "Ben",
+    )
     assert "caller" not in standings(black_spy(FOUR, []))["next_deal"]
 
 
@@ -239,8 +271,11 @@ def test_going_back_halves_setting(halves: str, expected: float) -> None:
 
 
 def test_exact_halves_stay_exact_over_many_deals() -> None:
-    rec = black_spy(FOUR, [seventy_five_for(FOUR, "Anna", "Ben"), forty_for(FOUR, "Anna", "Ben")],
-                    ["going-back"])
+    rec = black_spy(
+        FOUR,
+        [seventy_five_for(FOUR, "Anna", "Ben"), forty_for(FOUR, "Anna", "Ben")],
+        ["going-back"],
+    )
     assert standings(rec)["totals"]["Anna"] == 77.5
     assert rules.halve(Fraction(75), "exact") == Fraction(75, 2)
 
@@ -249,7 +284,10 @@ def test_going_back_a_player_who_scores_nothing_is_not_halved_again_decision() -
     """Decision: only a deal that brings a total to the value halves it."""
     deals = [sixty_for(FOUR, "Anna", "Ben"), forty_for(FOUR, "Anna", "Ben")]  # 60, 100 -> 50
     deals.append(nothing_for(FOUR, "Anna", "Ben", "Carla"))
-    totals = [t["Anna"] for t in standings(black_spy(FOUR, deals, ["going-back"], end_value=100))["round_totals"]]
+    totals = [
+        t["Anna"]
+        for t in standings(black_spy(FOUR, deals, ["going-back"], end_value=100))["round_totals"]
+    ]
     assert totals == [60, 50, 50]
 
 
@@ -260,17 +298,33 @@ def test_without_going_back_exactly_the_end_value_ends_the_game() -> None:
 
 def test_rest_of_deal_fills_the_last_player() -> None:
     rec = black_spy(FOUR, [])
-    draft = {"cards": {"Anna": pile(2, 1, [8], 1), "Ben": pile(1, 2, [9, 11]), "Carla": pile(3, 0, [], 2),
-                       "Dirk": pile()}}
+    draft = {
+        "cards": {
+            "Anna": pile(2, 1, [8], 1),
+            "Ben": pile(1, 2, [9, 11]),
+            "Carla": pile(3, 0, [], 2),
+            "Dirk": pile(),
+        }
+    }
     filled = scoring.complete_round(rec, draft, "dirk")
     assert filled["cards"]["Dirk"] == pile(0, 3, [10], 1)
     assert scoring.check_round(rec, filled) == []
 
 
 def test_rest_of_deal_refuses_when_the_others_already_exceed_a_deal() -> None:
-    assert rules.rest_of_deal({"Anna": rules.Pile(black_spies=4), "Ben": rules.Pile(black_spies=3)}) is None
-    assert rules.rest_of_deal({"Anna": rules.Pile(black_high=frozenset({8})),
-                               "Ben": rules.Pile(black_high=frozenset({8}))}) is None
+    assert (
+        rules.rest_of_deal({"Anna": rules.Pile(black_spies=4), "Ben": rules.Pile(black_spies=3)})
+        is None
+    )
+    assert (
+        rules.rest_of_deal(
+            {
+                "Anna": rules.Pile(black_high=frozenset({8})),
+                "Ben": rules.Pile(black_high=frozenset({8})),
+            }
+        )
+        is None
+    )
 
 
 def test_deal_that_does_not_add_up_names_what_is_wrong() -> None:

@@ -11,8 +11,14 @@ from builders import ROOT, SCENARIOS
 
 
 def replay(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "scoring", "replay", *args], cwd=ROOT, input=stdin,
-                          capture_output=True, text=True, check=False)
+    return subprocess.run(
+        [sys.executable, "-m", "scoring", "replay", *args],
+        cwd=ROOT,
+        input=stdin,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
 
 
 def test_reads_standard_input() -> None:
@@ -51,4 +57,6 @@ def test_broken_json_and_missing_file_exit_2_without_traceback(tmp_path: Path) -
     assert done.returncode == 2 and "Traceback" not in done.stderr
     assert "not valid JSON" in done.stderr and "line 1" in done.stderr
     done = replay(str(tmp_path / "nope.json"))
-    assert done.returncode == 2 and "cannot be read" in done.stderr and "Traceback" not in done.stderr
+    assert (
+        done.returncode == 2 and "cannot be read" in done.stderr and "Traceback" not in done.stderr
+    )

@@ -27,15 +27,21 @@ ALL_CARDS = [T5, T4, T4, T3, T3, T3, T2, T2, CODE, CODE, CODE, DOC, DOC, DOC] + 
 ]
 
 
-def m(card: dict[str, Any] | None, anna: list[Any] | None = None, ben: list[Any] | None = None,
-      alarm: int = 0, **extra: Any) -> dict[str, Any]:
+def m(
+    card: dict[str, Any] | None,
+    anna: list[Any] | None = None,
+    ben: list[Any] | None = None,
+    alarm: int = 0,
+    **extra: Any,
+) -> dict[str, Any]:
     """A mission; `card` None takes any card the game has not used yet."""
     plays = {name: cards for name, cards in (("Anna", anna), ("Ben", ben)) if cards is not None}
     return {"card": card, "alarm": alarm, "plays": plays, **extra}
 
 
-def game(*missions: dict[str, Any], rounds: int | None = None, packed: bool = False,
-         first: str = "Anna") -> dict[str, Any]:
+def game(
+    *missions: dict[str, Any], rounds: int | None = None, packed: bool = False, first: str = "Anna"
+) -> dict[str, Any]:
     """A record of the given missions in order: each opening its own round, or `packed` four to
     a round; padded with unplayed missions (cards not used yet) to whole rounds, or to `rounds`."""
     pool = list(ALL_CARDS)
@@ -52,7 +58,7 @@ def game(*missions: dict[str, Any], rounds: int | None = None, packed: bool = Fa
     for mission in flat:
         if mission["card"] is None:
             mission["card"] = pool.pop()
-    chunks = [{"missions": flat[i:i + 4]} for i in range(0, len(flat), 4)]
+    chunks = [{"missions": flat[i : i + 4]} for i in range(0, len(flat), 4)]
     return record("kompromat", TWO, {"first_player": first}, chunks)
 
 
@@ -71,8 +77,11 @@ def test_one_eleven_counts_the_better_value() -> None:
 
 def test_half_card_counts_one_half() -> None:
     result = standings(game(m(T4, [0.5, 9], [9])))
-    assert result["missions"][0][0] == {"totals": {"Anna": 9.5, "Ben": 9}, "winner": "Anna",
-                                        "tokens": {"Anna": 0, "Ben": 0}}
+    assert result["missions"][0][0] == {
+        "totals": {"Anna": 9.5, "Ben": 9},
+        "winner": "Anna",
+        "tokens": {"Anna": 0, "Ben": 0},
+    }
 
 
 def test_above_21_fails_with_a_token_and_cannot_win() -> None:
@@ -121,14 +130,28 @@ def test_counter_intelligence_tokens_go_to_the_winner() -> None:
 
 def eight_tokens_for_anna() -> list[dict[str, Any]]:
     """Anna wins missions with 3, 2 and 2 "!" and fails one: 8 tokens after four missions."""
-    return [m(T5, [2], [], alarm=3), m(T4, [3], [], alarm=2), m(T4, [4], [], alarm=2), m(T3, bust(), [2])]
+    return [
+        m(T5, [2], [], alarm=3),
+        m(T4, [3], [], alarm=2),
+        m(T4, [4], [], alarm=2),
+        m(T3, bust(), [2]),
+    ]
 
 
 def test_nine_tokens_lose_at_once() -> None:
-    missions = [*eight_tokens_for_anna(), m(CODE, [4], [], alarm=1), m(CODE, [5], [3]), m(DOC, [6], [4])]
+    missions = [
+        *eight_tokens_for_anna(),
+        m(CODE, [4], [], alarm=1),
+        m(CODE, [5], [3]),
+        m(DOC, [6], [4]),
+    ]
     result = standings(game(*missions, rounds=2, packed=True))
     assert result["tokens"]["Anna"] == 9
-    assert (result["finished"], result["lost_by_tokens"], result["winners"]) == (True, "Anna", ["Ben"])
+    assert (result["finished"], result["lost_by_tokens"], result["winners"]) == (
+        True,
+        "Anna",
+        ["Ben"],
+    )
     assert len(result["missions"][1]) == 1  # the rest of the round is not resolved
     assert result["breakdown"]["Anna"]["codes"] == 2  # the mission was still won
     [error] = errors_of(game(*missions, rounds=3, packed=True))
@@ -155,8 +178,14 @@ def test_both_reaching_nine_on_one_mission_is_a_draw_decision() -> None:
 
 def test_victory_points_after_six_rounds() -> None:
     missions = [
-        m(T5, [10], [9]), m(T4, [8], [7]), m(CODE, [6], [5]), m(CODE, [4], [3]),
-        m(item("drone"), [10], [9]), m(DOC, [7], [8]), m(DOC, [5], [6]), m(DOC, [3], [4]),
+        m(T5, [10], [9]),
+        m(T4, [8], [7]),
+        m(CODE, [6], [5]),
+        m(CODE, [4], [3]),
+        m(item("drone"), [10], [9]),
+        m(DOC, [7], [8]),
+        m(DOC, [5], [6]),
+        m(DOC, [3], [4]),
         m(T3, bust(), [9], alarm=3),
     ]
     result = standings(game(*missions, rounds=6, packed=True))
@@ -236,12 +265,24 @@ def test_usb_stick_copies_an_item_already_used() -> None:
         m(item("usb-stick"), [9], [8]),
         m(item("newspaper"), [8], [9]),
         m(T5, [9], [8, 3], effects=[{"item": "newspaper", "by": "Ben", "on": "Anna"}]),
-        m(T4, [9, 8], [8], effects=[{"item": "usb-stick", "by": "Anna", "as": "newspaper", "on": "Ben"}]),
+        m(
+            T4,
+            [9, 8],
+            [8],
+            effects=[{"item": "usb-stick", "by": "Anna", "as": "newspaper", "on": "Ben"}],
+        ),
     ]
     result = standings(game(*missions))
     assert result["missions"][3][0]["totals"] == {"Anna": 17, "Ben": 11}
-    early = [missions[0], m(T4, [9, 8], [8], effects=[{"item": "usb-stick", "by": "Anna", "as": "newspaper",
-                                                        "on": "Ben"}])]
+    early = [
+        missions[0],
+        m(
+            T4,
+            [9, 8],
+            [8],
+            effects=[{"item": "usb-stick", "by": "Anna", "as": "newspaper", "on": "Ben"}],
+        ),
+    ]
     assert [e.code for e in errors_of(game(*early))] == ["ItemNotUsedYet"]
 
 
@@ -258,8 +299,11 @@ def test_an_item_is_used_only_by_its_holder_and_only_once() -> None:
     by_ben = m(T5, [9], [8], effects=[{"item": "jetpack", "by": "Ben"}])
     [error] = errors_of(game(won, by_ben))
     assert (error.code, error.path) == ("ItemNotWon", "rounds[1].missions[0].effects[0].item")
-    twice = [won, m(T5, [9], [8], effects=[{"item": "jetpack", "by": "Anna"}]),
-             m(T4, [9], [8], effects=[{"item": "jetpack", "by": "Anna"}])]
+    twice = [
+        won,
+        m(T5, [9], [8], effects=[{"item": "jetpack", "by": "Anna"}]),
+        m(T4, [9], [8], effects=[{"item": "jetpack", "by": "Anna"}]),
+    ]
     assert [e.code for e in errors_of(game(*twice))] == ["ItemAlreadyUsed"]
     same_mission = m(item("jetpack"), [9], [8], effects=[{"item": "jetpack", "by": "Anna"}])
     assert [e.code for e in errors_of(game(same_mission))] == ["ItemNotWon"]
@@ -272,7 +316,10 @@ def test_cards_must_fit_the_equipment_deck() -> None:
     assert "Anna played 4 × 7 this round, but the deck has only 3" in str(error)
     for bad in (1, 11, 0, 12, "7", 1.5):
         [error] = errors_of(game(m(T5, [bad], [2])))
-        assert error.code == "NotAnEquipmentCard" and error.path == "rounds[0].missions[0].plays.Anna[0]"
+        assert (
+            error.code == "NotAnEquipmentCard"
+            and error.path == "rounds[0].missions[0].plays.Anna[0]"
+        )
 
 
 def test_missions_come_from_the_mission_deck() -> None:

@@ -47,7 +47,12 @@ def test_scenario_replays_to_expected_standings(path: Path) -> None:
 
 @pytest.mark.parametrize("path", RECORDS, ids=[p.stem for p in RECORDS])
 def test_cli_replay_prints_expected_standings(path: Path) -> None:
-    done = subprocess.run([sys.executable, "-m", "scoring", "replay", str(path)], cwd=ROOT,
-                          capture_output=True, text=True, check=False)
+    done = subprocess.run(
+        [sys.executable, "-m", "scoring", "replay", str(path)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
     assert done.returncode == 0, done.stderr
     assert_contains(expected_of(path), json.loads(done.stdout))

@@ -42,7 +42,9 @@ def test_a_bomb_found_first_is_lit_then_explodes_on_the_finder() -> None:
 
 
 def test_an_explosion_needs_a_lit_bomb() -> None:
-    assert codes_and_paths(spy([ev("bomb-exploded", "Ben", "Carla")])) == [("NoLitBomb", "rounds[0].base")]
+    assert codes_and_paths(spy([ev("bomb-exploded", "Ben", "Carla")])) == [
+        ("NoLitBomb", "rounds[0].base")
+    ]
 
 
 @pytest.mark.parametrize(("players", "bombs"), [(2, 3), (3, 2), (4, 2)])
@@ -51,7 +53,7 @@ def test_bombs_per_base_decision(players: int, bombs: int) -> None:
     names = ["Anna", "Ben", "Carla", "Dirk"][:players]
     events = [ev("bomb-lit", "Anna", "Ben")] * bombs
     assert standings(spy(events, names))["lit_bombs"]["Ben"] == bombs
-    assert codes_and_paths(spy(events + [ev("bomb-lit", "Anna", "Ben")], names)) == [
+    assert codes_and_paths(spy([*events, ev("bomb-lit", "Anna", "Ben")], names)) == [
         ("NoUnlitBomb", f"rounds[{bombs}].base")
     ]
 
@@ -67,19 +69,21 @@ def test_the_last_player_remaining_wins_and_places_reverse_elimination() -> None
 
 def test_players_out_take_no_further_part() -> None:
     events = [ev("target", "Anna", "Ben")] * 4
-    rec = spy(events + [ev("target", "Ben", "Carla")])
+    rec = spy([*events, ev("target", "Ben", "Carla")])
     assert codes_and_paths(rec) == [("PlayerOut", "rounds[4].by")]
-    rec = spy(events + [ev("bomb-lit", "Carla", "Ben")])
+    rec = spy([*events, ev("bomb-lit", "Carla", "Ben")])
     assert codes_and_paths(rec) == [("PlayerOut", "rounds[4].base")]
 
 
 def test_nobody_spies_on_their_own_base() -> None:
-    assert codes_and_paths(spy([ev("target", "Anna", "Anna")])) == [("SamePlayer", "rounds[0].base")]
+    assert codes_and_paths(spy([ev("target", "Anna", "Anna")])) == [
+        ("SamePlayer", "rounds[0].base")
+    ]
 
 
 def test_no_event_after_the_winner_is_known() -> None:
     events = [ev("target", "Anna", "Ben")] * 4
-    rec = spy(events + [ev("target", "Anna", "Ben")], ["Anna", "Ben"])
+    rec = spy([*events, ev("target", "Anna", "Ben")], ["Anna", "Ben"])
     assert codes_and_paths(rec) == [("GameAlreadyOver", "rounds[4]")]
 
 

@@ -10,24 +10,48 @@ from builders import codes_and_paths, errors_of, record, standings
 FIVE = ["Anna", "Ben", "Carla", "Dirk", "Emil"]
 
 
-def ending(passports: dict[str, list[str]], own: dict[str, int],
-           guesses: dict[str, dict[str, list[str]]], ended_by: str | None = None) -> dict[str, Any]:
-    return {"passports": passports, "own_cards": own, "identifications": guesses, "ended_by": ended_by}
+def ending(
+    passports: dict[str, list[str]],
+    own: dict[str, int],
+    guesses: dict[str, dict[str, list[str]]],
+    ended_by: str | None = None,
+) -> dict[str, Any]:
+    return {
+        "passports": passports,
+        "own_cards": own,
+        "identifications": guesses,
+        "ended_by": ended_by,
+    }
 
 
 def spywhere(names: list[str], rounds: list[Any], **options: Any) -> dict[str, Any]:
     return record("spywhere", names, options, rounds)
 
 
-PASSPORTS = {"Anna": ["italy"], "Ben": ["spain"], "Carla": ["france"], "Dirk": ["germany"], "Emil": ["england"]}
+PASSPORTS = {
+    "Anna": ["italy"],
+    "Ben": ["spain"],
+    "Carla": ["france"],
+    "Dirk": ["germany"],
+    "Emil": ["england"],
+}
 OWN = {"Anna": 5, "Ben": 3, "Carla": 4, "Dirk": 6, "Emil": 0}
 
 
 def test_score_is_own_cards_times_one_plus_correct() -> None:
-    guesses = {"Anna": {"Ben": ["spain"], "Carla": ["france"], "Dirk": ["italy"]}, "Ben": {"Anna": ["france"]}}
+    guesses = {
+        "Anna": {"Ben": ["spain"], "Carla": ["france"], "Dirk": ["italy"]},
+        "Ben": {"Anna": ["france"]},
+    }
     result = standings(spywhere(FIVE, [ending(PASSPORTS, OWN, guesses)]))
     assert result["correct"] == {"Anna": 2, "Ben": 0, "Carla": 0, "Dirk": 0, "Emil": 0}
-    assert result["totals"] == {"Anna": 15, "Ben": 3, "Carla": 4, "Dirk": 6, "Emil": 0}  # wrong costs nothing
+    assert result["totals"] == {
+        "Anna": 15,
+        "Ben": 3,
+        "Carla": 4,
+        "Dirk": 6,
+        "Emil": 0,
+    }  # wrong costs nothing
     assert result["finished"] is True and result["winners"] == ["Anna"]
 
 
@@ -60,13 +84,15 @@ def test_three_or_four_players_remove_a_nationality(count: int) -> None:
     own = {name: 1 for name in names}
     rec = spywhere(names, [ending(passports, own, {})], removed_nationality="italy")
     assert codes_and_paths(rec) == [("NationalityRemoved", "rounds[0].passports.Anna[0]")]
-    rec = spywhere(names, [ending(passports, own, {"Ben": {"Anna": ["italy"]}})], removed_nationality="belgium")
+    rec = spywhere(
+        names, [ending(passports, own, {"Ben": {"Anna": ["italy"]}})], removed_nationality="belgium"
+    )
     assert standings(rec)["totals"]["Ben"] == 2
 
 
 @pytest.mark.parametrize("count", [2, 5, 6])
 def test_other_counts_remove_no_nationality(count: int) -> None:
-    names = (FIVE + ["Frida"])[:count]
+    names = ([*FIVE, "Frida"])[:count]
     assert codes_and_paths(spywhere(names, [], removed_nationality="italy")) == [
         ("RemovedNationalityNotAllowed", "options.removed_nationality")
     ]
@@ -82,7 +108,9 @@ def test_no_nationality_on_two_passports() -> None:
 def test_two_players_two_passports_two_guesses() -> None:
     passports = {"Anna": ["italy", "spain"], "Ben": ["france", "germany"]}
     guesses = {"Anna": {"Ben": ["france", "germany"]}, "Ben": {"Anna": ["italy", "belgium"]}}
-    result = standings(spywhere(["Anna", "Ben"], [ending(passports, {"Anna": 20, "Ben": 7}, guesses, "Anna")]))
+    result = standings(
+        spywhere(["Anna", "Ben"], [ending(passports, {"Anna": 20, "Ben": 7}, guesses, "Anna")])
+    )
     assert result["correct"] == {"Anna": 2, "Ben": 1}
     assert result["totals"] == {"Anna": 20 * 3 + 3, "Ben": 14}
 

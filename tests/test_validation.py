@@ -33,7 +33,9 @@ def test_errors_are_typed_value_errors_with_path_template_and_params() -> None:
 def test_every_error_is_reported_not_just_the_first() -> None:
     rec = basic()
     rec["rounds"][0]["cards"]["Anna"]["black_low"] = "1"
-    rec["rounds"][2]["cards"]["Dirk"]["colored_spy"] = rec["rounds"][2]["cards"]["Dirk"].pop("colored_spies")
+    rec["rounds"][2]["cards"]["Dirk"]["colored_spy"] = rec["rounds"][2]["cards"]["Dirk"].pop(
+        "colored_spies"
+    )
     assert codes_and_paths(rec) == [
         ("NotAWholeNumber", "rounds[0].cards.Anna.black_low"),
         ("UnknownKeyDidYouMean", "rounds[2].cards.Dirk.colored_spy"),
@@ -65,21 +67,36 @@ def test_unknown_keys_are_errors_with_a_suggestion() -> None:
         (lambda r: r["players"][1].update(born="02.11.1992"), ("BadDate", "players[1].born")),
         (lambda r: r["players"][1].update(born=True), ("BadDate", "players[1].born")),
         (lambda r: r["players"][1].update(age=30), ("UnknownKey", "players[1].age")),
-        (lambda r: r["options"].update(first_dealer="Zoe"), ("UnknownPlayer", "options.first_dealer")),
-        (lambda r: r["options"].update(variants=["mole", "mole"]), ("ListedTwice", "options.variants[1]")),
+        (
+            lambda r: r["options"].update(first_dealer="Zoe"),
+            ("UnknownPlayer", "options.first_dealer"),
+        ),
+        (
+            lambda r: r["options"].update(variants=["mole", "mole"]),
+            ("ListedTwice", "options.variants[1]"),
+        ),
         (lambda r: r["options"].update(variants=["moles"]), ("NotOneOf", "options.variants[0]")),
         (lambda r: r["options"].update(end_value=0), ("NumberTooLow", "options.end_value")),
         (lambda r: r["options"].update(halves="half"), ("NotOneOf", "options.halves")),
         (lambda r: r.update(meta={"started": "yesterday"}), ("BadDateTime", "meta.started")),
         (lambda r: r.update(meta={"id": 5}), ("NotText", "meta.id")),
         (lambda r: r["rounds"][1]["cards"].pop("Dirk"), ("MissingPlayer", "rounds[1].cards.Dirk")),
-        (lambda r: r["rounds"][1]["cards"].update(Zoe={}), ("UnknownPlayer", "rounds[1].cards.Zoe")),
-        (lambda r: r["rounds"][1]["cards"]["Ben"].update(black_spies=True),
-         ("NotAWholeNumber", "rounds[1].cards.Ben.black_spies")),
-        (lambda r: r["rounds"][1]["cards"]["Ben"].update(black_high=[8, 12]),
-         ("NotOneOf", "rounds[1].cards.Ben.black_high[1]")),
-        (lambda r: r["rounds"][1]["cards"]["Ben"].update(colored_spies=-1),
-         ("NumberTooLow", "rounds[1].cards.Ben.colored_spies")),
+        (
+            lambda r: r["rounds"][1]["cards"].update(Zoe={}),
+            ("UnknownPlayer", "rounds[1].cards.Zoe"),
+        ),
+        (
+            lambda r: r["rounds"][1]["cards"]["Ben"].update(black_spies=True),
+            ("NotAWholeNumber", "rounds[1].cards.Ben.black_spies"),
+        ),
+        (
+            lambda r: r["rounds"][1]["cards"]["Ben"].update(black_high=[8, 12]),
+            ("NotOneOf", "rounds[1].cards.Ben.black_high[1]"),
+        ),
+        (
+            lambda r: r["rounds"][1]["cards"]["Ben"].update(colored_spies=-1),
+            ("NumberTooLow", "rounds[1].cards.Ben.colored_spies"),
+        ),
         (lambda r: r["rounds"].append([]), ("NotAnObject", "rounds[3]")),
     ],
 )
@@ -112,8 +129,10 @@ def test_a_player_listed_twice_in_a_round_by_case() -> None:
 
 
 def test_names_with_spaces_are_quoted_in_paths() -> None:
-    rec = black_spy(["Anna Lena", "Ben", "Carla"], [{"cards": {"Anna Lena": {}, "Ben": {}, "Carla": {}}}])
-    assert ('MissingKey', 'rounds[0].cards["Anna Lena"].black_spies') in codes_and_paths(rec)
+    rec = black_spy(
+        ["Anna Lena", "Ben", "Carla"], [{"cards": {"Anna Lena": {}, "Ben": {}, "Carla": {}}}]
+    )
+    assert ("MissingKey", 'rounds[0].cards["Anna Lena"].black_spies') in codes_and_paths(rec)
 
 
 def test_born_may_be_a_year() -> None:
@@ -123,7 +142,12 @@ def test_born_may_be_a_year() -> None:
 
 def test_meta_is_optional_and_never_affects_scoring() -> None:
     rec = basic()
-    rec["meta"] = {"id": "g1", "started": "2026-11-21T19:30:00+01:00", "ended": None, "notes": "Friday"}
+    rec["meta"] = {
+        "id": "g1",
+        "started": "2026-11-21T19:30:00+01:00",
+        "ended": None,
+        "notes": "Friday",
+    }
     assert standings(rec) == standings(basic())
 
 
@@ -147,10 +171,19 @@ def test_check_round_reports_a_draft_with_the_record_so_far() -> None:
 def test_check_round_on_an_edit_reports_what_it_breaks_later() -> None:
     rec = black_spy(FOUR, [], end_value=60)
     rec["rounds"] = [
-        {"cards": {"Anna": {"black_spies": 1, "black_low": 0, "black_high": [], "colored_spies": 0},
-                   "Ben": {"black_spies": 5, "black_low": 6, "black_high": [8, 9, 10, 11], "colored_spies": 4},
-                   "Carla": {"black_spies": 0, "black_low": 0, "black_high": [], "colored_spies": 0},
-                   "Dirk": {"black_spies": 0, "black_low": 0, "black_high": [], "colored_spies": 0}}},
+        {
+            "cards": {
+                "Anna": {"black_spies": 1, "black_low": 0, "black_high": [], "colored_spies": 0},
+                "Ben": {
+                    "black_spies": 5,
+                    "black_low": 6,
+                    "black_high": [8, 9, 10, 11],
+                    "colored_spies": 4,
+                },
+                "Carla": {"black_spies": 0, "black_low": 0, "black_high": [], "colored_spies": 0},
+                "Dirk": {"black_spies": 0, "black_low": 0, "black_high": [], "colored_spies": 0},
+            }
+        },
     ] * 2
     edited = copy.deepcopy(rec["rounds"][0])
     edited["cards"]["Ben"]["black_spies"], edited["cards"]["Dirk"]["black_spies"] = 0, 5
@@ -167,12 +200,22 @@ def test_blank_rounds_have_the_shape_to_start_from() -> None:
     rec = basic()
     blank = scoring.blank_round(rec)
     assert set(blank["cards"]) == {"Anna", "Ben", "Carla", "Dirk"}
-    assert blank["cards"]["Anna"] == {"black_spies": 0, "black_low": 0, "black_high": [], "colored_spies": 0}
+    assert blank["cards"]["Anna"] == {
+        "black_spies": 0,
+        "black_low": 0,
+        "black_high": [],
+        "colored_spies": 0,
+    }
     # A blank deal does not add up yet, and says so.
-    assert {err.code for err in scoring.check_round(rec, blank)} == {"DealDoesNotAddUp", "HighCardMissing"}
+    assert {err.code for err in scoring.check_round(rec, blank)} == {
+        "DealDoesNotAddUp",
+        "HighCardMissing",
+    }
 
 
-@pytest.mark.parametrize("name", ["kompromat-first-round", "spy-three-players", "spywhere-four-players"])
+@pytest.mark.parametrize(
+    "name", ["kompromat-first-round", "spy-three-players", "spywhere-four-players"]
+)
 def test_every_game_has_a_blank_round(name: str) -> None:
     rec = json.loads((SCENARIOS / f"{name}.json").read_text())
     rec["rounds"] = []

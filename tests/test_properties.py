@@ -1,0 +1,191 @@
+"""Invariants over generated valid records of every game (hypothesis drives the randomness)."""
+
+from __future__ import annotations
+
+import copy
+import random
+import re
+from collections.abc import Iterator
+from typing import Any
+
+import generators
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import scoring
+from scoring.reader import child
+
+RECORD_SETTINGS = settings(max_examples=60, deadline=None)
+randoms = st.randoms(use_true_random=False)
+
+
+@RECORD_SETTINGS
+@given(randoms)
+def test_black_spy_deal_without_moon_sums_to_60_or_80(rng: random.Random) -> None:
+    rec = generators.black_spy_record(rng, moon_chance=0.1)
+    result = scoring.standings(rec)
+    per_deal = 80 if "no-good-spies" in rec["options"]["variants"] else 60
+    for deal in result["deals"]:
+        if deal["moon"] is None:
+            assert sum(deal["points"].values()) == per_deal
+
+
+@RECORD_SETTINGS
+@given(randoms)
+def test_black_spy_next_dealer_moves_one_seat_clockwise(rng: random.Random) -> None:
+    rec = generators.black_spy_record(rng)
+    names = [p["name"] for p in rec["players"]]
+    first = names.index(rec["options"]["first_dealer"])
+    for played in range(len(rec["rounds"])):
+        next_deal = scoring.standings({**rec, "rounds": rec["rounds"][:played]})["next_deal"]
+        assert next_deal["number"] == played + 1
+        assert next_deal["dealer"] == names[(first + played) % len(names)]
+
+
+@RECORD_SETTINGS
+@given(randoms)
+def test_black_spy_mole_draft_order_is_everyone_highest_first(rng: random.Random) -> None:
+    rec = generators.black_spy_record(rng)
+    rec["options"]["variants"] = sorted({*rec["options"]["variants"], "mole"})
+    result = scoring.replay(rec)
+    if result.finished or not rec["rounds"]:
+        return
+    order = result.standings()["next_deal"]["mole_draft_order"]
+    assert sorted(order) == sorted(result.totals)
+    assert [result.totals[n] for n in order] == sorted(result.totals.values(), reverse=True)
+
+
+@RECORD_SETTINGS
+@given(randoms)
+def test_spy_placements_are_a_permutation(rng: random.Random) -> None:
+    rec = generators.spy_record(rng)
+    result = scoring.standings(rec)
+    count = len(rec["players"])
+    places = sorted(result["totals"].values())
+    if result["finished"]:
+        assert places == list(range(1, count + 1))
+        assert len(result["winners"]) == 1
+    out = [result["totals"][name] for name in result["eliminated"]]
+    assert out == list(range(count, count - len(out), -1))
+
+
+@RECORD_SETTINGS
+@given(randoms)
+def test_kompromat_victory_points_equal_the_breakdown(rng: random.Random) -> None:
+    result = scoring.standings(generators.kompromat_record(rng))
+    for name, total in result["totals"].items():
+        assert total == sum(result["breakdown"][name].values())
+        assert result["breakdown"][name]["tokens"] == result["tokens"][name]
+
+
+@RECORD_SETTINGS
+@given(randoms)
+def test_winners_only_when_finished(rng: random.Random) -> None:
+    result = scoring.standings(generators.any_record(rng))
+    if not result["finished"]:
+        assert result["winners"] == []
+    assert set(result["winners"]) <= set(result["totals"])
+
+
+@RECORD_SETTINGS
+@given(randoms, st.data())
+def test_a_prefix_replays_to_the_prefix_of_round_totals(
+    rng: random.Random, data: st.DataObject
+) -> None:
+    rec = generators.any_record(rng)
+    full = scoring.standings(rec)["round_totals"]
+    cut = data.draw(st.integers(0, len(rec["rounds"])))
+    assert scoring.standings({**rec, "rounds": rec["rounds"][:cut]})["round_totals"] == full[:cut]
+
+
+# --- invalid mutations ---------------------------------------------------------------------
+
+Location = tuple[str | int, ...]
+FREE_TEXT = re.compile(r"^(meta\..*|players\[\d+\]\.name)$")
+
+
+def path_text(location: Location) -> str:
+    text = ""
+    for key in location:
+        text = child(text, key)
+    return text
+
+
+def walk(value: Any, location: Location = ()) -> Iterator[tuple[Location, Any]]:
+    yield location, value
+    if isinstance(value, dict):
+        for key, item in value.items():
+            yield from walk(item, (*location, key))
+    elif isinstance(value, list):
+        for index, item in enumerate(value):
+            yield from walk(item, (*location, index))
+
+
+def mutations(record: dict[str, Any]) -> list[tuple[str, Location]]:
+    """(kind, location) pairs that always make a valid record invalid."""
+    found: list[tuple[str, Location]] = []
+    for location, value in walk(record):
+        if FREE_TEXT.match(path_text(location)):
+            continue
+        if isinstance(value, dict):
+            found.append(("unknown-key", location))
+        elif isinstance(value, bool):
+            continue
+        elif isinstance(value, int | float):
+            found.append(("number-to-text", location))
+        elif isinstance(value, str):
+            found.append(("nonsense-text", location))
+    return found
+
+
+def apply(record: dict[str, Any], kind: str, location: Location) -> tuple[dict[str, Any], Location]:
+    """The mutated copy and the location of the change."""
+    mutated = copy.deepcopy(record)
+    parent: Any = mutated
+    for key in location[:-1]:
+        parent = parent[key]
+    if kind == "unknown-key":
+        target = parent[location[-1]] if location else mutated
+        target["zz_unknown"] = 1
+        return mutated, (*location, "zz_unknown")
+    parent[location[-1]] = "x" if kind == "number-to-text" else "zz-nonsense"
+    return mutated, location
+
+
+TOKEN = re.compile(r'\.?([A-Za-z_][\w-]*)|\[(\d+)\]|\[("(?:[^"\\]|\\.)*")\]')
+
+
+def parse_path(path: str) -> Location:
+    import json
+
+    keys: list[str | int] = []
+    for name, index, quoted in TOKEN.findall(path):
+        keys.append(name if name else int(index) if index else json.loads(quoted))
+    return tuple(keys)
+
+
+def points_into(record: Any, location: Location) -> bool:
+    """Every step but the last exists (the last may be the missing key being reported)."""
+    node = record
+    for key in location[:-1]:
+        try:
+            node = node[key]
+        except (KeyError, IndexError, TypeError):
+            return False
+    return True
+
+
+@settings(max_examples=200, deadline=None)
+@given(randoms, st.data())
+def test_invalid_mutations_are_refused_with_a_path_into_the_record(
+    rng: random.Random, data: st.DataObject
+) -> None:
+    rec = generators.any_record(rng)
+    kind, location = data.draw(st.sampled_from(mutations(rec)))
+    mutated, changed = apply(rec, kind, location)
+    errors = scoring.problems(mutated)
+    assert errors, f"{kind} at {path_text(location)} was accepted"
+    paths = [parse_path(error.path) for error in errors]
+    assert all(points_into(mutated, path) for path in paths), [e.path for e in errors]
+    related = [p for p in paths if p[: len(changed)] == changed or changed[: len(p)] == p]
+    assert related, f"no error points at {path_text(changed)}: {[e.path for e in errors]}"
