@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from collections.abc import Sequence
 
@@ -31,6 +32,9 @@ def replay_file(name: str) -> int:
     except OSError as error:
         print(f"{name}: cannot be read ({error.strerror or error})", file=sys.stderr)
         return EXIT_INVALID
+    except UnicodeDecodeError:
+        print(f"{name}: is not UTF-8 text", file=sys.stderr)
+        return EXIT_INVALID
     try:
         record = json.loads(text)
     except json.JSONDecodeError as error:
@@ -39,14 +43,25 @@ def replay_file(name: str) -> int:
             file=sys.stderr,
         )
         return EXIT_INVALID
+    except (ValueError, RecursionError) as error:  # absurd numbers or nesting
+        print(f"{name}: not a game record ({type(error).__name__})", file=sys.stderr)
+        return EXIT_INVALID
     try:
         result = standings(record)
     except InvalidRecord as invalid:
         for problem in invalid.errors:
             print(str(problem), file=sys.stderr)
         return EXIT_INVALID
-    json.dump(result, sys.stdout, indent=1, ensure_ascii=False)
-    sys.stdout.write("\n")
+    return _print(json.dumps(result, indent=1, ensure_ascii=False))
+
+
+def _print(text: str) -> int:
+    """Write to stdout; a reader that stops early (``| head``) is not an error."""
+    try:
+        sys.stdout.write(text + "\n")
+        sys.stdout.flush()
+    except BrokenPipeError:
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
     return 0
 
 

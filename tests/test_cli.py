@@ -60,3 +60,14 @@ def test_broken_json_and_missing_file_exit_2_without_traceback(tmp_path: Path) -
     assert (
         done.returncode == 2 and "cannot be read" in done.stderr and "Traceback" not in done.stderr
     )
+
+
+def test_absurd_input_exits_2_without_traceback(tmp_path: Path) -> None:
+    path = tmp_path / "deep.json"
+    path.write_text("[" * 100_000 + "]" * 100_000)
+    done = replay(str(path))
+    assert done.returncode == 2 and "Traceback" not in done.stderr
+    path.write_bytes(b"\xff\xfe{}")
+    done = replay(str(path))
+    assert done.returncode == 2 and "Traceback" not in done.stderr
+
