@@ -11,6 +11,14 @@ import scoring
 from scoring import black_spy as rules
 
 THREE = FOUR[:3]
+# Deal 1 of the basic scenario: Anna 18, Ben 20, Carla 20, Dirk 2.
+SCENARIO_DEAL_ONE = deal(
+    FOUR,
+    Anna=pile(2, 1, [8], 1),
+    Ben=pile(1, 2, [9, 11]),
+    Carla=pile(3, 0, [], 2),
+    Dirk=pile(0, 3, [10], 1),
+)
 
 
 def sixty_for(names: list[str], taker: str, other: str) -> dict:
@@ -82,13 +90,7 @@ def test_card_points(taken: dict, points: int) -> None:
 
 
 def test_scenario_deal_points_from_cards() -> None:
-    first = deal(
-        FOUR,
-        Anna=pile(2, 1, [8], 1),
-        Ben=pile(1, 2, [9, 11]),
-        Carla=pile(3, 0, [], 2),
-        Dirk=pile(0, 3, [10], 1),
-    )
+    first = SCENARIO_DEAL_ONE
     assert standings(black_spy(FOUR, [first]))["totals"] == {
         "Anna": 18,
         "Ben": 20,
@@ -186,14 +188,7 @@ def test_mole_sets_aside_three_cards_per_player_from_deal_two(players: int, each
 
 
 def test_mole_draft_highest_first_ties_youngest_first() -> None:
-    # Deal 1 of the basic scenario: Anna 18, Ben 20, Carla 20, Dirk 2.
-    first = deal(
-        FOUR,
-        Anna=pile(2, 1, [8], 1),
-        Ben=pile(1, 2, [9, 11]),
-        Carla=pile(3, 0, [], 2),
-        Dirk=pile(0, 3, [10], 1),
-    )
+    first = SCENARIO_DEAL_ONE
     order = standings(black_spy(FOUR, [first], ["mole"], MOLE_BORN))["next_deal"][
         "mole_draft_order"
     ]

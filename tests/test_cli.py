@@ -70,4 +70,3 @@ def test_absurd_input_exits_2_without_traceback(tmp_path: Path) -> None:
     path.write_bytes(b"\xff\xfe{}")
     done = replay(str(path))
     assert done.returncode == 2 and "Traceback" not in done.stderr
-
