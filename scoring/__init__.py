@@ -8,7 +8,7 @@ A game record (FORMAT.md) goes in; standings come out, always derived from what 
 """
 
 from .base import GameRules, Setup
-from .errors import InvalidRecord, RecordError, Term
+from .errors import InvalidRecord, Problem, RecordError, Term
 from .registry import GAMES
 from .replay import (
     Replay,
@@ -24,6 +24,7 @@ __all__ = [
     "GAMES",
     "GameRules",
     "InvalidRecord",
+    "Problem",
     "RecordError",
     "Replay",
     "Setup",

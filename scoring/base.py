@@ -37,6 +37,7 @@ class GameRules(ABC, Generic[OptionsT, RoundT, StateT]):
     title: ClassVar[str]
     min_players: ClassVar[int]
     max_players: ClassVar[int]
+    lower_is_better: ClassVar[bool] = False  # Black Spy points and SPY placements
 
     @abstractmethod
     def read_options(self, reader: Reader, table: Table, raw: object) -> OptionsT | None:

@@ -351,6 +351,7 @@ class BlackSpy(GameRules[Options, Deal, State]):
     title: ClassVar[str] = "Black Spy"
     min_players: ClassVar[int] = 3
     max_players: ClassVar[int] = 6
+    lower_is_better: ClassVar[bool] = True
 
     def read_options(self, reader: Reader, table: Table, raw: object) -> Options | None:
         path = "options"

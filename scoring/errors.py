@@ -30,15 +30,15 @@ def N_(text: str) -> Term:
     return Term(text)
 
 
-class RecordError(ValueError):
-    """One problem in a game record, at one path."""
+class Problem(Exception):
+    """A problem a player is told about: an English `template` (the translation msgid) and its
+    `params`. Record errors and storage errors share this so the UI translates them alike."""
 
-    template: ClassVar[str] = "is not valid"
+    template: ClassVar[str] = "something went wrong"
 
-    def __init__(self, path: str, **params: object) -> None:
-        self.path = path
+    def __init__(self, **params: object) -> None:
         self.params: dict[str, object] = params
-        super().__init__(f"{path}: {self.message}" if path else self.message)
+        super().__init__(self.message)
 
     @property
     def code(self) -> str:
@@ -47,8 +47,19 @@ class RecordError(ValueError):
 
     @property
     def message(self) -> str:
-        """The English message without the path."""
+        """The English message."""
         return self.template.format(**self.params)
+
+
+class RecordError(Problem, ValueError):
+    """One problem in a game record, at one path."""
+
+    template: ClassVar[str] = "is not valid"
+
+    def __init__(self, path: str, **params: object) -> None:
+        self.path = path
+        super().__init__(**params)
+        self.args = (f"{path}: {self.message}" if path else self.message,)
 
     def __eq__(self, other: object) -> bool:
         return (

@@ -47,6 +47,16 @@ class Replay:
     def totals(self) -> dict[str, Fraction]:
         return self.rules.totals(self.state)
 
+    @property
+    def leaders(self) -> list[str]:
+        """The players best placed right now (lowest total where lower is better); nobody
+        before the first round."""
+        if not self.round_totals:
+            return []
+        totals = self.totals
+        best = min(totals.values()) if self.rules.lower_is_better else max(totals.values())
+        return [name for name, total in totals.items() if total == best]
+
     def standings(self) -> dict[str, JSON]:
         """The replay output of FORMAT.md: common keys first, then the game's own."""
         return {

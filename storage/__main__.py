@@ -1,0 +1,124 @@
+"""Backups and checks from the command line.
+
+    python -m storage [--data-dir DIR] import FILE...
+    python -m storage [--data-dir DIR] export [--game ID] [--out FILE]
+    python -m storage [--data-dir DIR] check
+
+The data folder is --data-dir, else $DEBRIEF_DATA_DIR, else the app's usual one.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+from . import backup
+from . import errors as err
+from .files import write_atomically
+from .store import Store
+
+EXIT_PROBLEMS = 1
+EXIT_REFUSED = 2
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = _parser().parse_args(argv)
+    try:
+        store = Store.open(args.data_dir)
+    except err.StorageError as error:
+        print(error.message, file=sys.stderr)
+        return EXIT_PROBLEMS
+    try:
+        for notice in store.notices:
+            print(f"note: {notice.message}", file=sys.stderr)
+        command = {"import": _import, "export": _export, "check": _check}[args.command]
+        return command(store, args)
+    finally:
+        store.close()
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="python -m storage", description="Debrief's data: backups and checks"
+    )
+    parser.add_argument("--data-dir", help="the data folder (default: $DEBRIEF_DATA_DIR)")
+    # Also accepted after the command; SUPPRESS keeps a value given before it.
+    common = argparse.ArgumentParser(add_help=False)
+    common.add_argument("--data-dir", default=argparse.SUPPRESS, help=argparse.SUPPRESS)
+    commands = parser.add_subparsers(dest="command", required=True)
+    imp = commands.add_parser(
+        "import", parents=[common], help="add game records, lists of records or backups"
+    )
+    imp.add_argument("files", nargs="+", type=Path)
+    exp = commands.add_parser("export", parents=[common], help="write a backup of everything")
+    exp.add_argument("--game", help="only this game (its id)")
+    exp.add_argument("--out", type=Path, help="the backup file (default: standard output)")
+    commands.add_parser(
+        "check", parents=[common], help="load and validate everything; exit 1 if anything is wrong"
+    )
+    return parser
+
+
+def _import(store: Store, args: argparse.Namespace) -> int:
+    """Each file all or nothing: a file with any problem adds nothing."""
+    refused = False
+    for path in args.files:
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+            plan = backup.plan_import(store, data, str(path))
+        except (OSError, ValueError, RecursionError) as error:
+            print(f"{path}: cannot be read ({error})", file=sys.stderr)
+            refused = True
+            continue
+        except err.NotABackup as error:
+            print(error.message, file=sys.stderr)
+            refused = True
+            continue
+        if not plan.ok:
+            refused = True
+            print(f"{path}: refused, nothing imported from it:", file=sys.stderr)
+            for problem in plan.errors:
+                print(f"  {problem}", file=sys.stderr)
+            continue
+        backup.apply_import(store, plan)
+        print(
+            f"{path}: {len(plan.games)} games added, {len(plan.skipped)} already there, "
+            f"{len(plan.players)} players added"
+        )
+    return EXIT_REFUSED if refused else 0
+
+
+def _export(store: Store, args: argparse.Namespace) -> int:
+    try:
+        document = backup.export_backup(store, args.game)
+    except err.GameNotFound as error:
+        print(error.message, file=sys.stderr)
+        return EXIT_PROBLEMS
+    text = json.dumps(document, ensure_ascii=False, indent=1) + "\n"
+    if args.out is None:
+        sys.stdout.write(text)
+    else:
+        write_atomically(args.out.resolve(), text)
+        print(
+            f"{len(document['games'])} games and {len(document['players'])} players "
+            f"written to {args.out}",
+            file=sys.stderr,
+        )
+    return 0
+
+
+def _check(store: Store, args: argparse.Namespace) -> int:
+    count, problems = store.check()
+    players = len(store.players(include_archived=True))
+    for problem in problems:
+        print(problem, file=sys.stderr)
+    state = "everything is fine" if not problems else f"{len(problems)} problems"
+    print(f"{store.folder}: {count} games, {players} players: {state}")
+    return EXIT_PROBLEMS if problems else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,186 @@
+"""Backups: export everything (or one game) and import records or backups again.
+
+A backup is ``{"format": "debrief-backup/1", "players": [...], "games": [records]}``. Games in
+the bin are not exported (a record has no place to say it was deleted).
+
+An import is planned before anything is written (`plan_import`): what it would add, what it
+skips because a game with the same id is already there, and every problem with its path inside
+the file. A file with any problem is refused whole; `apply_import` writes a clean plan.
+"""
+
+from __future__ import annotations
+
+import copy
+import uuid
+from dataclasses import dataclass, field
+from typing import Any
+
+import scoring
+from scoring.errors import RecordError
+from scoring.reader import Reader, child
+from scoring.table import name_key, read_birth, read_name
+
+from . import errors as err
+from .store import Record, Store
+
+BACKUP_FORMAT = "debrief-backup/1"
+
+
+@dataclass
+class ImportPlan:
+    source: str
+    games: list[Record] = field(default_factory=list)  # new games, ready to store
+    skipped: list[str] = field(default_factory=list)  # ids already stored (or twice in the file)
+    players: list[dict[str, Any]] = field(default_factory=list)  # new roster entries
+    errors: list[RecordError] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return not self.errors
+
+
+def with_prefix(error: RecordError, prefix: str) -> RecordError:
+    """The same error, its path seen from the whole file (``games[3].rounds[0]...``)."""
+    if not error.path:
+        path = prefix
+    elif error.path.startswith("[") or not prefix:
+        path = prefix + error.path
+    else:
+        path = f"{prefix}.{error.path}"
+    return type(error)(path, **error.params)
+
+
+def _entries(data: Any, source: str) -> tuple[list[tuple[str, Any]], list[tuple[str, Any]]]:
+    """(player entries, game entries), each as (path prefix, raw value)."""
+    if isinstance(data, dict) and data.get("format") == BACKUP_FORMAT:
+        players = data.get("players", [])
+        games = data.get("games", [])
+        if (
+            not isinstance(players, list)
+            or not isinstance(games, list)
+            or set(data) - {"format", "players", "games"}
+        ):
+            raise err.NotABackup(source=source)
+        return (
+            [(child("players", i), p) for i, p in enumerate(players)],
+            [(child("games", i), g) for i, g in enumerate(games)],
+        )
+    if isinstance(data, list):
+        return [], [(f"[{i}]", g) for i, g in enumerate(data)]
+    if isinstance(data, dict) and "game" in data:
+        return [], [("", data)]
+    raise err.NotABackup(source=source)
+
+
+def plan_import(store: Store, data: Any, source: str) -> ImportPlan:
+    """What importing `data` (parsed JSON) would do. Raises `NotABackup` for other JSON."""
+    player_entries, game_entries = _entries(data, source)
+    plan = ImportPlan(source)
+    seen: set[str] = set()
+    for prefix, raw in game_entries:
+        problems = scoring.problems(raw)
+        if problems:
+            plan.errors += [with_prefix(problem, prefix) for problem in problems]
+            continue
+        record = copy.deepcopy(raw)
+        meta = record.setdefault("meta", {})
+        game_id = meta.get("id") or uuid.uuid4().hex
+        meta["id"] = game_id
+        if game_id in seen or store.contains_game(game_id):
+            plan.skipped.append(game_id)
+        else:
+            plan.games.append(record)
+        seen.add(game_id)
+    plan.players = _new_players(store, player_entries, plan)
+    _add_players_of_games(store, plan)
+    return plan
+
+
+def _add_players_of_games(store: Store, plan: ImportPlan) -> None:
+    """Players of imported games who are not in the roster (under any name) join it."""
+    known = {
+        name_key(n)
+        for p in store.players(include_archived=True)
+        for n in [p["name"], *p["former_names"]]
+    }
+    known |= {name_key(n) for p in plan.players for n in [p["name"], *p["former_names"]]}
+    for record in plan.games:
+        for player in record["players"]:
+            name = player["name"].strip()
+            if name_key(name) not in known:
+                known.add(name_key(name))
+                born = player.get("born")
+                plan.players.append(
+                    {
+                        "name": name,
+                        "born": None if born is None else str(born),
+                        "archived": False,
+                        "former_names": [],
+                    }
+                )
+
+
+def _new_players(
+    store: Store, entries: list[tuple[str, Any]], plan: ImportPlan
+) -> list[dict[str, Any]]:
+    known = {
+        name_key(n)
+        for p in store.players(include_archived=True)
+        for n in [p["name"], *p["former_names"]]
+    }
+    new: list[dict[str, Any]] = []
+    for path, raw in entries:
+        reader = Reader()
+        fields = reader.obj(
+            raw, path, required=["name"], optional=["born", "archived", "former_names"]
+        )
+        name = read_name(reader, fields.get("name"), child(path, "name")) if fields else None
+        born = None
+        if fields and fields.get("born") is not None:
+            birth = read_birth(reader, fields["born"], child(path, "born"))
+            born = birth.to_json() if birth else None
+        plan.errors += reader.errors
+        if reader.errors or fields is None or name is None or name_key(name) in known:
+            continue
+        known.add(name_key(name))
+        former = fields.get("former_names", [])
+        new.append(
+            {
+                "name": name,
+                "born": born,
+                "archived": bool(fields.get("archived", False)),
+                "former_names": [str(n) for n in former] if isinstance(former, list) else [],
+            }
+        )
+    return new
+
+
+def apply_import(store: Store, plan: ImportPlan) -> None:
+    """Write a plan without problems: the games (one write per file touched) and players."""
+    if not plan.ok:
+        raise err.ImportRefused(source=plan.source, count=len(plan.errors))
+    store.add_games(plan.games)
+    for player in plan.players:
+        added = store.add_player(player["name"], player["born"])
+        if player["archived"]:
+            store.archive_player(added["id"])
+        for former in player["former_names"]:
+            store.add_former_name(added["id"], former)
+
+
+def export_backup(store: Store, game_id: str | None = None) -> dict[str, Any]:
+    """Everything (or one game and its players) as a backup document."""
+    games = [store.load_game(game_id)] if game_id is not None else list(store.all_records())
+    games.sort(key=lambda r: (r.get("meta", {}).get("started") or "", r["meta"]["id"]))
+    in_games = {name_key(p["name"]) for r in games for p in r["players"]}
+    players = [
+        {
+            "name": p["name"],
+            "born": p["born"],
+            "archived": p["archived"],
+            "former_names": p["former_names"],
+        }
+        for p in store.players(include_archived=True)
+        if game_id is None or name_key(p["name"]) in in_games
+    ]
+    return {"format": BACKUP_FORMAT, "players": players, "games": games}

@@ -1,0 +1,76 @@
+"""What storage tells the app: typed, translatable problems (same mechanism as record errors)."""
+
+from __future__ import annotations
+
+from scoring.errors import Problem
+
+
+class StorageError(Problem):
+    """An operation that cannot be done; nothing was written."""
+
+
+class DataDirectoryInUse(StorageError):
+    template = "Debrief is already open with the data in {folder}; close it there first"
+
+
+class NewerData(StorageError):
+    template = (
+        "the data in {folder} was written by a newer Debrief (version {found}); update the app"
+    )
+
+
+class GameNotFound(StorageError):
+    template = "there is no game {game_id}"
+
+
+class GameNotActive(StorageError):
+    template = "game {game_id} is already finished"
+
+
+class GameNotFinished(StorageError):
+    template = "game {game_id} is still in progress"
+
+
+class NoSuchRound(StorageError):
+    template = "game {game_id} has no round {number}"
+
+
+class PlayerNotFound(StorageError):
+    template = "there is no player {player_id}"
+
+
+class PlayerNameTaken(StorageError):
+    template = "there is already a player called {name}"
+
+
+class InvalidPlayer(StorageError):
+    template = "{problem}"
+
+
+class NotABackup(StorageError):
+    template = "{source} is not a game record, a list of game records or a Debrief backup"
+
+
+class ImportRefused(StorageError):
+    """A file with invalid records: `errors` lists them (paths inside the file)."""
+
+    template = "{source} was not imported: {count} problems"
+
+
+class StartupNotice(Problem):
+    """Something found while opening the data that the user must be told about."""
+
+
+class DamagedFileKeptAside(StartupNotice):
+    template = (
+        "{file} could not be read ({reason}); it was kept as {kept_as} "
+        "and Debrief started without it"
+    )
+
+
+class IndexRebuilt(StartupNotice):
+    template = "the list of finished games was rebuilt from the game files ({count} games)"
+
+
+class InterruptedWorkCompleted(StartupNotice):
+    template = "an interrupted change to {count} games was completed"

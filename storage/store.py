@@ -1,0 +1,602 @@
+"""The repository the app uses: players, games and settings on disk, never losing a game.
+
+Files in the data folder, each a TinyDB database on `AtomicStorage`:
+
+    debrief.json     meta (schema version), players (the roster), settings
+    active.json      games in progress: recording a round rewrites only this small file
+    index.json       one summary per finished game (derived data: rebuilt if damaged)
+    games/NN.json    finished game records, spread over 64 files by id
+    journal.json     present only during a change that touches several files
+    debrief.lock     held while the data is open: a second app instance is refused
+
+Every record written is validated by `scoring` first: nothing invalid is ever stored. Records
+handed out are copies, so callers cannot change stored data by accident.
+"""
+
+from __future__ import annotations
+
+import copy
+import datetime as dt
+import hashlib
+import json
+import threading
+import uuid
+from collections.abc import Callable, Iterable, Iterator
+from pathlib import Path
+from typing import Any, ClassVar
+
+import filelock
+from tinydb import TinyDB
+from tinydb.table import Document, Table
+
+import scoring
+from scoring.reader import Reader
+from scoring.table import name_key, read_birth, read_name
+
+from . import errors as err
+from .files import AtomicStorage, Damaged, read_tables, remove_stale_temp_files, write_atomically
+from .paths import data_directory
+from .summaries import summarize
+
+SCHEMA_VERSION = 1
+SHARDS = 64
+Record = dict[str, Any]
+Summary = dict[str, Any]
+# MIGRATIONS[n] upgrades data of schema version n to n + 1; run in order at start-up.
+MIGRATIONS: dict[int, Callable[[Store], None]] = {}
+
+
+class IdTable(Table):
+    """A TinyDB table whose documents are keyed by our own string ids (game and player ids),
+    so looking one up is a dictionary access, not a scan."""
+
+    document_id_class = str
+
+    def _get_next_id(self) -> str:
+        raise TypeError("documents here are always inserted with their own id")
+
+
+class Database(TinyDB):
+    table_class = IdTable
+
+
+def now() -> str:
+    return dt.datetime.now(dt.UTC).astimezone().isoformat(timespec="seconds")
+
+
+def documents(values: dict[str, dict[str, Any]]) -> list[Document]:
+    """TinyDB documents keyed by our ids, for `insert_multiple` (one write for all)."""
+    return [Document(value, doc_id=doc_id) for doc_id, value in values.items()]
+
+
+def shard_of(game_id: str) -> str:
+    """The archive file a finished game lives in (stable: derived from its id)."""
+    number = int(hashlib.sha1(game_id.encode()).hexdigest()[:8], 16) % SHARDS
+    return f"{number:02d}"
+
+
+class Store:
+    """Debrief's data in one folder. Use `Store.open()`: one instance per folder per process."""
+
+    _instances: ClassVar[dict[Path, Store]] = {}
+    _instances_lock: ClassVar[threading.Lock] = threading.Lock()
+
+    # --- opening and closing ---------------------------------------------------------------
+
+    @classmethod
+    def open(cls, folder: str | Path | None = None) -> Store:
+        """The store for `folder` (default: `data_directory()`), created on first use.
+
+        Raises `DataDirectoryInUse` when another process has it open, `NewerData` when a newer
+        Debrief wrote it. Problems found and handled while opening are in `notices`.
+        """
+        path = data_directory(folder).resolve()
+        with cls._instances_lock:
+            if path not in cls._instances:
+                cls._instances[path] = cls(path)
+            return cls._instances[path]
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+        self.notices: list[err.StartupNotice] = []
+        self._lock = threading.RLock()
+        folder.mkdir(parents=True, exist_ok=True)
+        (folder / "games").mkdir(exist_ok=True)
+        self._file_lock = filelock.FileLock(str(folder / "debrief.lock"), timeout=0)
+        try:
+            self._file_lock.acquire()
+        except filelock.Timeout:
+            raise err.DataDirectoryInUse(folder=str(folder)) from None
+        try:
+            self._open_files()
+        except BaseException:
+            self._file_lock.release()
+            raise
+
+    def _open_files(self) -> None:
+        remove_stale_temp_files(self.folder)
+        remove_stale_temp_files(self.folder / "games")
+        self._main = self._database(self.folder / "debrief.json")
+        self._active = self._database(self.folder / "active.json").table("games")
+        self._shards: dict[str, Table] = {}
+        index_db = self._database(self.folder / "index.json")
+        self._index = index_db.table("games")
+        self._migrate()
+        index_lost = isinstance(index_db.storage, AtomicStorage) and index_db.storage.damaged
+        if index_lost or (not self._index and any(self._shard_files())):
+            self._rebuild_index()
+        self._recover_journal()
+
+    def _database(self, path: Path) -> Database:
+        db = Database(path, storage=AtomicStorage)
+        storage = db.storage
+        assert isinstance(storage, AtomicStorage)
+        if storage.damaged:
+            self._report_damage(storage.damaged)
+        return db
+
+    def _report_damage(self, damaged: Damaged) -> None:
+        self.notices.append(
+            err.DamagedFileKeptAside(
+                file=damaged.path.name,
+                kept_as=damaged.kept_as.name,
+                reason=damaged.reason,
+            )
+        )
+
+    def close(self) -> None:
+        """Release the folder (another process may open it now)."""
+        with self._instances_lock, self._lock:
+            self._instances.pop(self.folder, None)
+            self._file_lock.release()
+
+    # --- schema ----------------------------------------------------------------------------
+
+    @property
+    def schema_version(self) -> int:
+        doc = self._main.table("meta").get(doc_id="schema")
+        return int(doc["version"]) if doc else 0
+
+    def _migrate(self) -> None:
+        meta = self._main.table("meta")
+        if meta.get(doc_id="schema") is None:
+            meta.insert(Document({"version": SCHEMA_VERSION, "created": now()}, doc_id="schema"))
+            return
+        found = self.schema_version
+        if found > SCHEMA_VERSION:
+            raise err.NewerData(folder=str(self.folder), found=found)
+        for version in range(found, SCHEMA_VERSION):
+            MIGRATIONS[version](self)
+            meta.update({"version": version + 1}, doc_ids=["schema"])
+
+    # --- archive files ---------------------------------------------------------------------
+
+    def _shard(self, name: str) -> Table:
+        if name not in self._shards:
+            self._shards[name] = self._database(self.folder / "games" / f"{name}.json").table(
+                "games"
+            )
+        return self._shards[name]
+
+    def _shard_files(self) -> Iterator[Path]:
+        return (path for path in sorted((self.folder / "games").glob("*.json")))
+
+    def _rebuild_index(self) -> None:
+        """Summaries are derived data: make them again from the archived records."""
+        summaries: dict[str, Summary] = {}
+        for path in self._shard_files():
+            for game_id, doc in self._shard(path.stem).items():
+                summaries[game_id] = self._archived_summary(doc)
+        self._replace_index(summaries)
+        self.notices.append(err.IndexRebuilt(count=len(summaries)))
+
+    def _replace_index(self, summaries: dict[str, Summary]) -> None:
+        # Two writes; if interrupted between them, the empty index is rebuilt at the next start.
+        self._index.truncate()
+        if summaries:
+            self._index.insert_multiple(documents(summaries))
+
+    @staticmethod
+    def _archived_summary(doc: dict[str, Any]) -> Summary:
+        return {**summarize(doc["record"]), "active": False, "deleted_at": doc.get("deleted_at")}
+
+    # --- changes that touch several files --------------------------------------------------
+
+    @property
+    def _journal_path(self) -> Path:
+        return self.folder / "journal.json"
+
+    def _begin(self, operation: str, game_ids: Iterable[str]) -> None:
+        """Write down what is about to change, so an interrupted change is finished at start-up."""
+        text = json.dumps({"operation": operation, "games": list(game_ids)})
+        write_atomically(self._journal_path, text)
+
+    def _end(self) -> None:
+        self._journal_path.unlink(missing_ok=True)
+
+    def _recover_journal(self) -> None:
+        """Bring an interrupted multi-file change to a consistent end.
+
+        Every step of such a change is an idempotent put or remove, so finishing means: where a
+        game is archived, its summary is made again from the archive; where it is both active
+        and archived, the operation says which copy is the one meant.
+        """
+        try:
+            journal = json.loads(self._journal_path.read_text(encoding="utf-8"))
+        except FileNotFoundError:
+            return
+        except ValueError:
+            journal = {"operation": "unknown", "games": []}
+        operation, game_ids = journal.get("operation"), journal.get("games", [])
+        for game_id in game_ids:
+            archived = self._shard(shard_of(game_id)).get(doc_id=game_id)
+            active = self._active.get(doc_id=game_id)
+            if operation == "reopen" and active is not None:
+                self._remove_archived(game_id)
+            elif archived is not None:
+                self._put(self._index, game_id, self._archived_summary(archived))
+                if active is not None:
+                    self._active.remove(doc_ids=[game_id])
+        self._end()
+        self.notices.append(err.InterruptedWorkCompleted(count=len(game_ids)))
+
+    # --- small table helpers ---------------------------------------------------------------
+
+    @staticmethod
+    def _put(table: Table, doc_id: str, value: dict[str, Any]) -> None:
+        """Insert or replace a whole document in one write."""
+        if table.contains(doc_id=doc_id):
+
+            def replace(doc: dict[str, Any]) -> None:
+                doc.clear()
+                doc.update(value)
+
+            table.update(replace, doc_ids=[doc_id])
+        else:
+            table.insert(Document(value, doc_id=doc_id))
+
+    def _remove_archived(self, game_id: str) -> None:
+        shard = self._shard(shard_of(game_id))
+        if shard.contains(doc_id=game_id):
+            shard.remove(doc_ids=[game_id])
+        if self._index.contains(doc_id=game_id):
+            self._index.remove(doc_ids=[game_id])
+
+    # --- games -----------------------------------------------------------------------------
+
+    def create_game(
+        self,
+        game: str,
+        players: list[dict[str, Any]],
+        options: dict[str, Any],
+        started: str | None = None,
+        notes: str = "",
+    ) -> Record:
+        """Start a game; returns its record (with ``meta.id``). Raises `InvalidRecord`."""
+        record: Record = {
+            "format": "game-record/1",
+            "game": game,
+            "players": players,
+            "options": options,
+            "rounds": [],
+            "meta": {
+                "id": uuid.uuid4().hex,
+                "started": started or now(),
+                "ended": None,
+                "notes": notes,
+            },
+        }
+        scoring.replay(record)
+        with self._lock:
+            self._active.insert(
+                Document({"record": record, "deleted_at": None}, doc_id=record["meta"]["id"])
+            )
+        return copy.deepcopy(record)
+
+    def load_game(self, game_id: str) -> Record:
+        """A copy of the game's record. Raises `GameNotFound`."""
+        with self._lock:
+            return copy.deepcopy(self._find(game_id)[1]["record"])
+
+    def is_active(self, game_id: str) -> bool:
+        with self._lock:
+            return self._find(game_id)[0] is self._active
+
+    def _find(self, game_id: str) -> tuple[Table, dict[str, Any]]:
+        doc = self._active.get(doc_id=game_id)
+        if doc is not None:
+            return self._active, doc
+        shard = self._shard(shard_of(game_id))
+        doc = shard.get(doc_id=game_id)
+        if doc is None:
+            raise err.GameNotFound(game_id=game_id)
+        return shard, doc
+
+    def _change_record(self, game_id: str, change: Callable[[Record], None]) -> scoring.Replay:
+        """Apply `change` to a copy of the record, validate it, then store it."""
+        with self._lock:
+            table, doc = self._find(game_id)
+            record = copy.deepcopy(doc["record"])
+            change(record)
+            result = scoring.replay(record)
+            new_doc = {**doc, "record": record}
+            if table is self._active:
+                self._put(table, game_id, new_doc)
+            else:
+                self._begin("edit", [game_id])
+                self._put(table, game_id, new_doc)
+                self._put(self._index, game_id, self._archived_summary(new_doc))
+                self._end()
+            return result
+
+    def append_round(self, game_id: str, round_: dict[str, Any]) -> scoring.Replay:
+        """Record a round. Raises `InvalidRecord` (nothing stored) or `GameNotFound`."""
+        return self._change_record(game_id, lambda r: r["rounds"].append(round_))
+
+    def replace_round(self, game_id: str, index: int, round_: dict[str, Any]) -> scoring.Replay:
+        """Edit a past round; refused with the reason if it breaks a later round."""
+
+        def replace(record: Record) -> None:
+            if not 0 <= index < len(record["rounds"]):
+                raise err.NoSuchRound(game_id=game_id, number=index + 1)
+            record["rounds"][index] = round_
+
+        return self._change_record(game_id, replace)
+
+    def remove_last_round(self, game_id: str) -> scoring.Replay:
+        def remove(record: Record) -> None:
+            if not record["rounds"]:
+                raise err.NoSuchRound(game_id=game_id, number=0)
+            record["rounds"].pop()
+
+        return self._change_record(game_id, remove)
+
+    def set_notes(self, game_id: str, notes: str) -> None:
+        self._change_record(game_id, lambda r: r.setdefault("meta", {}).update(notes=notes))
+
+    def finish_game(self, game_id: str, ended: str | None = None) -> None:
+        """Move a game from the table to the history (it may be finished or abandoned)."""
+        with self._lock:
+            table, doc = self._find(game_id)
+            if table is not self._active:
+                raise err.GameNotActive(game_id=game_id)
+            record = copy.deepcopy(doc["record"])
+            record.setdefault("meta", {})["ended"] = ended or now()
+            scoring.replay(record)
+            archived = {"record": record, "deleted_at": doc.get("deleted_at")}
+            self._begin("finish", [game_id])
+            self._put(self._shard(shard_of(game_id)), game_id, archived)
+            self._put(self._index, game_id, self._archived_summary(archived))
+            self._active.remove(doc_ids=[game_id])
+            self._end()
+
+    def reopen_game(self, game_id: str) -> None:
+        """Bring a finished game back to the table (to continue or correct it)."""
+        with self._lock:
+            table, doc = self._find(game_id)
+            if table is self._active:
+                raise err.GameNotFinished(game_id=game_id)
+            record = copy.deepcopy(doc["record"])
+            record.setdefault("meta", {})["ended"] = None
+            self._begin("reopen", [game_id])
+            self._put(
+                self._active, game_id, {"record": record, "deleted_at": doc.get("deleted_at")}
+            )
+            self._remove_archived(game_id)
+            self._end()
+
+    def delete_game(self, game_id: str) -> None:
+        """Move a game to the bin; `restore_game` brings it back."""
+        self._set_deleted(game_id, now())
+
+    def restore_game(self, game_id: str) -> None:
+        self._set_deleted(game_id, None)
+
+    def _set_deleted(self, game_id: str, deleted_at: str | None) -> None:
+        with self._lock:
+            table, doc = self._find(game_id)
+            new_doc = {**doc, "deleted_at": deleted_at}
+            if table is self._active:
+                self._put(table, game_id, new_doc)
+                return
+            self._begin("delete", [game_id])
+            self._put(table, game_id, new_doc)
+            self._put(self._index, game_id, self._archived_summary(new_doc))
+            self._end()
+
+    # --- history ---------------------------------------------------------------------------
+
+    def summaries(
+        self, game: str | None = None, player: str | None = None, deleted: bool = False
+    ) -> list[Summary]:
+        """Summaries of every game, newest first: finished ones from the index, games in
+        progress worked out now. `deleted=True` lists the bin instead."""
+        key = name_key(player) if player else None
+        with self._lock:
+            found = [dict(s) for s in self._index.all()]
+            found += [self._active_summary(doc) for doc in self._active.all()]
+        chosen = [
+            s
+            for s in found
+            if (s["deleted_at"] is not None) == deleted
+            and (game is None or s["game"] == game)
+            and (key is None or key in (name_key(n) for n in s["players"]))
+        ]
+        chosen.sort(key=lambda s: s["started"] or "", reverse=True)
+        return chosen
+
+    def active_games(self) -> list[Summary]:
+        """Games in progress, newest first (for the home screen)."""
+        with self._lock:
+            found = [self._active_summary(doc) for doc in self._active.all()]
+        found = [s for s in found if s["deleted_at"] is None]
+        found.sort(key=lambda s: s["started"] or "", reverse=True)
+        return found
+
+    @staticmethod
+    def _active_summary(doc: dict[str, Any]) -> Summary:
+        return {**summarize(doc["record"]), "active": True, "deleted_at": doc.get("deleted_at")}
+
+    def all_records(self, include_deleted: bool = False) -> Iterator[Record]:
+        """Every record (copies): games in progress first, then the archive file by file."""
+        with self._lock:
+            docs = list(self._active.all())
+            for path in self._shard_files():
+                docs += self._shard(path.stem).all()
+        for doc in docs:
+            if include_deleted or doc.get("deleted_at") is None:
+                yield copy.deepcopy(doc["record"])
+
+    def contains_game(self, game_id: str) -> bool:
+        with self._lock:
+            try:
+                self._find(game_id)
+            except err.GameNotFound:
+                return False
+            return True
+
+    def add_games(self, records: list[Record]) -> None:
+        """Store many valid new records at once (imports): finished ones (``meta.ended`` set, or
+        over by the rules) go to the history with one write per archive file, the others to the
+        table. Each record must carry a ``meta.id`` not stored yet."""
+        archived: dict[str, dict[str, dict[str, Any]]] = {}
+        summaries: dict[str, Summary] = {}
+        active: dict[str, dict[str, Any]] = {}
+        for record in records:
+            result = scoring.replay(record)
+            game_id = record["meta"]["id"]
+            doc = {"record": copy.deepcopy(record), "deleted_at": None}
+            if record["meta"].get("ended") or result.finished:
+                archived.setdefault(shard_of(game_id), {})[game_id] = doc
+                summaries[game_id] = self._archived_summary(doc)
+            else:
+                active[game_id] = doc
+        with self._lock:
+            if any(self.contains_game(game_id) for game_id in [*summaries, *active]):
+                raise ValueError("add_games is for games not stored yet")
+            self._begin("import", list(summaries))
+            for name, docs in archived.items():
+                self._shard(name).insert_multiple(documents(docs))
+            if summaries:
+                self._index.insert_multiple(documents(summaries))
+            if active:
+                self._active.insert_multiple(documents(active))
+            self._end()
+
+    # --- players ---------------------------------------------------------------------------
+
+    def players(self, include_archived: bool = False) -> list[dict[str, Any]]:
+        """The roster, by name."""
+        with self._lock:
+            found = [{**doc, "id": doc.doc_id} for doc in self._main.table("players").all()]
+        found = [p for p in found if include_archived or not p["archived"]]
+        return sorted(found, key=lambda p: name_key(p["name"]))
+
+    def add_player(self, name: str, born: str | None = None) -> dict[str, Any]:
+        with self._lock:
+            clean = self._valid_name(name)
+            player = {
+                "name": clean,
+                "born": self._valid_birth(born),
+                "archived": False,
+                "former_names": [],
+            }
+            player_id = uuid.uuid4().hex
+            self._main.table("players").insert(Document(player, doc_id=player_id))
+            return {**player, "id": player_id}
+
+    def rename_player(self, player_id: str, name: str) -> None:
+        """Rename in the roster; finished games keep the name they were played with."""
+        with self._lock:
+            player = self._player(player_id)
+            clean = self._valid_name(name, except_id=player_id)
+            former = list(player["former_names"])
+            if clean != player["name"]:
+                former.append(player["name"])
+            self._main.table("players").update(
+                {"name": clean, "former_names": former}, doc_ids=[player_id]
+            )
+
+    def add_former_name(self, player_id: str, name: str) -> None:
+        """Link games played under an earlier name to this player (kept by imports)."""
+        with self._lock:
+            former = [*self._player(player_id)["former_names"], name]
+            self._main.table("players").update({"former_names": former}, doc_ids=[player_id])
+
+    def set_player_birth(self, player_id: str, born: str | None) -> None:
+        with self._lock:
+            self._player(player_id)
+            self._main.table("players").update(
+                {"born": self._valid_birth(born)}, doc_ids=[player_id]
+            )
+
+    def archive_player(self, player_id: str, archived: bool = True) -> None:
+        with self._lock:
+            self._player(player_id)
+            self._main.table("players").update({"archived": archived}, doc_ids=[player_id])
+
+    def _player(self, player_id: str) -> dict[str, Any]:
+        doc = self._main.table("players").get(doc_id=player_id)
+        if doc is None:
+            raise err.PlayerNotFound(player_id=player_id)
+        return dict(doc)
+
+    def _valid_name(self, name: str, except_id: str | None = None) -> str:
+        reader = Reader()
+        clean = read_name(reader, name, "name")
+        if clean is None:
+            raise err.InvalidPlayer(problem=reader.errors[0].message)
+        for doc in self._main.table("players").all():
+            if doc.doc_id != except_id and name_key(doc["name"]) == name_key(clean):
+                raise err.PlayerNameTaken(name=clean)
+        return clean
+
+    @staticmethod
+    def _valid_birth(born: str | None) -> str | None:
+        if born is None or born == "":
+            return None
+        reader = Reader()
+        birth = read_birth(reader, born, "born")
+        if birth is None:
+            raise err.InvalidPlayer(problem=reader.errors[0].message)
+        return birth.to_json()
+
+    # --- settings --------------------------------------------------------------------------
+
+    def setting(self, key: str, default: Any = None) -> Any:
+        with self._lock:
+            doc = self._main.table("settings").get(doc_id=key)
+        return default if doc is None else doc["value"]
+
+    def set_setting(self, key: str, value: Any) -> None:
+        with self._lock:
+            self._put(self._main.table("settings"), key, {"value": value})
+
+    # --- checking --------------------------------------------------------------------------
+
+    def check(self) -> tuple[int, list[str]]:
+        """Load and validate every record, and compare the index with the archive.
+
+        Returns (games checked, problems as text with the game id and path).
+        """
+        problems: list[str] = []
+        count = 0
+        with self._lock:
+            archived_ids: set[str] = set()
+            for path in self._shard_files():
+                try:
+                    read_tables(path)
+                except (ValueError, OSError) as error:
+                    problems.append(f"games/{path.name}: cannot be read ({error})")
+                    continue
+                archived_ids |= {doc.doc_id for doc in self._shard(path.stem).all()}
+            index_ids = {doc.doc_id for doc in self._index.all()}
+            for game_id in sorted(archived_ids - index_ids):
+                problems.append(f"{game_id}: finished but missing from the index")
+            for game_id in sorted(index_ids - archived_ids):
+                problems.append(f"{game_id}: in the index but its record is missing")
+        for record in self.all_records(include_deleted=True):
+            count += 1
+            game_id = record.get("meta", {}).get("id", "?")
+            problems += [f"{game_id}: {error}" for error in scoring.problems(record)]
+        return count, problems

@@ -1,0 +1,26 @@
+"""A game's summary for lists (history, home): derived from its record by `scoring`."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import scoring
+from scoring.numbers import to_json
+
+
+def summarize(record: dict[str, Any]) -> dict[str, Any]:
+    """What the history and home screens show of a game, without its rounds."""
+    result = scoring.replay(record)
+    meta = record.get("meta", {})
+    return {
+        "id": meta.get("id"),
+        "game": result.rules.id,
+        "players": list(result.table.names),
+        "started": meta.get("started"),
+        "ended": meta.get("ended"),
+        "rounds": len(record["rounds"]),
+        "finished": result.finished,
+        "winners": result.winners,
+        "leaders": result.leaders,
+        "totals": {name: to_json(total) for name, total in result.totals.items()},
+    }
