@@ -119,13 +119,16 @@ class Store:
         self._main = self._database(self.folder / "debrief.json")
         self._active = self._database(self.folder / "active.json").table("games")
         self._shards: dict[str, Table] = {}
+        index_missing = not (self.folder / "index.json").exists()
         index_db = self._database(self.folder / "index.json")
         self._index = index_db.table("games")
         self._migrate()
-        index_lost = isinstance(index_db.storage, AtomicStorage) and index_db.storage.damaged
-        if index_lost or (not self._index and any(self._shard_files())):
-            self._rebuild_index()
         self._recover_journal()
+        index_damaged = isinstance(index_db.storage, AtomicStorage) and index_db.storage.damaged
+        if index_damaged or (index_missing and any(self._shard_files())):
+            self._rebuild_index()
+        elif index_missing:  # a new folder: an index that exists means "trust it" from now on
+            self._replace_index({})
 
     def _database(self, path: Path) -> Database:
         db = Database(path, storage=AtomicStorage)
@@ -185,16 +188,15 @@ class Store:
         """Summaries are derived data: make them again from the archived records."""
         summaries: dict[str, Summary] = {}
         for path in self._shard_files():
-            for game_id, doc in self._shard(path.stem).items():
-                summaries[game_id] = self._archived_summary(doc)
+            for doc in self._shard(path.stem).all():
+                summaries[doc.doc_id] = self._archived_summary(doc)
         self._replace_index(summaries)
         self.notices.append(err.IndexRebuilt(count=len(summaries)))
 
     def _replace_index(self, summaries: dict[str, Summary]) -> None:
-        # Two writes; if interrupted between them, the empty index is rebuilt at the next start.
-        self._index.truncate()
-        if summaries:
-            self._index.insert_multiple(documents(summaries))
+        """Replace every summary in one atomic write."""
+        self._index.storage.write({self._index.name: summaries})
+        self._index.clear_cache()
 
     @staticmethod
     def _archived_summary(doc: dict[str, Any]) -> Summary:

@@ -1,0 +1,363 @@
+"""storage.Store: the repository API, validation before every write, damage and recovery."""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import generators
+import pytest
+from builders import ROOT, SCENARIOS
+
+import scoring
+from storage import Store, data_directory
+from storage import errors as err
+from storage import store as store_module
+from storage.store import shard_of
+
+SPY_PLAYERS = [{"name": "Anna"}, {"name": "Ben"}, {"name": "Carla"}]
+
+
+def target(by: str, base: str) -> dict[str, Any]:
+    return {"event": "target", "by": by, "base": base}
+
+
+@pytest.fixture
+def store(tmp_path: Path) -> Iterator[Store]:
+    opened = Store.open(tmp_path / "data")
+    yield opened
+    opened.close()
+
+
+def files_of(folder: Path) -> dict[str, bytes]:
+    """Every data file's content (to show that something did not change)."""
+    return {str(p.relative_to(folder)): p.read_bytes() for p in sorted(folder.rglob("*.json"))}
+
+
+def scenario(name: str) -> dict[str, Any]:
+    return json.loads((SCENARIOS / f"{name}.json").read_text())
+
+
+# --- where the data lives ------------------------------------------------------------------
+
+
+def test_data_directory_order(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.setenv("DEBRIEF_DATA_DIR", str(tmp_path / "a"))
+    monkeypatch.setenv("FLET_APP_STORAGE_DATA", str(tmp_path / "b"))
+    assert data_directory() == tmp_path / "a"
+    assert data_directory(tmp_path / "c") == tmp_path / "c"
+    monkeypatch.delenv("DEBRIEF_DATA_DIR")
+    assert data_directory() == tmp_path / "b"
+    monkeypatch.delenv("FLET_APP_STORAGE_DATA")
+    assert "debrief" in str(data_directory()).lower()
+
+
+def test_folder_is_created_on_first_use(tmp_path: Path) -> None:
+    folder = tmp_path / "deep" / "data"
+    store = Store.open(folder)
+    try:
+        assert (folder / "debrief.json").exists() and store.schema_version == 1
+        assert Store.open(folder) is store  # one instance per folder in a process
+    finally:
+        store.close()
+
+
+# --- games ---------------------------------------------------------------------------------
+
+
+def test_a_game_from_start_to_history(store: Store) -> None:
+    record = store.create_game("spy", SPY_PLAYERS, {}, notes="Friday")
+    game_id = record["meta"]["id"]
+    assert store.active_games()[0]["id"] == game_id
+    for base in ["Ben"] * 4 + ["Carla"] * 4:
+        result = store.append_round(game_id, target("Anna", base))
+    assert result.finished and result.winners == ["Anna"]
+    assert store.active_games()[0]["winners"] == ["Anna"]
+    store.finish_game(game_id)
+    assert store.active_games() == []
+    [summary] = store.summaries()
+    assert summary["id"] == game_id and summary["rounds"] == 8 and not summary["active"]
+    assert summary["winners"] == ["Anna"] and summary["ended"] is not None
+    assert store.load_game(game_id)["meta"]["notes"] == "Friday"
+
+
+def test_edit_and_undo_rounds(store: Store) -> None:
+    game_id = store.create_game("spy", SPY_PLAYERS, {})["meta"]["id"]
+    store.append_round(game_id, target("Anna", "Ben"))
+    store.append_round(game_id, target("Anna", "Ben"))
+    result = store.replace_round(game_id, 0, target("Ben", "Carla"))
+    assert result.standings()["next_target"] == {"Anna": "safe-1", "Ben": "safe-2", "Carla": "safe-2"}
+    assert store.remove_last_round(game_id).standings()["next_target"]["Ben"] == "safe-1"
+    store.remove_last_round(game_id)
+    with pytest.raises(err.NoSuchRound):
+        store.remove_last_round(game_id)
+    with pytest.raises(err.NoSuchRound):
+        store.replace_round(game_id, 3, target("Anna", "Ben"))
+
+
+def test_nothing_invalid_is_stored(store: Store) -> None:
+    game_id = store.create_game("spy", SPY_PLAYERS, {})["meta"]["id"]
+    store.append_round(game_id, target("Anna", "Ben"))
+    before = files_of(store.folder)
+    with pytest.raises(scoring.InvalidRecord) as caught:
+        store.append_round(game_id, target("Anna", "Anna"))
+    assert caught.value.errors[0].path == "rounds[1].base"
+    with pytest.raises(scoring.InvalidRecord):
+        store.create_game("spy", [{"name": "Solo"}], {})
+    with pytest.raises(scoring.InvalidRecord):
+        store.replace_round(game_id, 0, {"event": "boom", "by": "Anna", "base": "Ben"})
+    assert files_of(store.folder) == before
+    assert len(store.load_game(game_id)["rounds"]) == 1
+
+
+def test_an_edit_that_breaks_a_later_round_is_refused_with_the_reason(store: Store) -> None:
+    game_id = store.create_game("spy", SPY_PLAYERS, {})["meta"]["id"]
+    store.append_round(game_id, {"event": "bomb-lit", "by": "Anna", "base": "Ben"})
+    store.append_round(game_id, {"event": "bomb-exploded", "by": "Carla", "base": "Ben"})
+    store.append_round(game_id, target("Anna", "Ben"))
+    with pytest.raises(scoring.InvalidRecord) as caught:  # without a lit bomb, no explosion
+        store.replace_round(game_id, 0, target("Anna", "Ben"))
+    assert [(e.code, e.path) for e in caught.value.errors] == [("NoLitBomb", "rounds[1].base")]
+    assert store.load_game(game_id)["rounds"][0]["event"] == "bomb-lit"
+
+
+def test_loaded_records_are_copies(store: Store) -> None:
+    game_id = store.create_game("spy", SPY_PLAYERS, {})["meta"]["id"]
+    store.load_game(game_id)["rounds"].append("garbage")
+    assert store.load_game(game_id)["rounds"] == []
+
+
+def test_edits_to_finished_games_update_the_history(store: Store) -> None:
+    game_id = store.create_game("spy", SPY_PLAYERS, {})["meta"]["id"]
+    store.append_round(game_id, target("Anna", "Ben"))
+    store.finish_game(game_id)
+    store.append_round(game_id, target("Anna", "Ben"))
+    assert store.summaries()[0]["rounds"] == 2
+    store.reopen_game(game_id)
+    assert store.is_active(game_id) and store.summaries()[0]["active"]
+    with pytest.raises(err.GameNotFinished):
+        store.reopen_game(game_id)
+    store.finish_game(game_id)
+    with pytest.raises(err.GameNotActive):
+        store.finish_game(game_id)
+
+
+def test_delete_and_restore(store: Store) -> None:
+    active = store.create_game("spy", SPY_PLAYERS, {})["meta"]["id"]
+    done = store.create_game("spy", SPY_PLAYERS, {})["meta"]["id"]
+    store.finish_game(done)
+    for game_id in (active, done):
+        store.delete_game(game_id)
+    assert store.summaries() == [] and store.active_games() == []
+    assert {s["id"] for s in store.summaries(deleted=True)} == {active, done}
+    store.restore_game(done)
+    assert [s["id"] for s in store.summaries()] == [done]
+    with pytest.raises(err.GameNotFound):
+        store.load_game("nope")
+
+
+def test_summaries_newest_first_and_filters(store: Store) -> None:
+    first = store.create_game("spy", SPY_PLAYERS, {}, started="2026-01-01T20:00:00+01:00")
+    second = store.create_game("kompromat", [{"name": "anna"}, {"name": "Dirk"}],
+                               {"first_player": "Dirk"}, started="2026-02-01T20:00:00+01:00")
+    store.finish_game(first["meta"]["id"])
+    ids = [s["id"] for s in store.summaries()]
+    assert ids == [second["meta"]["id"], first["meta"]["id"]]
+    assert [s["id"] for s in store.summaries(game="spy")] == [first["meta"]["id"]]
+    assert len(store.summaries(player="ANNA")) == 2
+    assert [s["id"] for s in store.summaries(player="Dirk")] == [second["meta"]["id"]]
+
+
+def test_recording_a_round_does_not_rewrite_the_history(store: Store) -> None:
+    rng = random.Random(7)
+    history = [generators.black_spy_record(rng) for _ in range(30)]
+    for index, record in enumerate(history):
+        record["meta"] = {"id": f"old-{index}", "ended": "2026-01-01T22:00:00+00:00"}
+    store.add_games(history)
+    game_id = store.create_game("spy", SPY_PLAYERS, {})["meta"]["id"]
+    before = {k: v for k, v in files_of(store.folder).items() if k != "active.json"}
+    store.append_round(game_id, target("Anna", "Ben"))
+    after = {k: v for k, v in files_of(store.folder).items() if k != "active.json"}
+    assert after == before
+
+
+# --- players and settings ------------------------------------------------------------------
+
+
+def test_roster(store: Store) -> None:
+    anna = store.add_player("  Anna ", "1988-03-14")
+    assert anna["name"] == "Anna" and anna["born"] == "1988-03-14"
+    ben = store.add_player("Ben")
+    with pytest.raises(err.PlayerNameTaken):
+        store.add_player("anna")
+    with pytest.raises(err.InvalidPlayer) as caught:
+        store.add_player("   ")
+    assert caught.value.message == "a player needs a name"
+    with pytest.raises(err.InvalidPlayer):
+        store.set_player_birth(ben["id"], "31.02.1990")
+    store.set_player_birth(ben["id"], "1990")
+    store.rename_player(anna["id"], "Anne")
+    with pytest.raises(err.PlayerNameTaken):
+        store.rename_player(ben["id"], "ANNE")
+    store.archive_player(ben["id"])
+    assert [p["name"] for p in store.players()] == ["Anne"]
+    everyone = store.players(include_archived=True)
+    assert [(p["name"], p["born"], p["archived"]) for p in everyone] == [
+        ("Anne", "1988-03-14", False), ("Ben", "1990", True)
+    ]
+    assert everyone[0]["former_names"] == ["Anna"]
+
+
+def test_a_game_keeps_the_names_it_was_played_with(store: Store) -> None:
+    anna = store.add_player("Anna")
+    game_id = store.create_game("spy", SPY_PLAYERS, {})["meta"]["id"]
+    store.rename_player(anna["id"], "Anne")
+    assert store.load_game(game_id)["players"][0]["name"] == "Anna"
+
+
+def test_settings(store: Store) -> None:
+    assert store.setting("language", "system") == "system"
+    store.set_setting("language", "de")
+    store.set_setting("language", "en")
+    assert store.setting("language") == "en"
+
+
+# --- damage, locks, recovery, schema -------------------------------------------------------
+
+
+def reopen(store: Store) -> Store:
+    folder = store.folder
+    store.close()
+    return Store.open(folder)
+
+
+def test_a_damaged_file_is_kept_aside_and_reported(tmp_path: Path) -> None:
+    folder = tmp_path / "data"
+    store = Store.open(folder)
+    store.add_player("Anna")
+    store.create_game("spy", SPY_PLAYERS, {})
+    store.close()
+    (folder / "active.json").write_text('{"games": {"x": ')  # cut off mid-write by hand
+    store = Store.open(folder)
+    try:
+        [notice] = store.notices
+        assert isinstance(notice, err.DamagedFileKeptAside) and notice.params["file"] == "active.json"
+        kept = folder / str(notice.params["kept_as"])
+        assert kept.read_text() == '{"games": {"x": '
+        assert kept.name.startswith("active.damaged-")
+        assert store.active_games() == [] and [p["name"] for p in store.players()] == ["Anna"]
+        store.create_game("spy", SPY_PLAYERS, {})  # the app still works
+    finally:
+        store.close()
+
+
+def test_a_damaged_index_is_rebuilt_from_the_games(tmp_path: Path) -> None:
+    folder = tmp_path / "data"
+    store = Store.open(folder)
+    store.add_games([{**scenario("spywhere-four-players"), "meta": {"id": "s1"}}])
+    store.close()
+    (folder / "index.json").write_bytes(b"\x00\xff garbage")
+    store = Store.open(folder)
+    try:
+        assert [n.code for n in store.notices] == ["DamagedFileKeptAside", "IndexRebuilt"]
+        assert [s["id"] for s in store.summaries()] == ["s1"]
+    finally:
+        store.close()
+
+
+def test_a_second_instance_is_refused(store: Store) -> None:
+    script = (
+        "import sys; from storage import Store, errors\n"
+        "try:\n    Store.open(sys.argv[1])\nexcept errors.DataDirectoryInUse as e:\n"
+        "    print(e.message); sys.exit(3)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script, str(store.folder)], cwd=ROOT,
+                          capture_output=True, text=True, check=False)
+    assert done.returncode == 3 and "already open" in done.stdout
+    folder = store.folder
+    store.close()
+    done = subprocess.run([sys.executable, "-c", script, str(folder)], cwd=ROOT,
+                          capture_output=True, text=True, check=False)
+    assert done.returncode == 0, done.stderr
+    Store.open(folder)  # for the fixture's close
+
+
+def test_an_interrupted_finish_is_completed_at_start(tmp_path: Path) -> None:
+    folder = tmp_path / "data"
+    store = Store.open(folder)
+    game_id = store.create_game("spy", SPY_PLAYERS, {})["meta"]["id"]
+    # What finish_game does, stopped after the archive file was written:
+    store._begin("finish", [game_id])
+    record = store.load_game(game_id)
+    record["meta"]["ended"] = "2026-11-21T23:00:00+01:00"
+    store._put(store._shard(shard_of(game_id)), game_id, {"record": record, "deleted_at": None})
+    store.close()
+    store = Store.open(folder)
+    try:
+        assert [n.code for n in store.notices] == ["InterruptedWorkCompleted"]
+        assert store.active_games() == [] and [s["id"] for s in store.summaries()] == [game_id]
+        assert not (folder / "journal.json").exists()
+    finally:
+        store.close()
+
+
+def test_stale_temporary_files_are_removed(tmp_path: Path) -> None:
+    folder = tmp_path / "data"
+    Store.open(folder).close()
+    (folder / "active.json.tmp-12345").write_text("half")
+    Store.open(folder).close()
+    assert not (folder / "active.json.tmp-12345").exists()
+
+
+def test_newer_data_is_refused(tmp_path: Path) -> None:
+    folder = tmp_path / "data"
+    store = Store.open(folder)
+    store._main.table("meta").update({"version": 99}, doc_ids=["schema"])
+    store.close()
+    with pytest.raises(err.NewerData):
+        Store.open(folder)
+
+
+def test_migrations_run_in_order_at_start(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    folder = tmp_path / "data"
+    Store.open(folder).close()
+    ran: list[int] = []
+    monkeypatch.setattr(store_module, "SCHEMA_VERSION", 3)
+    monkeypatch.setattr(store_module, "MIGRATIONS", {1: lambda s: ran.append(1),
+                                                     2: lambda s: ran.append(2)})
+    store = Store.open(folder)
+    try:
+        assert ran == [1, 2] and store.schema_version == 3
+    finally:
+        store.close()
+    Store.open(folder).close()
+    assert ran == [1, 2]  # not again
+
+
+def test_check_finds_invalid_records_and_a_stale_index(store: Store) -> None:
+    store.add_games([{**scenario("spy-three-players"), "meta": {"id": "g1", "ended": None}}])
+    store.add_games([{**scenario("spywhere-four-players"), "meta": {"id": "g2"}}])
+    assert store.check() == (2, [])
+    shard = store._shard(shard_of("g2"))
+    broken = shard.get(doc_id="g2")["record"]
+    broken["rounds"][0]["own_cards"]["Anna"] = 99
+    store._put(shard, "g2", {"record": broken, "deleted_at": None})
+    store._index.remove(doc_ids=["g2"])
+    count, problems = store.check()
+    assert count == 2
+    assert problems == ["g2: finished but missing from the index",
+                        "g2: rounds[0].own_cards.Anna: 99 is more than 18 cards of their own nationality"]
+
+
+def test_writes_are_atomic_files(store: Store) -> None:
+    store.create_game("spy", SPY_PLAYERS, {})
+    inode = os.stat(store.folder / "active.json").st_ino
+    store.create_game("spy", SPY_PLAYERS, {})
+    assert os.stat(store.folder / "active.json").st_ino != inode  # replaced, not rewritten
+    assert not list(store.folder.glob("*.tmp-*"))
