@@ -92,7 +92,11 @@ def test_edit_and_undo_rounds(store: Store) -> None:
     store.append_round(game_id, target("Anna", "Ben"))
     store.append_round(game_id, target("Anna", "Ben"))
     result = store.replace_round(game_id, 0, target("Ben", "Carla"))
-    assert result.standings()["next_target"] == {"Anna": "safe-1", "Ben": "safe-2", "Carla": "safe-2"}
+    assert result.standings()["next_target"] == {
+        "Anna": "safe-1",
+        "Ben": "safe-2",
+        "Carla": "safe-2",
+    }
     assert store.remove_last_round(game_id).standings()["next_target"]["Ben"] == "safe-1"
     store.remove_last_round(game_id)
     with pytest.raises(err.NoSuchRound):
@@ -164,8 +168,12 @@ def test_delete_and_restore(store: Store) -> None:
 
 def test_summaries_newest_first_and_filters(store: Store) -> None:
     first = store.create_game("spy", SPY_PLAYERS, {}, started="2026-01-01T20:00:00+01:00")
-    second = store.create_game("kompromat", [{"name": "anna"}, {"name": "Dirk"}],
-                               {"first_player": "Dirk"}, started="2026-02-01T20:00:00+01:00")
+    second = store.create_game(
+        "kompromat",
+        [{"name": "anna"}, {"name": "Dirk"}],
+        {"first_player": "Dirk"},
+        started="2026-02-01T20:00:00+01:00",
+    )
     store.finish_game(first["meta"]["id"])
     ids = [s["id"] for s in store.summaries()]
     assert ids == [second["meta"]["id"], first["meta"]["id"]]
@@ -209,7 +217,8 @@ def test_roster(store: Store) -> None:
     assert [p["name"] for p in store.players()] == ["Anne"]
     everyone = store.players(include_archived=True)
     assert [(p["name"], p["born"], p["archived"]) for p in everyone] == [
-        ("Anne", "1988-03-14", False), ("Ben", "1990", True)
+        ("Anne", "1988-03-14", False),
+        ("Ben", "1990", True),
     ]
     assert everyone[0]["former_names"] == ["Anna"]
 
@@ -247,7 +256,9 @@ def test_a_damaged_file_is_kept_aside_and_reported(tmp_path: Path) -> None:
     store = Store.open(folder)
     try:
         [notice] = store.notices
-        assert isinstance(notice, err.DamagedFileKeptAside) and notice.params["file"] == "active.json"
+        assert (
+            isinstance(notice, err.DamagedFileKeptAside) and notice.params["file"] == "active.json"
+        )
         kept = folder / str(notice.params["kept_as"])
         assert kept.read_text() == '{"games": {"x": '
         assert kept.name.startswith("active.damaged-")
@@ -277,13 +288,23 @@ def test_a_second_instance_is_refused(store: Store) -> None:
         "try:\n    Store.open(sys.argv[1])\nexcept errors.DataDirectoryInUse as e:\n"
         "    print(e.message); sys.exit(3)\n"
     )
-    done = subprocess.run([sys.executable, "-c", script, str(store.folder)], cwd=ROOT,
-                          capture_output=True, text=True, check=False)
+    done = subprocess.run(
+        [sys.executable, "-c", script, str(store.folder)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
     assert done.returncode == 3 and "already open" in done.stdout
     folder = store.folder
     store.close()
-    done = subprocess.run([sys.executable, "-c", script, str(folder)], cwd=ROOT,
-                          capture_output=True, text=True, check=False)
+    done = subprocess.run(
+        [sys.executable, "-c", script, str(folder)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
     assert done.returncode == 0, done.stderr
     Store.open(folder)  # for the fixture's close
 
@@ -329,8 +350,9 @@ def test_migrations_run_in_order_at_start(tmp_path: Path, monkeypatch: pytest.Mo
     Store.open(folder).close()
     ran: list[int] = []
     monkeypatch.setattr(store_module, "SCHEMA_VERSION", 3)
-    monkeypatch.setattr(store_module, "MIGRATIONS", {1: lambda s: ran.append(1),
-                                                     2: lambda s: ran.append(2)})
+    monkeypatch.setattr(
+        store_module, "MIGRATIONS", {1: lambda s: ran.append(1), 2: lambda s: ran.append(2)}
+    )
     store = Store.open(folder)
     try:
         assert ran == [1, 2] and store.schema_version == 3
@@ -351,8 +373,10 @@ def test_check_finds_invalid_records_and_a_stale_index(store: Store) -> None:
     store._index.remove(doc_ids=["g2"])
     count, problems = store.check()
     assert count == 2
-    assert problems == ["g2: finished but missing from the index",
-                        "g2: rounds[0].own_cards.Anna: 99 is more than 18 cards of their own nationality"]
+    assert problems == [
+        "g2: finished but missing from the index",
+        "g2: rounds[0].own_cards.Anna: 99 is more than 18 cards of their own nationality",
+    ]
 
 
 def test_writes_are_atomic_files(store: Store) -> None:

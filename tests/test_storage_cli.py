@@ -1,0 +1,162 @@
+"""python -m storage import / export / check."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+from builders import ROOT, SCENARIOS
+
+RECORDS = sorted(p for p in SCENARIOS.glob("*.json") if not p.name.endswith(".expected.json"))
+
+
+def storage(
+    *args: str | Path, env: dict[str, str] | None = None
+) -> subprocess.CompletedProcess[str]:
+    environment = {k: v for k, v in os.environ.items() if k != "DEBRIEF_DATA_DIR"}
+    environment.update(env or {})
+    return subprocess.run(
+        [sys.executable, "-m", "storage", *map(str, args)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=False,
+        env=environment,
+    )
+
+
+def export(folder: Path, *args: str) -> dict[str, Any]:
+    done = storage("--data-dir", folder, "export", *args)
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout)
+
+
+def data_files(folder: Path) -> dict[str, bytes]:
+    return {str(p.relative_to(folder)): p.read_bytes() for p in sorted(folder.rglob("*.json"))}
+
+
+def test_import_export_import_gives_the_same_games(tmp_path: Path) -> None:
+    first, second = tmp_path / "first", tmp_path / "second"
+    done = storage("import", *RECORDS, "--data-dir", first)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.count("1 games added") == len(RECORDS)
+    backup = tmp_path / "backup.json"
+    done = storage("--data-dir", first, "export", "--out", backup)
+    assert done.returncode == 0 and backup.exists()
+    assert storage("--data-dir", second, "import", backup).returncode == 0
+    assert export(second) == json.loads(backup.read_text())
+    document = json.loads(backup.read_text())
+    assert document["format"] == "debrief-backup/1" and set(document) == {
+        "format",
+        "players",
+        "games",
+    }
+    originals = {json.dumps(json.loads(p.read_text())["rounds"]) for p in RECORDS}
+    assert {json.dumps(g["rounds"]) for g in document["games"]} == originals
+    assert {p["name"] for p in document["players"]} == {"Anna", "Ben", "Carla", "Dirk"}
+
+
+def test_importing_again_skips_games_already_there(tmp_path: Path) -> None:
+    folder = tmp_path / "data"
+    storage("--data-dir", folder, "import", *RECORDS)
+    backup = tmp_path / "backup.json"
+    backup.write_text(json.dumps(export(folder)))
+    done = storage("--data-dir", folder, "import", backup)
+    assert done.returncode == 0 and f"0 games added, {len(RECORDS)} already there" in done.stdout
+    assert len(export(folder)["games"]) == len(RECORDS)
+
+
+def test_a_file_with_a_bad_record_adds_nothing_and_names_the_problem(tmp_path: Path) -> None:
+    folder = tmp_path / "data"
+    good = json.loads(RECORDS[0].read_text())
+    bad = json.loads((SCENARIOS / "black-spy-basic.json").read_text())
+    bad["rounds"][2]["cards"]["Ben"]["black_spies"] = 7
+    mixed = tmp_path / "mixed.json"
+    mixed.write_text(json.dumps([good, bad]))
+    fine = tmp_path / "fine.json"
+    fine.write_text(json.dumps(json.loads(RECORDS[1].read_text())))
+    storage("--data-dir", folder, "check")  # creates the empty folder
+    before = data_files(folder)
+    done = storage("--data-dir", folder, "import", mixed)
+    assert done.returncode == 2
+    assert (
+        "[1].rounds[2].cards.Ben.black_spies: 7 is more than 6 black Spies in one deal"
+        in done.stderr
+    )
+    assert data_files(folder) == before
+    done = storage("--data-dir", folder, "import", mixed, fine)  # each file on its own
+    assert done.returncode == 2 and "fine.json: 1 games added" in done.stdout
+    assert len(export(folder)["games"]) == 1
+
+
+def test_not_a_record_or_backup_is_refused(tmp_path: Path) -> None:
+    folder = tmp_path / "data"
+    for name, text in (
+        ("hello.json", '{"hello": 1}'),
+        ("broken.json", '{"game": '),
+        ("backup.json", '{"format": "debrief-backup/1", "games": {}}'),
+    ):
+        (tmp_path / name).write_text(text)
+        done = storage("--data-dir", folder, "import", tmp_path / name)
+        assert done.returncode == 2 and "Traceback" not in done.stderr
+        assert name in done.stderr
+
+
+def test_backup_players_with_bad_fields_refuse_the_file(tmp_path: Path) -> None:
+    folder = tmp_path / "data"
+    backup = tmp_path / "backup.json"
+    backup.write_text(
+        json.dumps(
+            {
+                "format": "debrief-backup/1",
+                "games": [],
+                "players": [{"name": "Anna", "born": "soon"}],
+            }
+        )
+    )
+    done = storage("--data-dir", folder, "import", backup)
+    assert done.returncode == 2 and 'players[0].born: "soon" is not a date' in done.stderr
+
+
+def test_export_one_game(tmp_path: Path) -> None:
+    folder = tmp_path / "data"
+    storage("--data-dir", folder, "import", *RECORDS)
+    kompromat = next(g for g in export(folder)["games"] if g["game"] == "kompromat")
+    single = export(folder, "--game", kompromat["meta"]["id"])
+    assert single["games"] == [kompromat]
+    assert [p["name"] for p in single["players"]] == ["Anna", "Ben"]
+    done = storage("--data-dir", folder, "export", "--game", "nope")
+    assert done.returncode == 1 and "there is no game nope" in done.stderr
+
+
+def test_check_and_the_data_dir_variable(tmp_path: Path) -> None:
+    folder = tmp_path / "data"
+    env = {"DEBRIEF_DATA_DIR": str(folder)}
+    assert storage("import", *RECORDS, env=env).returncode == 0
+    done = storage("check", env=env)
+    assert (
+        done.returncode == 0
+        and f"{len(RECORDS)} games, 4 players: everything is fine" in done.stdout
+    )
+    # Break one archived record behind the store's back.
+    shard = next(p for p in (folder / "games").glob("*.json") if "spywhere" in p.read_text())
+    data = json.loads(shard.read_text())
+    doc = next(iter(data["games"].values()))
+    doc["record"]["rounds"][0]["own_cards"]["Anna"] = 99
+    shard.write_text(json.dumps(data))
+    done = storage("check", env=env)
+    assert done.returncode == 1
+    assert "rounds[0].own_cards.Anna: 99 is more than 18" in done.stderr
+
+
+def test_a_damaged_file_is_reported_by_the_cli(tmp_path: Path) -> None:
+    folder = tmp_path / "data"
+    storage("--data-dir", folder, "import", *RECORDS)
+    (folder / "debrief.json").write_text("{")
+    done = storage("--data-dir", folder, "check")
+    assert "note: debrief.json could not be read" in done.stderr
+    assert list(folder.glob("debrief.damaged-*.json"))
