@@ -62,8 +62,7 @@ def check_after_kill(folder: Path, reported: dict[str, tuple[int, str]], last: s
     store = Store.open(folder)
     try:
         assert [n.code for n in store.notices if n.code != "InterruptedWorkCompleted"] == []
-        count, problems = store.check()
-        assert problems == []
+        assert store.check()[1] == []
         summaries = {s["id"]: s for s in store.summaries()}
         for game_id, (rounds, state) in reported.items():
             assert game_id in summaries, f"reported game {game_id} is lost"
