@@ -1,21 +1,42 @@
 """Debrief: the scorepad for spy card games.
 
-The app itself arrives with its screens (views/); for now this checks the scoring engine is
-importable and says what there is to use.
+    python main.py                      # the app in a window
+    python main.py --web --port 8550    # in a browser, served on localhost only, offline
+
+Both use $DEBRIEF_DATA_DIR (or --data-dir) for the data folder.
 """
 
 from __future__ import annotations
 
+import argparse
+import os
 import sys
 
-import scoring
+import flet as ft
+
+from views.app import make_main
+
+ASSETS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "assets")
 
 
-def main() -> int:
-    games = ", ".join(rules.title for rules in scoring.GAMES.values())
-    print(f"Debrief: the scoring engine is ready for {games}.")
-    print("The app's screens are not built yet. Replay a game record with:")
-    print("    python -m scoring replay FILE.json")
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="debrief", description="Debrief: the spy games scorepad")
+    parser.add_argument("--web", action="store_true", help="serve the app to a browser")
+    parser.add_argument("--port", type=int, default=8550, help="port for --web (default 8550)")
+    parser.add_argument("--data-dir", help="data folder (default: $DEBRIEF_DATA_DIR)")
+    args = parser.parse_args(argv)
+    if args.web:
+        print(f"Debrief is served at http://127.0.0.1:{args.port}/", flush=True)
+        ft.run(
+            make_main(args.data_dir),
+            view=ft.AppView.WEB_BROWSER,
+            host="127.0.0.1",
+            port=args.port,
+            no_cdn=True,
+            assets_dir=ASSETS,
+        )
+    else:
+        ft.run(make_main(args.data_dir), assets_dir=ASSETS)
     return 0
 
 

@@ -78,6 +78,11 @@ class GameRules(ABC, Generic[OptionsT, RoundT, StateT]):
     def blank_round(self, state: StateT) -> dict[str, JSON]:
         """A round to start entering from: the right shape, nothing happened yet."""
 
+    def draft_points(self, state: StateT, draft: object) -> dict[str, Fraction]:
+        """Each player's points for a round still being entered, as far as they can be read
+        (for live display); games without per-round points return {}."""
+        return {}
+
     def complete_round(self, state: StateT, draft: dict[str, JSON], player: str) -> dict[str, JSON]:
         """`draft` with `player`'s part filled in from what the others' parts leave over.
 

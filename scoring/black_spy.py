@@ -488,6 +488,22 @@ class BlackSpy(GameRules[Options, Deal, State]):
     def blank_round(self, state: State) -> dict[str, JSON]:
         return {"cards": {name: Pile().to_json() for name in state.table.names}}
 
+    def draft_points(self, state: State, draft: object) -> dict[str, Fraction]:
+        """The deal's points once it adds up (moon included); before that, each readable pile's
+        own points."""
+        reader = Reader()
+        deal = self.read_round(reader, state.setup, draft, "draft")
+        if deal is not None:
+            return deal_points(deal, state.options)
+        cards = draft.get("cards") if isinstance(draft, dict) else None
+        points: dict[str, Fraction] = {}
+        for name, raw in (cards or {}).items():
+            pile = read_pile(Reader(), raw, name)
+            seated = state.table.resolve(name)
+            if pile is not None and seated is not None:
+                points[seated] = pile_points(pile, state.options)
+        return points
+
     def complete_round(self, state: State, draft: dict[str, JSON], player: str) -> dict[str, JSON]:
         """Fill `player`'s pile with what the other piles leave over (when they are readable and
         do not already exceed a deal)."""

@@ -47,8 +47,9 @@ class Problem(Exception):
 
     @property
     def message(self) -> str:
-        """The English message."""
-        return self.template.format(**self.params)
+        """The English message (a problem inside the params reads as its own message)."""
+        params = {k: v.message if isinstance(v, Problem) else v for k, v in self.params.items()}
+        return self.template.format(**params)
 
 
 class RecordError(Problem, ValueError):

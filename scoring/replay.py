@@ -232,3 +232,9 @@ def complete_round(record: object, draft: dict[str, JSON], player: str) -> dict[
     if name is None:
         return draft
     return result.rules.complete_round(result.state, draft, name)
+
+
+def draft_points(record: object, draft: object) -> dict[str, Fraction]:
+    """Each player's points for a round being entered, as far as they can be read."""
+    result = replay(record)
+    return result.rules.draft_points(result.state, draft)

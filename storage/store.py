@@ -353,6 +353,26 @@ class Store:
 
         return self._change_record(game_id, remove)
 
+    def remove_round(self, game_id: str, index: int) -> scoring.Replay:
+        """Delete any round; refused with the reason if a later round depends on it."""
+
+        def remove(record: Record) -> None:
+            if not 0 <= index < len(record["rounds"]):
+                raise err.NoSuchRound(game_id=game_id, number=index + 1)
+            del record["rounds"][index]
+
+        return self._change_record(game_id, remove)
+
+    def set_record(self, game_id: str, record: Record) -> scoring.Replay:
+        """Replace a game's whole record (undo); it keeps its id."""
+
+        def replace(current: Record) -> None:
+            current.clear()
+            current.update(copy.deepcopy(record))
+            current.setdefault("meta", {})["id"] = game_id
+
+        return self._change_record(game_id, replace)
+
     def set_notes(self, game_id: str, notes: str) -> None:
         self._change_record(game_id, lambda r: r.setdefault("meta", {}).update(notes=notes))
 
@@ -547,7 +567,7 @@ class Store:
         reader = Reader()
         clean = read_name(reader, name, "name")
         if clean is None:
-            raise err.InvalidPlayer(problem=reader.errors[0].message)
+            raise err.InvalidPlayer(problem=reader.errors[0])
         for doc in self._main.table("players").all():
             if doc.doc_id != except_id and name_key(doc["name"]) == name_key(clean):
                 raise err.PlayerNameTaken(name=clean)
@@ -560,7 +580,7 @@ class Store:
         reader = Reader()
         birth = read_birth(reader, born, "born")
         if birth is None:
-            raise err.InvalidPlayer(problem=reader.errors[0].message)
+            raise err.InvalidPlayer(problem=reader.errors[0])
         return birth.to_json()
 
     # --- settings --------------------------------------------------------------------------

@@ -343,3 +343,12 @@ def test_high_card_taken_twice_or_by_nobody() -> None:
     ]
     assert "black 9 was taken by Anna and Ben" in str(errors[0])
     assert "nobody took the black 11" in str(errors[1])
+
+
+def test_draft_points_while_typing_and_once_complete() -> None:
+    rec = black_spy(FOUR, [])
+    draft = scoring.blank_round(rec)
+    draft["cards"]["Anna"] = pile(2, 1, [8], 1)
+    assert scoring.draft_points(rec, draft)["Anna"] == 18
+    complete = moon(FOUR, "Carla", {"Ben": 4})
+    assert scoring.draft_points(rec, complete) == {"Anna": 60, "Ben": 40, "Carla": 0, "Dirk": 60}

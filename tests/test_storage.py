@@ -385,3 +385,20 @@ def test_writes_are_atomic_files(store: Store) -> None:
     store.create_game("spy", SPY_PLAYERS, {})
     assert os.stat(store.folder / "active.json").st_ino != inode  # replaced, not rewritten
     assert not list(store.folder.glob("*.tmp-*"))
+
+
+def test_remove_any_round_and_put_a_record_back(store: Store) -> None:
+    game_id = store.create_game("spy", SPY_PLAYERS, {})["meta"]["id"]
+    for base in ("Ben", "Carla", "Ben"):
+        store.append_round(game_id, target("Anna", base))
+    before = store.load_game(game_id)
+    store.remove_round(game_id, 1)
+    assert [r["base"] for r in store.load_game(game_id)["rounds"]] == ["Ben", "Ben"]
+    with pytest.raises(err.NoSuchRound):
+        store.remove_round(game_id, 5)
+    store.set_record(game_id, before)
+    assert store.load_game(game_id) == before
+    broken = {**before, "rounds": [target("Anna", "Anna")]}
+    with pytest.raises(scoring.InvalidRecord):
+        store.set_record(game_id, broken)
+    assert store.load_game(game_id) == before

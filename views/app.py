@@ -1,0 +1,71 @@
+"""The app: one `AppState`, and the screens stacked by route (phone-style back navigation)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import flet as ft
+
+from storage import Store
+from storage.errors import StorageError
+
+from . import games, history, home, new_game, settings
+from .state import AppState
+
+SEED = ft.Colors.INDIGO
+
+
+def screens_for(state: AppState) -> list[ft.View]:
+    """The stack of views for the current route: home at the bottom, the open screen on top."""
+    stack = [home.HomeView(state)]
+    route = state.route
+    if route == "/new":
+        stack.append(new_game.NewGameView(state))
+    elif route.startswith("/game/"):
+        stack.append(games.GameView(state, route.removeprefix("/game/")))
+    elif route == "/settings":
+        stack.append(settings.SettingsView(state))
+    elif route.startswith("/history"):
+        stack.append(history.HistoryView(state))
+    elif route == "/players":
+        stack.append(history.PlayersView(state))
+    return stack
+
+
+@ft.component
+def App(store: Store) -> list[ft.View]:
+    page = ft.context.page
+    state, _ = ft.use_state(lambda: AppState.load(store, page.route or "/"))
+
+    def on_route_change(event: ft.RouteChangeEvent) -> None:
+        state.route = event.route
+
+    def on_view_pop(event: ft.ViewPopEvent) -> None:
+        state.go("/")
+
+    def on_locale(event: Any) -> None:
+        state.device_languages = [str(getattr(loc, "language_code", loc)) for loc in event.locales]
+
+    page.on_route_change = on_route_change
+    page.on_view_pop = on_view_pop
+    page.on_locale_change = on_locale
+    page.theme_mode = state.theme_mode
+    page.title = "Debrief"
+    return screens_for(state)
+
+
+def make_main(data_dir: str | None) -> Callable[[ft.Page], None]:
+    """The Flet entry point for a data folder."""
+
+    def main(page: ft.Page) -> None:
+        page.theme = ft.Theme(color_scheme_seed=SEED)
+        page.dark_theme = ft.Theme(color_scheme_seed=SEED)
+        try:
+            store = Store.open(data_dir)
+        except StorageError as error:
+            page.add(ft.SafeArea(ft.Text(error.message, selectable=True)))
+            return
+        page.render_views(App, store)
+
+    return main

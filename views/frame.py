@@ -1,0 +1,81 @@
+"""Pieces every game's table screen shares: the bar with undo, the game-over panel, notes."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import flet as ft
+
+import scoring
+
+from .state import AppState
+from .widgets import GAME_TITLES, back_bar, icon_button, info_box, note
+
+
+def game_bar(state: AppState, game_id: str, record: dict[str, Any]) -> ft.AppBar:
+    t = state.t
+
+    def undo() -> None:
+        label = state.undo()
+        state.say(t("Undone: {what}", what=label) if label else t("Nothing to undo"))
+
+    return back_bar(
+        GAME_TITLES[record["game"]],
+        lambda: state.go("/"),
+        t,
+        actions=[
+            icon_button(
+                ft.Icons.UNDO, t("Undo"), disabled=not state.can_undo(game_id), on_click=undo
+            )
+        ],
+    )
+
+
+def game_over_panel(
+    state: AppState,
+    game_id: str,
+    result: scoring.Replay,
+    explanation: list[ft.Control] | None = None,
+) -> ft.Control:
+    """The winner, and the way to put the game into the history."""
+    t = state.t
+    if not result.finished:
+        return ft.Container()
+    if result.winners:
+        headline = t("Game over: {names} won!", names=" & ".join(result.winners))
+    else:
+        headline = t("Game over: a draw.")
+    controls: list[ft.Control] = [
+        ft.Text(headline, theme_style=ft.TextThemeStyle.TITLE_LARGE, weight=ft.FontWeight.BOLD),
+        *(explanation or []),
+    ]
+    if state.store.is_active(game_id):
+        controls.append(
+            ft.FilledButton(
+                t("Finish and save to history"),
+                icon=ft.Icons.CHECK,
+                height=48,
+                on_click=lambda: (state.finish(game_id), state.go("/")),
+            )
+        )
+    else:
+        controls.append(note(t("This game is in the history.")))
+    return info_box(controls, ft.Colors.TERTIARY_CONTAINER)
+
+
+def snack(state: AppState) -> list[ft.Control]:
+    """The last note (saved, undone, ...) as a line under the app bar."""
+    if not state.message:
+        return []
+    return [
+        ft.Container(
+            ft.Row([ft.Icon(ft.Icons.INFO_OUTLINE, size=18), ft.Text(state.message, expand=True)]),
+            bgcolor=ft.Colors.SURFACE_CONTAINER_HIGHEST,
+            border_radius=8,
+            padding=8,
+        )
+    ]
+
+
+def problems_text(state: AppState, errors: list[scoring.RecordError]) -> list[str]:
+    return [state.t.problem(error) for error in errors]

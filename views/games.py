@@ -1,0 +1,42 @@
+"""The table screen of a game: each game has its own screen; this picks it."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import flet as ft
+
+import scoring
+from storage.errors import StorageError
+
+from .black_spy_screen import BlackSpyScreen
+from .kompromat_screen import KompromatScreen
+from .spy_screen import SpyScreen
+from .spywhere_screen import SpywhereScreen
+from .state import AppState
+from .widgets import back_bar
+
+ScreenFactory = Callable[[AppState, str, dict[str, Any], scoring.Replay], ft.View]
+SCREENS: dict[str, ScreenFactory] = {
+    "black-spy": BlackSpyScreen,
+    "kompromat": KompromatScreen,
+    "spy": SpyScreen,
+    "spywhere": SpywhereScreen,
+}
+
+
+@ft.component
+def GameView(state: AppState, game_id: str) -> ft.View:
+    t = state.t
+    _ = state.revision
+    try:
+        record = state.record(game_id)
+    except StorageError as error:
+        return ft.View(
+            route=f"/game/{game_id}",
+            appbar=back_bar("Debrief", lambda: state.go("/"), t),
+            controls=[ft.Text(t.problem(error))],
+        )
+    result = scoring.replay(record)
+    return SCREENS[record["game"]](state, game_id, record, result)

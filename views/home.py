@@ -1,0 +1,98 @@
+"""Home: games in progress to continue with one tap, a new game, and the way to everything else."""
+
+from __future__ import annotations
+
+import flet as ft
+
+from .state import AppState
+from .widgets import GAME_ICONS, GAME_TITLES, heading, icon_button, info_box, note
+
+
+@ft.component
+def HomeView(state: AppState) -> ft.View:
+    t = state.t
+    _ = state.revision  # redraw after changes
+    active = state.store.active_games()
+    notices = [t.problem(n) for n in state.store.notices]
+    controls: list[ft.Control] = []
+    if notices:
+        controls.append(info_box([ft.Text(n) for n in notices], ft.Colors.ERROR_CONTAINER))
+    controls.append(
+        ft.FilledButton(
+            t("New game"),
+            icon=ft.Icons.ADD,
+            height=56,
+            on_click=lambda: state.go("/new"),
+        )
+    )
+    controls.append(heading(t("Games in progress")))
+    if not active:
+        controls.append(note(t("No game in progress. Start one with New game.")))
+    for summary in active:
+        controls.append(GameCard(state, summary))
+    controls += [
+        ft.Divider(),
+        ft.Row(
+            wrap=True,
+            controls=[
+                ft.OutlinedButton(
+                    t("History"),
+                    icon=ft.Icons.HISTORY,
+                    height=48,
+                    on_click=lambda: state.go("/history"),
+                ),
+                ft.OutlinedButton(
+                    t("Players"),
+                    icon=ft.Icons.GROUP,
+                    height=48,
+                    on_click=lambda: state.go("/players"),
+                ),
+            ],
+        ),
+    ]
+    return ft.View(
+        route="/",
+        appbar=ft.AppBar(
+            title=ft.Text("Debrief"),
+            actions=[
+                icon_button(
+                    ft.Icons.SETTINGS, t("Settings"), on_click=lambda: state.go("/settings")
+                )
+            ],
+        ),
+        scroll=ft.ScrollMode.AUTO,
+        controls=[
+            ft.SafeArea(
+                ft.Column(controls, spacing=12, horizontal_alignment=ft.CrossAxisAlignment.STRETCH)
+            )
+        ],
+    )
+
+
+@ft.component
+def GameCard(state: AppState, summary: dict) -> ft.Control:
+    t = state.t
+    game = summary["game"]
+    if summary["finished"]:
+        status = (
+            t("Over: {names} won", names=", ".join(summary["winners"]))
+            if summary["winners"]
+            else t("Over: a draw")
+        )
+    elif summary["leaders"]:
+        status = t(
+            "Round {number} · leading: {names}",
+            number=summary["rounds"] + 1,
+            names=", ".join(summary["leaders"]),
+        )
+    else:
+        status = t("Round {number}", number=summary["rounds"] + 1)
+    return ft.Card(
+        content=ft.ListTile(
+            leading=ft.Icon(GAME_ICONS[game]),
+            title=ft.Text(f"{GAME_TITLES[game]} · {', '.join(summary['players'])}"),
+            subtitle=ft.Text(status),
+            trailing=ft.Icon(ft.Icons.CHEVRON_RIGHT),
+            on_click=lambda: state.go(f"/game/{summary['id']}"),
+        )
+    )

@@ -1,0 +1,145 @@
+"""The app's state: where the user is, their settings, and every change to their games.
+
+Screens read games from `storage` and standings from `scoring`; they change games only through
+`AppState`, which saves at once, keeps an undo step, and tells the screens to redraw.
+"""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass, field
+from typing import Any
+
+import flet as ft
+
+import scoring
+from storage import Store
+from storage.errors import StorageError
+
+from .i18n import Translator, system_language
+
+Record = dict[str, Any]
+
+
+@dataclass(frozen=True)
+class UndoStep:
+    game_id: str
+    before: Record  # the whole record before the change
+    label: str  # what the change was, in the player's language
+
+
+@ft.observable
+@dataclass
+class AppState:
+    store: Store
+    route: str = "/"
+    language_setting: str = "system"  # "system", "en" or "de"
+    theme_setting: str = "system"  # "system", "light" or "dark"
+    device_languages: list[str] = field(default_factory=list)
+    message: str | None = None  # a short note for the snack bar
+    undo_steps: list[UndoStep] = field(default_factory=list)
+    revision: int = 0  # bumped after every change to stored data
+
+    @classmethod
+    def load(cls, store: Store, route: str = "/") -> AppState:
+        return cls(
+            store=store,
+            route=route,
+            language_setting=store.setting("language", "system"),
+            theme_setting=store.setting("theme", "system"),
+        )
+
+    # --- settings --------------------------------------------------------------------------
+
+    @property
+    def language(self) -> str:
+        if self.language_setting in ("en", "de"):
+            return self.language_setting
+        return system_language(self.device_languages)
+
+    @property
+    def t(self) -> Translator:
+        return Translator(self.language)
+
+    def set_language(self, value: str) -> None:
+        self.store.set_setting("language", value)
+        self.language_setting = value
+
+    def set_theme(self, value: str) -> None:
+        self.store.set_setting("theme", value)
+        self.theme_setting = value
+
+    @property
+    def theme_mode(self) -> ft.ThemeMode:
+        return {"light": ft.ThemeMode.LIGHT, "dark": ft.ThemeMode.DARK}.get(
+            self.theme_setting, ft.ThemeMode.SYSTEM
+        )
+
+    # --- navigation ------------------------------------------------------------------------
+
+    def go(self, route: str) -> None:
+        """Open a screen: the browser's address and back button follow."""
+        self.message = None
+        self.route = route
+        page = ft.context.page
+        if page is not None and page.route != route:
+            page.navigate(route)
+
+    def say(self, message: str) -> None:
+        self.message = message
+
+    # --- games -----------------------------------------------------------------------------
+
+    def record(self, game_id: str) -> Record:
+        return self.store.load_game(game_id)
+
+    def start_game(self, game: str, players: list[dict[str, Any]], options: dict[str, Any]) -> str:
+        record = self.store.create_game(game, players, options)
+        self.revision += 1
+        return str(record["meta"]["id"])
+
+    def _changed(self, game_id: str, before: Record, label: str) -> None:
+        self.undo_steps = [*self.undo_steps[-19:], UndoStep(game_id, before, label)]
+        self.revision += 1
+
+    def add_round(self, game_id: str, round_: dict[str, Any]) -> scoring.Replay:
+        """Save a new round (raises `InvalidRecord`, nothing saved)."""
+        before = self.store.load_game(game_id)
+        result = self.store.append_round(game_id, round_)
+        self._changed(
+            game_id, before, self.t("Round {number} saved", number=len(before["rounds"]) + 1)
+        )
+        return result
+
+    def change_round(self, game_id: str, index: int, round_: dict[str, Any]) -> scoring.Replay:
+        before = self.store.load_game(game_id)
+        result = self.store.replace_round(game_id, index, round_)
+        self._changed(game_id, before, self.t("Round {number} changed", number=index + 1))
+        return result
+
+    def delete_round(self, game_id: str, index: int) -> scoring.Replay:
+        before = self.store.load_game(game_id)
+        result = self.store.remove_round(game_id, index)
+        self._changed(game_id, before, self.t("Round {number} deleted", number=index + 1))
+        return result
+
+    def undo(self) -> str | None:
+        """Put the last changed game back as it was; returns what was undone."""
+        if not self.undo_steps:
+            return None
+        step = self.undo_steps[-1]
+        try:
+            self.store.set_record(step.game_id, copy.deepcopy(step.before))
+        except (StorageError, scoring.InvalidRecord):
+            return None
+        self.undo_steps = self.undo_steps[:-1]
+        self.revision += 1
+        return step.label
+
+    def can_undo(self, game_id: str) -> bool:
+        return bool(self.undo_steps) and self.undo_steps[-1].game_id == game_id
+
+    def finish(self, game_id: str) -> None:
+        self.store.finish_game(game_id)
+        self.undo_steps = [s for s in self.undo_steps if s.game_id != game_id]
+        self.revision += 1

@@ -1,0 +1,119 @@
+"""Small building blocks shared by the screens: big touch targets, phone first."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import flet as ft
+
+from .i18n import Translator
+
+GAME_TITLES = {
+    "black-spy": "Black Spy",
+    "kompromat": "Kompromat",
+    "spy": "SPY",
+    "spywhere": "Spywhere",
+}
+GAME_ICONS = {
+    "black-spy": ft.Icons.STYLE,
+    "kompromat": ft.Icons.FOLDER_SPECIAL,
+    "spy": ft.Icons.VISIBILITY,
+    "spywhere": ft.Icons.TRAVEL_EXPLORE,
+}
+TOUCH = 48  # minimum touch target, in logical pixels
+
+
+def icon_button(
+    icon: ft.IconData, label: str, on_click: Callable[..., Any], disabled: bool = False
+) -> ft.IconButton:
+    """An icon button whose accessible name is `label` (Flutter takes a button's name from its
+    content; a tooltip alone only labels a separate node)."""
+    return ft.IconButton(
+        ft.Icon(icon, semantics_label=label), icon_size=28, on_click=on_click, disabled=disabled
+    )
+
+
+def heading(text: str) -> ft.Text:
+    return ft.Text(text, theme_style=ft.TextThemeStyle.TITLE_MEDIUM, weight=ft.FontWeight.BOLD)
+
+
+def note(text: str, color: str | None = None) -> ft.Text:
+    return ft.Text(text, theme_style=ft.TextThemeStyle.BODY_SMALL, color=color)
+
+
+def stepper(
+    label: str,
+    value: int,
+    low: int,
+    high: int,
+    on_change: Callable[[int], None],
+    t: Translator,
+    enabled: bool = True,
+    shown: str | None = None,
+) -> ft.Row:
+    """− value + with big buttons. The buttons' names say what they change, for screen readers
+    and tests ("Anna: black Spies plus"); `shown` is the shorter text on screen."""
+    return ft.Row(
+        spacing=0,
+        vertical_alignment=ft.CrossAxisAlignment.CENTER,
+        controls=[
+            ft.Text(shown or label, expand=True),
+            icon_button(
+                ft.Icons.REMOVE_CIRCLE_OUTLINE,
+                t("{label} minus", label=label),
+                lambda: on_change(value - 1),
+                disabled=not enabled or value <= low,
+            ),
+            ft.Container(
+                ft.Text(
+                    str(value), size=20, weight=ft.FontWeight.BOLD, text_align=ft.TextAlign.CENTER
+                ),
+                width=36,
+                alignment=ft.Alignment.CENTER,
+            ),
+            icon_button(
+                ft.Icons.ADD_CIRCLE_OUTLINE,
+                t("{label} plus", label=label),
+                lambda: on_change(value + 1),
+                disabled=not enabled or value >= high,
+            ),
+        ],
+    )
+
+
+def error_box(messages: list[str]) -> ft.Control:
+    """What is wrong, said plainly, where Save is."""
+    if not messages:
+        return ft.Container()
+    return ft.Container(
+        bgcolor=ft.Colors.ERROR_CONTAINER,
+        border_radius=8,
+        padding=10,
+        content=ft.Column(
+            spacing=4,
+            controls=[
+                ft.Text(m, color=ft.Colors.ON_ERROR_CONTAINER) for m in dict.fromkeys(messages)
+            ],
+        ),
+    )
+
+
+def info_box(content: list[ft.Control], color: str = ft.Colors.SECONDARY_CONTAINER) -> ft.Container:
+    return ft.Container(
+        bgcolor=color, border_radius=12, padding=12, content=ft.Column(spacing=6, controls=content)
+    )
+
+
+def back_bar(
+    title: str, on_back: Callable[[], Any], t: Translator, actions: list[ft.Control] | None = None
+) -> ft.AppBar:
+    return ft.AppBar(
+        leading=icon_button(ft.Icons.ARROW_BACK, t("Back"), lambda: on_back()),
+        title=ft.Text(title),
+        actions=actions or [],
+    )
+
+
+def score_text(t: Translator, value: Any) -> str:
+    return t.number(value)
