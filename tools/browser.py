@@ -70,10 +70,12 @@ class AppServer:
         )
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline:
-            with contextlib.suppress(OSError):
-                with urllib.request.urlopen(self.url, timeout=2) as response:
-                    if response.status == 200:
-                        return self
+            with (
+                contextlib.suppress(OSError),
+                urllib.request.urlopen(self.url, timeout=2) as answer,
+            ):
+                if answer.status == 200:
+                    return self
             time.sleep(0.3)
         raise RuntimeError(f"the app did not start on {self.url}")
 

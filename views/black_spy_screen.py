@@ -35,7 +35,6 @@ PASS_TEXT = {
 def BlackSpyScreen(
     state: AppState, game_id: str, record: dict[str, Any], result: scoring.Replay
 ) -> ft.View:
-    t = state.t
     editing, set_editing = ft.use_state(None)  # None: the sheet; NEW or a deal's index: entry
     draft, set_draft = ft.use_state(None)
     auto, set_auto = ft.use_state(None)  # the player whose pile is "the rest"
@@ -447,16 +446,21 @@ def pile_card(
                         wrap=True,
                         spacing=6,
                         controls=[
-                            ft.Chip(
-                                label=ft.Text(
-                                    t("black {rank}", rank=rank),
-                                    semantics_label=t("{name}: black {rank}", name=name, rank=rank),
-                                ),
-                                selected=rank in pile["black_high"],
-                                disabled=not enabled,
-                                on_select=lambda e, r=rank: toggle_high(name, r),
-                            )
-                            for rank in HIGH_POINTS
+                            ft.Text(t("Black"), width=44),
+                            *[
+                                ft.Chip(
+                                    label=ft.Text(
+                                        str(rank),
+                                        semantics_label=t(
+                                            "{name}: black {rank}", name=name, rank=rank
+                                        ),
+                                    ),
+                                    selected=rank in pile["black_high"],
+                                    disabled=not enabled,
+                                    on_select=lambda e, r=rank: toggle_high(name, r),
+                                )
+                                for rank in HIGH_POINTS
+                            ],
                         ],
                     ),
                     stepper(

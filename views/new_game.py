@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -389,7 +390,5 @@ def _remember_birth_dates(state: AppState, draft: Draft) -> None:
             and born != player["born"]
             and name_key(player["name"]) in map(name_key, draft.seats)
         ):
-            try:
+            with contextlib.suppress(StorageError):
                 state.store.set_player_birth(player["id"], born)
-            except StorageError:
-                pass
