@@ -597,6 +597,47 @@ class Kompromat(GameRules[Options, KompromatRound, State]):
                 ok = False
         return ok
 
+    # -- a round being entered --
+
+    def preview_round(self, state: State, draft: object) -> list[dict[str, JSON]]:
+        """Each mission of a round still being entered, resolved as far as the entries allow.
+
+        Per mission: each player's total (None: no cards), the winner and the tokens after it
+        once the mission can be resolved, and the items each player holds unused before it
+        (so the screen offers exactly the items that can be used there).
+        """
+        missions = draft.get("missions") if isinstance(draft, dict) else None
+        previews: list[dict[str, JSON]] = []
+        known: State | None = state
+        for index, raw in enumerate(missions if isinstance(missions, list) else []):
+            preview: dict[str, JSON] = {"totals": self._card_totals(state.table, raw),
+                                        "winner": None, "tokens": None, "resolved": False,
+                                        "unused": None}
+            if known is not None and not known.token_losers:
+                preview["unused"] = {n: h.unused_items() for n, h in known.holdings.items()}
+                reader = Reader()
+                mission = self._read_mission(reader, state.table, raw, child("missions", index))
+                resolved = self._resolve(reader, known, mission, "") if mission else None
+                if resolved is None:
+                    known = None
+                else:
+                    known, result = resolved
+                    preview.update(result.to_json(), resolved=True)
+            previews.append(preview)
+        return previews
+
+    @staticmethod
+    def _card_totals(table: Table, raw: object) -> dict[str, JSON]:
+        """Each player's total from the cards alone (the best 1/11), where they can be read."""
+        plays = raw.get("plays") if isinstance(raw, dict) else None
+        totals: dict[str, JSON] = {}
+        for name in table.names:
+            cards = plays.get(name, []) if isinstance(plays, dict) else []
+            labels = [read_equipment(Reader(), c, "") for c in cards] if isinstance(cards, list) else []
+            readable = [label for label in labels if label is not None]
+            totals[name] = to_json(mission_total(readable)) if readable else None
+        return totals
+
     # -- standings --
 
     def totals(self, state: State) -> dict[str, Fraction]:
@@ -642,8 +683,23 @@ class Kompromat(GameRules[Options, KompromatRound, State]):
             "used_items": sorted(state.used_items),
             "perfect": {name: held.perfect for name, held in holdings.items()},
             "next_round": next_round,
+            "cards_left": self._cards_left(state),
             "missions": [[result.to_json() for result in rnd] for rnd in state.results],
         }
+
+    @staticmethod
+    def _cards_left(state: State) -> list[dict[str, JSON]]:
+        """The mission cards not laid out yet, each kind with how many are left."""
+        deck = [MissionCard("target", vp=vp) for vp in TARGET_VPS]
+        deck += [MissionCard("code"), MissionCard("document")]
+        deck += [MissionCard("item", item=item) for item in ITEMS]
+        left: list[dict[str, JSON]] = []
+        for card in deck:
+            total = {"target": TARGET_VPS.get(card.vp, 0), "item": 1}.get(card.kind, SET_CARDS)
+            remaining = total - state.mission_cards.count(card)
+            if remaining > 0:
+                left.append({**card.to_json(), "left": remaining})
+        return left
 
     def blank_round(self, state: State) -> dict[str, JSON]:
         names = state.table.names

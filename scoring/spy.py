@@ -46,6 +46,7 @@ class State:
     found: dict[str, int]  # targets found in each base, 0 to 4
     lit: dict[str, int]  # lit bombs in each base
     eliminated: tuple[str, ...] = ()
+    log: tuple[dict[str, JSON], ...] = ()  # what each event did, for the table's event list
 
     @property
     def table(self) -> Table:
@@ -104,15 +105,20 @@ class Spy(GameRules[Options, Event, State]):
         if not ok:
             return None
         found, lit, out = dict(state.found), dict(state.lit), state.eliminated
+        entry: dict[str, JSON] = {"event": rnd.kind, "by": rnd.by, "base": rnd.base,
+                                  "target": None, "out": None}
         if rnd.kind == "target":
+            entry["target"] = TARGETS[found[rnd.base]]
             found[rnd.base] += 1
             if found[rnd.base] == len(TARGETS):
                 out = (*out, rnd.base)
+                entry["out"] = rnd.base
         elif rnd.kind == "bomb-lit":
             lit[rnd.base] += 1
         else:
             out = (*out, rnd.by)
-        return State(state.setup, found, lit, out)
+            entry["out"] = rnd.by
+        return State(state.setup, found, lit, out, (*state.log, entry))
 
     def placements(self, state: State) -> dict[str, int]:
         """The first out places last; players still in share the best open place (1)."""
@@ -137,6 +143,7 @@ class Spy(GameRules[Options, Event, State]):
             "lit_bombs": dict(state.lit),
             "targets_found": dict(state.found),
             "bombs_per_base": bombs_per_base(len(state.table)),
+            "log": list(state.log),
         }
 
     def blank_round(self, state: State) -> dict[str, JSON]:

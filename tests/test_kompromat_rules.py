@@ -343,3 +343,26 @@ def test_start_player_alternates_each_round() -> None:
     assert result["next_round"] == {"number": 2, "first_player": "Anna"}
     result = standings(game(m(T5, [9], [8]), rounds=2, first="Ben"))
     assert result["next_round"] == {"number": 3, "first_player": "Ben"}
+
+
+def test_a_round_being_entered_is_previewed_mission_by_mission() -> None:
+    import scoring
+
+    rec = game(m(item("newspaper"), [9], [8]))
+    draft = {"missions": [m(T5, [10, "1/11"], [9]), m(T4, [9], [10]), {"alarm": 0, "plays": {"Anna": [2]}},
+                          m(T3, [3], [4])]}
+    draft["missions"][1]["effects"] = [{"item": "newspaper", "by": "Anna", "on": "Ben"}]
+    previews = scoring.preview_round(rec, draft)
+    assert previews[0]["unused"] == {"Anna": ["newspaper"], "Ben": []}
+    assert (previews[0]["winner"], previews[0]["totals"]) == ("Anna", {"Anna": 21, "Ben": 9})
+    assert previews[1]["totals"] == {"Anna": 9, "Ben": 13} and previews[1]["winner"] == "Ben"
+    assert previews[1]["unused"] == {"Anna": ["newspaper"], "Ben": []}
+    assert previews[2]["resolved"] is False and previews[2]["totals"] == {"Anna": 2, "Ben": None}
+    assert previews[3]["resolved"] is False and previews[3]["unused"] is None
+
+
+def test_cards_left_in_the_mission_deck() -> None:
+    left = standings(game(m(T5, [9], [8]), m(T4, [9], [8])))["cards_left"]
+    by_card = {(c["kind"], c.get("vp"), c.get("item")): c["left"] for c in left}
+    assert (("target", 5, None)) not in by_card
+    assert by_card[("target", 4, None)] == 1 and by_card[("code", None, None)] == 3 - 0

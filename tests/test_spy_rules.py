@@ -90,3 +90,10 @@ def test_no_event_after_the_winner_is_known() -> None:
 def test_spy_takes_two_to_four_players() -> None:
     assert codes_and_paths(spy([], ["Anna"])) == [("WrongPlayerCount", "players")]
     assert codes_and_paths(spy([], ["A", "B", "C", "D", "E"])) == [("WrongPlayerCount", "players")]
+
+
+def test_the_log_says_what_each_event_revealed() -> None:
+    events = [ev("target", "Anna", "Ben"), ev("bomb-lit", "Ben", "Carla"),
+              ev("bomb-exploded", "Anna", "Carla")]
+    log = standings(spy(events))["log"]
+    assert [(e["target"], e["out"]) for e in log] == [("safe-1", None), (None, None), (None, "Anna")]

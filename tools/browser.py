@@ -126,6 +126,7 @@ def type_text(page: Page, field: str, text: str, submit: bool = False) -> None:
     """Type into the text field labelled `field` (Flutter creates the input when focused)."""
     box = page.get_by_role("textbox", name=field, exact=True).first
     box.wait_for(state="visible", timeout=15_000)
+    page.wait_for_timeout(300)  # let a pending redraw or refocus land before typing
     box.click()
     page.wait_for_function(
         "() => document.activeElement && "

@@ -183,10 +183,13 @@ def scoresheet(
     end = standings["end_value"]
     leaders = set(result.leaders)
 
-    def cell(text: str, icon: ft.IconData | None = None, bold: bool = False) -> ft.Control:
+    def cell(
+        text: str, icon: ft.IconData | None = None, bold: bool = False, spoken: str | None = None
+    ) -> ft.Control:
         parts: list[ft.Control] = [
             ft.Text(
                 text,
+                semantics_label=spoken,
                 weight=ft.FontWeight.BOLD if bold else None,
                 no_wrap=True,
                 overflow=ft.TextOverflow.ELLIPSIS,
@@ -221,7 +224,12 @@ def scoresheet(
         row(
             t("Total"),
             [
-                cell(t.number(totals[n]), LEADER_ICON if n in leaders else None, bold=True)
+                cell(
+                    t.number(totals[n]),
+                    LEADER_ICON if n in leaders else None,
+                    bold=True,
+                    spoken=t("{name}: total {total}", name=n, total=t.number(totals[n])),
+                )
                 for n in names
             ],
         )

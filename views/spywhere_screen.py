@@ -1,23 +1,273 @@
-"""Temporary."""
+"""Spywhere: the end-of-game wizard (passports, cards, identifications, who ended it) and the
+result with how each score was made."""
 
 from __future__ import annotations
 
+import copy
 from typing import Any
 
 import flet as ft
 
 import scoring
+from scoring import spywhere
 
-from .frame import game_bar
+from .frame import game_bar, game_over_panel, problems_text, snack
+from .i18n import Translator
+from .new_game import NATIONALITY_NAMES
 from .state import AppState
+from .widgets import error_box, heading, info_box, note, stepper
+
+STEPS = ("Passports", "Cards of their own nationality", "Identifications", "Who ended the game?")
+NO_ATTEMPT = "-"
+PILE_RAN_OUT = "-"
 
 
 @ft.component
 def SpywhereScreen(
     state: AppState, game_id: str, record: dict[str, Any], result: scoring.Replay
 ) -> ft.View:
+    t = state.t
+    step, set_step = ft.use_state(None if record["rounds"] else 0)
+    draft, set_draft = ft.use_state(None)
+    names = list(result.table.names)
+    current = (
+        draft
+        if draft is not None
+        else (
+            copy.deepcopy(record["rounds"][0]) if record["rounds"] else scoring.blank_round(record)
+        )
+    )
+    editing = 0 if record["rounds"] else None
+    errors = scoring.check_round({**record, "rounds": []}, current) if step is not None else []
+
+    def save() -> None:
+        try:
+            if editing is None:
+                state.add_round(game_id, current)
+            else:
+                state.change_round(game_id, 0, current)
+        except scoring.InvalidRecord as invalid:
+            state.say(" ".join(problems_text(state, invalid.errors)))
+            return
+        set_step(None)
+        set_draft(None)
+        state.say(t("Scores saved."))
+
+    controls: list[ft.Control] = [*snack(state)]
+    if step is None:
+        controls += results(state, game_id, result)
+        controls.append(
+            ft.OutlinedButton(
+                t("Correct the end of the game"),
+                icon=ft.Icons.EDIT,
+                height=48,
+                on_click=lambda: set_step(0),
+            )
+        )
+    else:
+        controls += wizard(
+            t, record, result, names, current, set_draft, step, set_step, errors, save
+        )
     return ft.View(
         route=f"/game/{game_id}",
         appbar=game_bar(state, game_id, record),
-        controls=[ft.Text(str(result.standings()["totals"]))],
+        scroll=ft.ScrollMode.AUTO,
+        controls=[
+            ft.Column(controls, spacing=10, horizontal_alignment=ft.CrossAxisAlignment.STRETCH)
+        ],
     )
+
+
+def results(state: AppState, game_id: str, result: scoring.Replay) -> list[ft.Control]:
+    t = state.t
+    standings = result.standings()
+    ending = result.state.ending
+    rows: list[ft.Control] = [game_over_panel(state, game_id, result), heading(t("Scores"))]
+    for name in sorted(result.table.names, key=lambda n: -standings["totals"][n]):
+        own = ending.own_cards[name]
+        correct = standings["correct"][name]
+        how = t("{cards} cards × (1 + {correct} correct)", cards=own, correct=correct)
+        if ending.ended_by == name:
+            how += " + 3 " + t("for ending the game")
+        passports = ", ".join(t(NATIONALITY_NAMES[n]) for n in ending.passports[name])
+        rows.append(
+            ft.ListTile(
+                title=ft.Text(f"{name} · {passports}", weight=ft.FontWeight.BOLD),
+                subtitle=ft.Text(how),
+                trailing=ft.Text(
+                    t.number(standings["totals"][name]), size=22, weight=ft.FontWeight.BOLD
+                ),
+            )
+        )
+    return rows
+
+
+def wizard(
+    t: Translator,
+    record: dict[str, Any],
+    result: scoring.Replay,
+    names: list[str],
+    draft: dict[str, Any],
+    set_draft: Any,
+    step: int,
+    set_step: Any,
+    errors: list[scoring.RecordError],
+    save: Any,
+) -> list[ft.Control]:
+    nationalities = list(result.setup.options.in_play)
+    each = spywhere.passports_each(len(names))
+
+    def changed(update: Any) -> None:
+        new = copy.deepcopy(draft)
+        update(new)
+        set_draft(new)
+
+    def choices(include_none: str | None) -> list[ft.DropdownOption]:
+        options = [ft.DropdownOption(key=n, text=t(NATIONALITY_NAMES[n])) for n in nationalities]
+        if include_none is not None:
+            options.insert(0, ft.DropdownOption(key=NO_ATTEMPT, text=include_none))
+        return options
+
+    body: list[ft.Control] = [
+        heading(
+            t("End of the game · step {step} of 4: {title}", step=step + 1, title=t(STEPS[step]))
+        ),
+    ]
+    if step == 0:
+        body.append(note(t("Everyone shows their passport.")))
+        for name in names:
+            held = draft["passports"].get(name, [])
+            for slot in range(each):
+
+                def set_passport(e: Any, n: str = name, s: int = slot) -> None:
+                    def update(d: dict[str, Any]) -> None:
+                        current = list(d["passports"].get(n, []))
+                        current += [None] * (each - len(current))
+                        current[s] = e.control.value
+                        d["passports"][n] = [c for c in current if c]
+
+                    changed(update)
+
+                body.append(
+                    ft.Dropdown(
+                        label=t("{name}'s passport", name=name)
+                        if each == 1
+                        else t("{name}'s passport {number}", name=name, number=slot + 1),
+                        value=held[slot] if slot < len(held) else None,
+                        options=choices(None),
+                        on_select=set_passport,
+                    )
+                )
+    elif step == 1:
+        body.append(note(t("Count the cards of your own nationality in your hand.")))
+        limit = spywhere.CARDS_PER_NATIONALITY * each
+        for name in names:
+            body.append(
+                stepper(
+                    t("{name}: own cards", name=name),
+                    draft["own_cards"].get(name, 0),
+                    0,
+                    limit,
+                    lambda v, n=name: changed(lambda d: d["own_cards"].__setitem__(n, v)),
+                    t,
+                )
+            )
+    elif step == 2:
+        body.append(note(t("Who tried to identify whom as what? Leave out attempts not made.")))
+        for guesser in names:
+            body.append(ft.Text(t("{name} guessed", name=guesser), weight=ft.FontWeight.BOLD))
+            for opponent in names:
+                if opponent == guesser:
+                    continue
+                made = draft["identifications"].get(guesser, {}).get(opponent, [])
+                for slot in range(each):
+
+                    def set_guess(
+                        e: Any, g: str = guesser, o: str = opponent, s: int = slot
+                    ) -> None:
+                        def update(d: dict[str, Any]) -> None:
+                            guesses = list(d["identifications"].setdefault(g, {}).get(o, []))
+                            guesses += [None] * (each - len(guesses))
+                            guesses[s] = None if e.control.value == NO_ATTEMPT else e.control.value
+                            kept = [x for x in guesses if x]
+                            if kept:
+                                d["identifications"][g][o] = kept
+                            else:
+                                d["identifications"][g].pop(o, None)
+
+                        changed(update)
+
+                    body.append(
+                        ft.Dropdown(
+                            label=t("{guesser} on {opponent}", guesser=guesser, opponent=opponent),
+                            value=made[slot] if slot < len(made) else NO_ATTEMPT,
+                            options=choices(t("no attempt")),
+                            on_select=set_guess,
+                        )
+                    )
+    else:
+        body.append(
+            note(
+                t(
+                    "The game ends when the draw pile runs out, or when a player has tried "
+                    "to identify every opponent (3 points)."
+                )
+            )
+        )
+        value = draft.get("ended_by") or PILE_RAN_OUT
+        body.append(
+            ft.RadioGroup(
+                value=value,
+                on_change=lambda e: changed(
+                    lambda d: d.__setitem__(
+                        "ended_by", None if e.control.value == PILE_RAN_OUT else e.control.value
+                    )
+                ),
+                content=ft.Column(
+                    [
+                        ft.Radio(value=PILE_RAN_OUT, label=t("The draw pile ran out")),
+                        *[
+                            ft.Radio(value=n, label=t("{name} tried everyone", name=n))
+                            for n in names
+                        ],
+                    ]
+                ),
+            )
+        )
+        body.append(error_box([t.problem(e) for e in errors]))
+        if not errors:
+            preview = scoring.standings({**record, "rounds": [draft]})
+            body.append(
+                info_box(
+                    [
+                        ft.Text(
+                            t("{name}: {points}", name=n, points=t.number(preview["totals"][n]))
+                        )
+                        for n in names
+                    ]
+                )
+            )
+    nav: list[ft.Control] = []
+    if step > 0:
+        nav.append(ft.OutlinedButton(t("Back"), height=48, on_click=lambda: set_step(step - 1)))
+    if step < len(STEPS) - 1:
+        nav.append(ft.FilledButton(t("Next"), height=48, on_click=lambda: set_step(step + 1)))
+    else:
+        nav.append(
+            ft.FilledButton(
+                t("Save scores"),
+                icon=ft.Icons.SAVE,
+                height=48,
+                disabled=bool(errors),
+                on_click=lambda: save(),
+            )
+        )
+    if step < len(STEPS) - 1:
+        body.append(error_box([t.problem(e) for e in errors if _belongs_to(e, step)]))
+    body.append(ft.Row(nav))
+    return body
+
+
+def _belongs_to(error: scoring.RecordError, step: int) -> bool:
+    key = ("passports", "own_cards", "identifications", "ended_by")[step]
+    return f".{key}" in error.path
