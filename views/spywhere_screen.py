@@ -95,7 +95,14 @@ def results(state: AppState, game_id: str, result: scoring.Replay) -> list[ft.Co
                 title=ft.Text(f"{name} · {passports}", weight=ft.FontWeight.BOLD),
                 subtitle=ft.Text(how),
                 trailing=ft.Text(
-                    t.number(standings["totals"][name]), size=22, weight=ft.FontWeight.BOLD
+                    t.number(standings["totals"][name]),
+                    size=22,
+                    weight=ft.FontWeight.BOLD,
+                    semantics_label=t(
+                        "{name}: {points} points",
+                        name=name,
+                        points=t.number(standings["totals"][name]),
+                    ),
                 ),
             )
         )
