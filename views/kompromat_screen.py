@@ -15,7 +15,7 @@ from scoring import kompromat as rules
 from .frame import game_bar, game_over_panel, problems_text, snack
 from .i18n import Translator
 from .state import AppState
-from .widgets import error_box, heading, info_box, note
+from .widgets import choice_chips, error_box, heading, info_box, note
 
 NEW = -1
 KEYPAD = ["0.5", "1/11", "2", "3", "4", "5", "6", "7", "8", "9", "10"]
@@ -337,18 +337,19 @@ def mission_card_picker(
         for i, m in enumerate(draft["missions"])
         if i != mission_index and m.get("card")
     )
-    options = []
-    for card in standings["cards_left"]:
-        if card["left"] - in_round[card_key(card)] > 0:
-            options.append(ft.DropdownOption(key=card_key(card), text=card_label(t, card)))
+    options = [
+        (card_key(card), card_label(t, card))
+        for card in standings["cards_left"]
+        if card["left"] - in_round[card_key(card)] > 0
+    ]
     current = draft["missions"][mission_index].get("card")
-    if current and card_key(current) not in [o.key for o in options]:
-        options.append(ft.DropdownOption(key=card_key(current), text=card_label(t, current)))
-    return ft.Dropdown(
-        label=t("Mission card"),
-        value=card_key(current) if current else None,
-        options=options,
-        on_select=lambda e: change(lambda m: m.__setitem__("card", key_card(e.control.value))),
+    if current and card_key(current) not in dict(options):
+        options.append((card_key(current), card_label(t, current)))
+    return choice_chips(
+        t("Mission card"),
+        options,
+        card_key(current) if current else None,
+        lambda key: change(lambda m: m.__setitem__("card", key_card(key))),
     )
 
 

@@ -19,6 +19,7 @@ from .widgets import (
     GAME_ICONS,
     GAME_TITLES,
     back_bar,
+    choice_chips,
     error_box,
     heading,
     icon_button,
@@ -292,11 +293,11 @@ def options_section(t: Translator, draft: Draft, set_draft: Any) -> list[ft.Cont
         return [
             heading(t("Nationality left out")),
             note(t("With 3 or 4 players the table removes one nationality.")),
-            ft.Dropdown(
-                label=t("Removed nationality"),
-                value=removed,
-                options=[ft.DropdownOption(key=k, text=t(v)) for k, v in NATIONALITY_NAMES.items()],
-                on_select=lambda e: set_draft(replace(draft, removed=e.control.value)),
+            choice_chips(
+                t("Removed nationality"),
+                [(k, t(v)) for k, v in NATIONALITY_NAMES.items()],
+                removed,
+                lambda key: set_draft(replace(draft, removed=key)),
             ),
         ]
     return []
@@ -305,11 +306,11 @@ def options_section(t: Translator, draft: Draft, set_draft: Any) -> list[ft.Cont
 def first_picker(
     t: Translator, seats: list[str], first: str, draft: Draft, set_draft: Any, label: str
 ) -> ft.Control:
-    return ft.Dropdown(
-        label=label,
-        value=first,
-        options=[ft.DropdownOption(key=name, text=name) for name in seats],
-        on_select=lambda e: set_draft(replace(draft, first=e.control.value)),
+    return choice_chips(
+        label,
+        [(name, name) for name in seats],
+        first,
+        lambda name: set_draft(replace(draft, first=name)),
     )
 
 

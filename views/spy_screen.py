@@ -11,7 +11,7 @@ import scoring
 from .frame import game_bar, game_over_panel, problems_text, snack
 from .i18n import Translator
 from .state import AppState
-from .widgets import error_box, heading, info_box, note
+from .widgets import choice_chips, error_box, heading, info_box, note
 
 TARGET_NAMES = {
     "safe-1": "Safe 1",
@@ -179,26 +179,6 @@ def bases(t: Translator, result: scoring.Replay, standings: dict[str, Any]) -> f
     return ft.Column(cards, spacing=4)
 
 
-def chooser(label: str, names: list[str], selected: str | None, pick: Any) -> ft.Control:
-    return ft.Column(
-        spacing=4,
-        controls=[
-            ft.Text(label),
-            ft.Row(
-                wrap=True,
-                controls=[
-                    ft.Chip(
-                        label=ft.Text(n, semantics_label=f"{label} {n}"),
-                        selected=n == selected,
-                        on_select=lambda e, name=n: pick(name),
-                    )
-                    for n in names
-                ],
-            ),
-        ],
-    )
-
-
 def event_panel(
     t: Translator,
     standings: dict[str, Any],
@@ -251,8 +231,10 @@ def event_panel(
     return info_box(
         [
             ft.Text(title, weight=ft.FontWeight.BOLD),
-            chooser(t("Who spied?"), still_in, searcher, set_by),
-            chooser(t("On whose base?"), [n for n in still_in if n != searcher], target, set_base),
+            choice_chips(t("Who spied?"), [(n, n) for n in still_in], searcher, set_by),
+            choice_chips(
+                t("On whose base?"), [(n, n) for n in still_in if n != searcher], target, set_base
+            ),
             ft.Column(buttons, spacing=8, horizontal_alignment=ft.CrossAxisAlignment.STRETCH),
         ]
     )

@@ -15,7 +15,7 @@ from .frame import game_bar, game_over_panel, problems_text, snack
 from .i18n import Translator
 from .new_game import NATIONALITY_NAMES
 from .state import AppState
-from .widgets import error_box, heading, info_box, note, stepper
+from .widgets import choice_chips, error_box, heading, info_box, note, stepper
 
 STEPS = ("Passports", "Cards of their own nationality", "Identifications", "Who ended the game?")
 NO_ATTEMPT = "-"
@@ -129,10 +129,10 @@ def wizard(
         update(new)
         set_draft(new)
 
-    def choices(include_none: str | None) -> list[ft.DropdownOption]:
-        options = [ft.DropdownOption(key=n, text=t(NATIONALITY_NAMES[n])) for n in nationalities]
+    def choices(include_none: str | None) -> list[tuple[str, str]]:
+        options = [(n, t(NATIONALITY_NAMES[n])) for n in nationalities]
         if include_none is not None:
-            options.insert(0, ft.DropdownOption(key=NO_ATTEMPT, text=include_none))
+            options.insert(0, (NO_ATTEMPT, include_none))
         return options
 
     body: list[ft.Control] = [
@@ -145,24 +145,18 @@ def wizard(
         for name in names:
             held = draft["passports"].get(name, [])
             for slot in range(each):
-
-                def set_passport(e: Any, n: str = name, s: int = slot) -> None:
-                    def update(d: dict[str, Any]) -> None:
-                        current = list(d["passports"].get(n, []))
-                        current += [None] * (each - len(current))
-                        current[s] = e.control.value
-                        d["passports"][n] = [c for c in current if c]
-
-                    changed(update)
-
                 body.append(
-                    ft.Dropdown(
-                        label=t("{name}'s passport", name=name)
+                    choice_chips(
+                        t("{name}'s passport", name=name)
                         if each == 1
                         else t("{name}'s passport {number}", name=name, number=slot + 1),
-                        value=held[slot] if slot < len(held) else None,
-                        options=choices(None),
-                        on_select=set_passport,
+                        choices(None),
+                        held[slot] if slot < len(held) else None,
+                        lambda key, n=name, s=slot: changed(
+                            lambda d: d["passports"].__setitem__(
+                                n, set_slot(d["passports"].get(n, []), s, key)
+                            )
+                        ),
                     )
                 )
     elif step == 1:
@@ -188,28 +182,14 @@ def wizard(
                     continue
                 made = draft["identifications"].get(guesser, {}).get(opponent, [])
                 for slot in range(each):
-
-                    def set_guess(
-                        e: Any, g: str = guesser, o: str = opponent, s: int = slot
-                    ) -> None:
-                        def update(d: dict[str, Any]) -> None:
-                            guesses = list(d["identifications"].setdefault(g, {}).get(o, []))
-                            guesses += [None] * (each - len(guesses))
-                            guesses[s] = None if e.control.value == NO_ATTEMPT else e.control.value
-                            kept = [x for x in guesses if x]
-                            if kept:
-                                d["identifications"][g][o] = kept
-                            else:
-                                d["identifications"][g].pop(o, None)
-
-                        changed(update)
-
                     body.append(
-                        ft.Dropdown(
-                            label=t("{guesser} on {opponent}", guesser=guesser, opponent=opponent),
-                            value=made[slot] if slot < len(made) else NO_ATTEMPT,
-                            options=choices(t("no attempt")),
-                            on_select=set_guess,
+                        choice_chips(
+                            t("{guesser} on {opponent}", guesser=guesser, opponent=opponent),
+                            choices(t("no attempt")),
+                            made[slot] if slot < len(made) else NO_ATTEMPT,
+                            lambda key, g=guesser, o=opponent, s=slot: changed(
+                                lambda d: set_guess(d, g, o, s, key)
+                            ),
                         )
                     )
     else:
@@ -273,6 +253,22 @@ def wizard(
         body.append(error_box([t.problem(e) for e in errors if _belongs_to(e, step)]))
     body.append(ft.Row(nav))
     return body
+
+
+def set_slot(values: list[str], slot: int, value: str | None) -> list[str]:
+    """`values` with position `slot` set (None clears it); gaps are dropped."""
+    padded: list[str | None] = [*values, *[None] * (slot + 1 - len(values))]
+    padded[slot] = value
+    return [v for v in padded if v]
+
+
+def set_guess(draft: dict[str, Any], guesser: str, opponent: str, slot: int, key: str) -> None:
+    made = draft["identifications"].setdefault(guesser, {})
+    guesses = set_slot(made.get(opponent, []), slot, None if key == NO_ATTEMPT else key)
+    if guesses:
+        made[opponent] = guesses
+    else:
+        made.pop(opponent, None)
 
 
 def _belongs_to(error: scoring.RecordError, step: int) -> bool:

@@ -34,6 +34,32 @@ def icon_button(
     )
 
 
+def choice_chips(
+    label: str, options: list[tuple[str, str]], selected: str | None, on_pick: Callable[[str], Any]
+) -> ft.Control:
+    """Pick one of a few options with one tap. Each chip is named "label: option" for screen
+    readers (Flutter's dropdowns have no accessible name)."""
+    return ft.Column(
+        spacing=4,
+        controls=[
+            ft.Text(label),
+            ft.Row(
+                wrap=True,
+                spacing=6,
+                run_spacing=6,
+                controls=[
+                    ft.Chip(
+                        label=ft.Text(text, semantics_label=f"{label}: {text}"),
+                        selected=key == selected,
+                        on_select=lambda e, k=key: on_pick(k),
+                    )
+                    for key, text in options
+                ],
+            ),
+        ],
+    )
+
+
 def heading(text: str) -> ft.Text:
     return ft.Text(text, theme_style=ft.TextThemeStyle.TITLE_MEDIUM, weight=ft.FontWeight.BOLD)
 
