@@ -71,7 +71,10 @@ def BlackSpyScreen(
                 draft,
                 editing,
                 auto,
-                lambda d, a: (set_draft(fill(d, a, index)), set_auto(a)),
+                lambda modify, a: (
+                    set_auto(a),
+                    set_draft(lambda current: fill(modify(copy.deepcopy(current)), a, index)),
+                ),
                 lambda: set_editing(None),
             )
         ]
@@ -270,25 +273,33 @@ def DealEntry(
     points = scoring.draft_points({**record, "rounds": record["rounds"][:index]}, draft)
     variants = record["options"].get("variants", [])
 
-    def update(name: str, key: str, value: Any) -> None:
-        cards = {**draft["cards"], name: {**draft["cards"][name], key: value}}
-        change({**draft, "cards": cards}, auto if auto != name else None)
+    # Each change is applied to the draft as it is when the change arrives (two quick taps on
+    # "plus" count twice), then the automatic player's pile is worked out again.
+    def step(name: str, key: str, delta: int, high: int) -> None:
+        def modify(current: dict[str, Any]) -> dict[str, Any]:
+            pile = current["cards"][name]
+            pile[key] = max(0, min(high, pile[key] + delta))
+            return current
+
+        change(modify, auto if auto != name else None)
 
     def toggle_high(name: str, rank: int) -> None:
-        cards = copy.deepcopy(draft["cards"])
-        mine = cards[name]["black_high"]
-        if rank in mine:
-            mine.remove(rank)
-        else:
-            for other in cards.values():  # a card is taken by one player: move it
+        def modify(current: dict[str, Any]) -> dict[str, Any]:
+            mine = current["cards"][name]["black_high"]
+            if rank in mine:
+                mine.remove(rank)
+                return current
+            for other in current["cards"].values():  # a card is taken by one player: move it
                 if rank in other["black_high"]:
                     other["black_high"].remove(rank)
             mine.append(rank)
             mine.sort()
-        change({**draft, "cards": cards}, auto if auto != name else None)
+            return current
+
+        change(modify, auto if auto != name else None)
 
     def set_moon_choice(choice: str) -> None:
-        change({**draft, "moon_choice": choice}, auto)
+        change(lambda current: {**current, "moon_choice": choice}, auto)
 
     def save() -> None:
         try:
@@ -328,8 +339,8 @@ def DealEntry(
                 draft["cards"][name],
                 points.get(name),
                 auto == name,
-                lambda n=name: change(draft, n),
-                update,
+                lambda n=name: change(lambda current: current, n),
+                step,
                 toggle_high,
                 variants,
             )
@@ -406,7 +417,7 @@ def pile_card(
     points: Any,
     automatic: bool,
     make_auto: Any,
-    update: Any,
+    step: Any,
     toggle_high: Any,
     variants: list[str],
 ) -> ft.Control:
@@ -435,7 +446,7 @@ def pile_card(
                         pile["black_spies"],
                         0,
                         BLACK_SPIES,
-                        lambda v: update(name, "black_spies", v),
+                        lambda d: step(name, "black_spies", d, BLACK_SPIES),
                         t,
                         enabled,
                         t("Black Spies (10)"),
@@ -445,7 +456,7 @@ def pile_card(
                         pile["black_low"],
                         0,
                         BLACK_LOW,
-                        lambda v: update(name, "black_low", v),
+                        lambda d: step(name, "black_low", d, BLACK_LOW),
                         t,
                         enabled,
                         t("Black 1–6 (1 each)"),
@@ -476,7 +487,7 @@ def pile_card(
                         pile["colored_spies"],
                         0,
                         COLORED_SPIES,
-                        lambda v: update(name, "colored_spies", v),
+                        lambda d: step(name, "colored_spies", d, COLORED_SPIES),
                         t,
                         enabled,
                         t("Coloured Spies (−5)")

@@ -231,9 +231,14 @@ def RoundEntry(
     preview = previews[mission_index] if mission_index < len(previews) else {}
 
     def change(update: Any) -> None:
-        new = copy.deepcopy(draft)
-        update(new["missions"][mission_index])
-        set_draft(new)
+        """Apply `update` to this mission as it is when the change arrives."""
+
+        def apply(current: dict[str, Any]) -> dict[str, Any]:
+            new = copy.deepcopy(current)
+            update(new["missions"][mission_index])
+            return new
+
+        set_draft(apply)
 
     def save() -> None:
         try:

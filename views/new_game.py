@@ -341,7 +341,12 @@ def black_spy_options(t: Translator, draft: Draft, set_draft: Any, first: str) -
             end_value,
             10,
             1000,
-            lambda value: set_draft(replace(draft, end_value=value)),
+            lambda step: set_draft(
+                lambda current: replace(
+                    current,
+                    end_value=min(1000, max(10, (current.end_value or default_end) + 10 * step)),
+                )
+            ),
             t,
         )
     )

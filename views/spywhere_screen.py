@@ -125,9 +125,14 @@ def wizard(
     each = spywhere.passports_each(len(names))
 
     def changed(update: Any) -> None:
-        new = copy.deepcopy(draft)
-        update(new)
-        set_draft(new)
+        """Apply `update` to the draft as it is when the change arrives."""
+
+        def apply(current: dict[str, Any] | None) -> dict[str, Any]:
+            new = copy.deepcopy(current if current is not None else draft)
+            update(new)
+            return new
+
+        set_draft(apply)
 
     def choices(include_none: str | None) -> list[tuple[str, str]]:
         options = [(n, t(NATIONALITY_NAMES[n])) for n in nationalities]
@@ -169,7 +174,11 @@ def wizard(
                     draft["own_cards"].get(name, 0),
                     0,
                     limit,
-                    lambda v, n=name: changed(lambda d: d["own_cards"].__setitem__(n, v)),
+                    lambda step, n=name: changed(
+                        lambda d: d["own_cards"].__setitem__(
+                            n, max(0, min(limit, d["own_cards"].get(n, 0) + step))
+                        )
+                    ),
                     t,
                 )
             )

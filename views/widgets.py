@@ -73,13 +73,14 @@ def stepper(
     value: int,
     low: int,
     high: int,
-    on_change: Callable[[int], None],
+    on_step: Callable[[int], None],
     t: Translator,
     enabled: bool = True,
     shown: str | None = None,
 ) -> ft.Row:
-    """− value + with big buttons. The buttons' names say what they change, for screen readers
-    and tests ("Anna: black Spies plus"); `shown` is the shorter text on screen."""
+    """− value + with big buttons; `on_step` gets −1 or +1 (a step, not a value, so two quick
+    taps count twice). The buttons' names say what they change, for screen readers and tests
+    ("Anna: black Spies plus"); `shown` is the shorter text on screen."""
     return ft.Row(
         spacing=0,
         vertical_alignment=ft.CrossAxisAlignment.CENTER,
@@ -88,7 +89,7 @@ def stepper(
             icon_button(
                 ft.Icons.REMOVE_CIRCLE_OUTLINE,
                 t("{label} minus", label=label),
-                lambda: on_change(value - 1),
+                lambda: on_step(-1),
                 disabled=not enabled or value <= low,
             ),
             ft.Container(
@@ -101,7 +102,7 @@ def stepper(
             icon_button(
                 ft.Icons.ADD_CIRCLE_OUTLINE,
                 t("{label} plus", label=label),
-                lambda: on_change(value + 1),
+                lambda: on_step(1),
                 disabled=not enabled or value >= high,
             ),
         ],
