@@ -610,9 +610,13 @@ class Kompromat(GameRules[Options, KompromatRound, State]):
         previews: list[dict[str, JSON]] = []
         known: State | None = state
         for index, raw in enumerate(missions if isinstance(missions, list) else []):
-            preview: dict[str, JSON] = {"totals": self._card_totals(state.table, raw),
-                                        "winner": None, "tokens": None, "resolved": False,
-                                        "unused": None}
+            preview: dict[str, JSON] = {
+                "totals": self._card_totals(state.table, raw),
+                "winner": None,
+                "tokens": None,
+                "resolved": False,
+                "unused": None,
+            }
             if known is not None and not known.token_losers:
                 preview["unused"] = {n: h.unused_items() for n, h in known.holdings.items()}
                 reader = Reader()
@@ -633,7 +637,9 @@ class Kompromat(GameRules[Options, KompromatRound, State]):
         totals: dict[str, JSON] = {}
         for name in table.names:
             cards = plays.get(name, []) if isinstance(plays, dict) else []
-            labels = [read_equipment(Reader(), c, "") for c in cards] if isinstance(cards, list) else []
+            labels = (
+                [read_equipment(Reader(), c, "") for c in cards] if isinstance(cards, list) else []
+            )
             readable = [label for label in labels if label is not None]
             totals[name] = to_json(mission_total(readable)) if readable else None
         return totals

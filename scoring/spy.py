@@ -105,8 +105,13 @@ class Spy(GameRules[Options, Event, State]):
         if not ok:
             return None
         found, lit, out = dict(state.found), dict(state.lit), state.eliminated
-        entry: dict[str, JSON] = {"event": rnd.kind, "by": rnd.by, "base": rnd.base,
-                                  "target": None, "out": None}
+        entry: dict[str, JSON] = {
+            "event": rnd.kind,
+            "by": rnd.by,
+            "base": rnd.base,
+            "target": None,
+            "out": None,
+        }
         if rnd.kind == "target":
             entry["target"] = TARGETS[found[rnd.base]]
             found[rnd.base] += 1

@@ -349,8 +349,14 @@ def test_a_round_being_entered_is_previewed_mission_by_mission() -> None:
     import scoring
 
     rec = game(m(item("newspaper"), [9], [8]))
-    draft = {"missions": [m(T5, [10, "1/11"], [9]), m(T4, [9], [10]), {"alarm": 0, "plays": {"Anna": [2]}},
-                          m(T3, [3], [4])]}
+    draft = {
+        "missions": [
+            m(T5, [10, "1/11"], [9]),
+            m(T4, [9], [10]),
+            {"alarm": 0, "plays": {"Anna": [2]}},
+            m(T3, [3], [4]),
+        ]
+    }
     draft["missions"][1]["effects"] = [{"item": "newspaper", "by": "Anna", "on": "Ben"}]
     previews = scoring.preview_round(rec, draft)
     assert previews[0]["unused"] == {"Anna": ["newspaper"], "Ben": []}

@@ -93,7 +93,14 @@ def test_spy_takes_two_to_four_players() -> None:
 
 
 def test_the_log_says_what_each_event_revealed() -> None:
-    events = [ev("target", "Anna", "Ben"), ev("bomb-lit", "Ben", "Carla"),
-              ev("bomb-exploded", "Anna", "Carla")]
+    events = [
+        ev("target", "Anna", "Ben"),
+        ev("bomb-lit", "Ben", "Carla"),
+        ev("bomb-exploded", "Anna", "Carla"),
+    ]
     log = standings(spy(events))["log"]
-    assert [(e["target"], e["out"]) for e in log] == [("safe-1", None), (None, None), (None, "Anna")]
+    assert [(e["target"], e["out"]) for e in log] == [
+        ("safe-1", None),
+        (None, None),
+        (None, "Anna"),
+    ]

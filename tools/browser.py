@@ -109,14 +109,38 @@ def open_app(browser: Browser, url: str, size: dict[str, int] = PHONE) -> Page:
     page.wait_for_selector("flt-semantics-placeholder", state="attached", timeout=60_000)
     page.locator("flt-semantics-placeholder").dispatch_event("click")
     page.wait_for_selector("flt-semantics", state="attached", timeout=30_000)
+    page.evaluate(WATCH_CHANGES)
     return page
 
 
 # --- actions that wait for the app (every step is a round trip to the Python server) ---------
 
 
+QUIET_MS = 150  # no change to the page for this long: the redraw has landed
+WATCH_CHANGES = """() => {
+    if (window.__debriefWatching) return;
+    window.__debriefWatching = true;
+    window.__lastChange = performance.now();
+    new MutationObserver(() => { window.__lastChange = performance.now(); })
+        .observe(document.body, {subtree: true, childList: true, attributes: true,
+                                 characterData: true});
+}"""
+
+
+def settle(page: Page) -> None:
+    """Wait until the redraw from the previous action has landed: a tap on a node that is being
+    replaced is lost (Flutter rebuilds its accessibility nodes on every redraw). The answer of
+    the Python server takes a moment to arrive, hence the first short wait."""
+    page.evaluate(WATCH_CHANGES)
+    page.wait_for_timeout(60)
+    page.wait_for_function(
+        f"() => performance.now() - window.__lastChange > {QUIET_MS}", polling=30, timeout=15_000
+    )
+
+
 def tap(page: Page, name: str, role: str = "button", timeout: float = 15_000) -> None:
     """Tap the control with this accessible name, once it is there and enabled."""
+    settle(page)
     target = page.get_by_role(role, name=name, exact=True).first  # type: ignore[arg-type]
     target.wait_for(state="visible", timeout=timeout)
     target.click(timeout=timeout)
@@ -126,7 +150,7 @@ def type_text(page: Page, field: str, text: str, submit: bool = False) -> None:
     """Type into the text field labelled `field` (Flutter creates the input when focused)."""
     box = page.get_by_role("textbox", name=field, exact=True).first
     box.wait_for(state="visible", timeout=15_000)
-    page.wait_for_timeout(300)  # let a pending redraw or refocus land before typing
+    settle(page)  # a pending redraw or refocus would swallow what is typed
     box.click()
     page.wait_for_function(
         "() => document.activeElement && "

@@ -202,10 +202,16 @@ def scoresheet(
             parts.insert(0, ft.Icon(icon, size=14))
         return ft.Row(parts, spacing=2, alignment=ft.MainAxisAlignment.END, expand=1)
 
-    def row(label: str, cells: list[ft.Control], on_click: Any = None) -> ft.Control:
+    def row(
+        label: str, cells: list[ft.Control], on_click: Any = None, spoken: str | None = None
+    ) -> ft.Control:
         return ft.Container(
             content=ft.Row(
-                [ft.Text(label, width=48, weight=ft.FontWeight.BOLD), *cells], spacing=4
+                [
+                    ft.Text(label, width=48, weight=ft.FontWeight.BOLD, semantics_label=spoken),
+                    *cells,
+                ],
+                spacing=4,
             ),
             padding=ft.Padding.symmetric(vertical=10, horizontal=4),
             border=ft.Border.only(bottom=ft.BorderSide(1, ft.Colors.OUTLINE_VARIANT)),
@@ -221,7 +227,14 @@ def scoresheet(
             if name in deal["halved"]:
                 text += " ½"
             cells.append(cell(text, MOON_ICON if deal["moon"] == name else None))
-        rows.append(row(str(index + 1), cells, on_click=lambda _e, i=index: open_entry(i)))
+        rows.append(
+            row(
+                str(index + 1),
+                cells,
+                on_click=lambda _e, i=index: open_entry(i),
+                spoken=t("Edit deal {number}", number=index + 1),
+            )
+        )
     totals = standings["totals"]
     rows.append(
         row(

@@ -1,0 +1,181 @@
+"""A complete game of each of the four games, played through the app in Chromium.
+
+The rounds come from ../shared/scenarios (continued to the end of the game where a scenario
+stops early); the totals and the winner the app shows are checked against `scoring`.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+from typing import Any
+
+import pytest
+from builders import SCENARIOS
+from playwright.sync_api import Page
+from ui import (
+    EN,
+    chip,
+    enter_deal,
+    enter_kompromat_round,
+    enter_spy_event,
+    enter_spywhere_ending,
+    shown,
+    start_game,
+    tap_starting,
+)
+
+import scoring
+from tools.browser import tap
+
+pytestmark = pytest.mark.e2e
+
+
+def scenario(name: str) -> dict[str, Any]:
+    return json.loads((SCENARIOS / f"{name}.json").read_text())
+
+
+def names_of(record: dict[str, Any]) -> list[str]:
+    return [p["name"] for p in record["players"]]
+
+
+def winner_line(result: dict[str, Any]) -> str:
+    return EN("Game over: {names} won!", names=" & ".join(result["winners"]))
+
+
+def test_black_spy_full_game(page: Page) -> None:
+    record = scenario("black-spy-basic")
+    names = names_of(record)
+    # The scenario stops after deal 3; Ben's six black Spies in deal 4 end the game.
+    ending = {
+        "cards": {
+            "Anna": {
+                "black_spies": 0,
+                "black_low": 6,
+                "black_high": [8, 9, 10, 11],
+                "colored_spies": 4,
+            },
+            "Ben": {"black_spies": 6, "black_low": 0, "black_high": [], "colored_spies": 0},
+            "Carla": {"black_spies": 0, "black_low": 0, "black_high": [], "colored_spies": 0},
+            "Dirk": {"black_spies": 0, "black_low": 0, "black_high": [], "colored_spies": 0},
+        }
+    }
+    start_game(page, "Black Spy", names)
+    tap(page, "Start Black Spy")
+    for number, deal in enumerate(record["rounds"], start=1):
+        enter_deal(page, number, names, deal)
+    after_scenario = scoring.standings(record)
+    for name, total in after_scenario["totals"].items():
+        shown(page, f"{name}: total {EN.number(total)}")
+    shown(page, "Deal 4: Dirk deals 15 cards each")
+    enter_deal(page, 4, names, ending)
+    final = scoring.standings({**record, "rounds": [*record["rounds"], ending]})
+    assert final["finished"]
+    for name, total in final["totals"].items():
+        shown(page, f"{name}: total {EN.number(total)}")
+    shown(page, winner_line(final))
+
+
+def test_spy_full_game(page: Page) -> None:
+    record = scenario("spy-three-players")
+    names = names_of(record)
+    events = record["rounds"] + [{"event": "target", "by": "Ben", "base": "Carla"}] * 3
+    start_game(page, "SPY", names)
+    tap(page, "Start SPY")
+    for number, event in enumerate(events, start=1):
+        enter_spy_event(page, event, number)
+    final = scoring.standings({**record, "rounds": events})
+    assert final["finished"] and final["winners"] == ["Ben"]
+    shown(page, winner_line(final))
+    for name in final["eliminated"]:
+        shown(page, f"Out · place {final['totals'][name]}", timeout=5_000)
+
+
+def test_spywhere_full_game(page: Page) -> None:
+    record = scenario("spywhere-four-players")
+    names = names_of(record)
+    start_game(page, "Spywhere", names)
+    chip(page, f"Removed nationality: {record['options']['removed_nationality'].capitalize()}")
+    tap(page, "Start Spywhere")
+    enter_spywhere_ending(page, names, record["rounds"][0])
+    final = scoring.standings(record)
+    for name, total in final["totals"].items():
+        shown(page, f"{name}: {EN.number(total)} points")
+    shown(page, winner_line(final))
+
+
+def later_kompromat_rounds(record: dict[str, Any]) -> list[dict[str, Any]]:
+    """Rounds 2 to 6 from the mission cards the scenario left: Anna plays the higher card."""
+    left = scoring.standings(record)["cards_left"]
+    cards = [
+        {k: v for k, v in card.items() if k != "left"} for card in left for _ in range(card["left"])
+    ]
+    rounds = []
+    for number in range(5):
+        missions = []
+        for index in range(4):
+            high = 10 - 2 * index
+            missions.append(
+                {
+                    "card": cards[number * 4 + index],
+                    "alarm": 0,
+                    "plays": {"Anna": [high], "Ben": [high - 1]},
+                }
+            )
+        rounds.append({"missions": missions})
+    return rounds
+
+
+def test_kompromat_full_game(page: Page) -> None:
+    record = scenario("kompromat-first-round")
+    names = names_of(record)
+    start_game(page, "Kompromat", names)
+    chip(page, f"First player: {record['options']['first_player']}")
+    tap(page, "Start Kompromat")
+    rounds = record["rounds"] + later_kompromat_rounds(record)
+    for number, rnd in enumerate(rounds, start=1):
+        enter_kompromat_round(page, number, names, rnd)
+        so_far = scoring.standings({**record, "rounds": rounds[:number]})
+        for name, total in so_far["totals"].items():
+            shown(page, f"{name}: {EN.number(total)} VP")
+    final = scoring.standings({**record, "rounds": rounds})
+    assert final["finished"]
+    shown(page, winner_line(final))
+
+
+def test_a_wrong_entry_is_explained_and_cannot_be_saved(page: Page) -> None:
+    names = ["Anna", "Ben", "Carla"]
+    start_game(page, "Black Spy", names)
+    tap(page, "Start Black Spy")
+    tap(page, "Enter deal 1")
+    for _ in range(4):
+        tap(page, "Anna: black Spies plus")
+    for _ in range(3):  # 7 black Spies: Carla, filled in automatically, cannot make it add up
+        tap(page, "Ben: black Spies plus")
+    shown(page, "the black Spies add up to 7, but a deal has 6")
+    save = page.get_by_role("button", name="Save deal", exact=True)
+    assert save.get_attribute("aria-disabled") == "true"
+    save.click(force=True)
+    shown(page, "the black Spies add up to 7, but a deal has 6")  # still there: nothing saved
+    tap(page, "Cancel")
+    shown(page, "Enter deal 1")  # the deal was not saved
+
+
+def test_a_past_round_is_edited_and_the_totals_follow(page: Page) -> None:
+    record = scenario("black-spy-basic")
+    names = names_of(record)
+    start_game(page, "Black Spy", names)
+    tap(page, "Start Black Spy")
+    for number, deal in enumerate(record["rounds"][:2], start=1):
+        enter_deal(page, number, names, deal)
+    tap_starting(page, "Edit deal 1")  # the row of deal 1 on the scoresheet
+    shown(page, "Correct deal 1")
+    tap(page, "Anna: coloured Spies minus")
+    tap(page, "Ben: coloured Spies plus")
+    tap(page, "Save deal")
+    edited = copy.deepcopy(record)
+    edited["rounds"] = edited["rounds"][:2]
+    edited["rounds"][0]["cards"]["Anna"]["colored_spies"] = 0
+    edited["rounds"][0]["cards"]["Ben"]["colored_spies"] = 1
+    for name, total in scoring.standings(edited)["totals"].items():
+        shown(page, f"{name}: total {EN.number(total)}")

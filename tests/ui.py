@@ -1,0 +1,172 @@
+"""Playing the games through the app's screens, as a player would, for the browser tests.
+
+Each `enter_*` function takes a round as the game record writes it (e.g. from
+../shared/scenarios) and enters it with the same taps a player would make.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from playwright.sync_api import Page
+
+import scoring
+from tools.browser import see, settle, tap, type_text
+from views.i18n import Translator
+
+EN = Translator("en")
+TARGETS = {
+    "safe-1": "Safe 1",
+    "safe-2": "Safe 2",
+    "top-secret-1": "Top Secret 1",
+    "top-secret-2": "Top Secret 2",
+}
+
+
+def chip(page: Page, label: str, role: str = "checkbox", checked: bool = True) -> None:
+    """Make the chip, checkbox or radio named `label` checked (or not), and wait until the app
+    has taken it in: a next tap on a control still being redrawn would be lost."""
+    settle(page)
+    target = page.get_by_role(role, name=label, exact=True).first  # type: ignore[arg-type]
+    target.wait_for(state="visible", timeout=15_000)
+    want = "true" if checked else "false"
+    if target.get_attribute("aria-checked") == want:
+        return
+    target.click()
+    page.wait_for_function(
+        "([label, want]) => [...document.querySelectorAll('flt-semantics[aria-checked]')]"
+        ".some(e => e.getAttribute('aria-label') === label && e.getAttribute('aria-checked') === want)",
+        arg=[label, want],
+        timeout=15_000,
+    )
+
+
+def shown(page: Page, text: str, timeout: float = 15_000) -> None:
+    """Wait until a control says `text`: its whole label, or a whole line of its text (Flutter
+    merges the texts of a card or a list row into one node, a line each)."""
+    line = re.compile(rf"(^|\n){re.escape(text)}(\n|$)")
+    target = page.locator(f"flt-semantics[aria-label={_quote(text)}]").or_(page.get_by_text(line))
+    target.first.wait_for(state="attached", timeout=timeout)
+
+
+def _quote(text: str) -> str:
+    return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def tap_starting(page: Page, prefix: str) -> None:
+    """Tap the button whose name starts with `prefix` (a row whose texts are merged)."""
+    settle(page)
+    target = page.get_by_role("button", name=re.compile(rf"^{re.escape(prefix)}\b")).first
+    target.wait_for(state="visible", timeout=15_000)
+    target.click()
+
+
+def start_game(page: Page, title: str, names: list[str]) -> None:
+    tap(page, "New game")
+    tap_starting(page, title)
+    for name in names:
+        type_text(page, "New player", name, submit=True)
+        page.get_by_role("button", name=f"Move {name} up").wait_for(timeout=15_000)
+
+
+# --- Black Spy ---------------------------------------------------------------------------------
+
+
+def enter_deal(page: Page, number: int, names: list[str], deal: dict[str, Any]) -> None:
+    """All players but the last, whose pile the app fills in with what is left."""
+    tap(page, f"Enter deal {number}")
+    for name in names[:-1]:
+        pile = deal["cards"][name]
+        for _ in range(pile["black_spies"]):
+            tap(page, f"{name}: black Spies plus")
+        for _ in range(pile["black_low"]):
+            tap(page, f"{name}: black 1–6 plus")
+        for rank in pile["black_high"]:
+            chip(page, f"{name}: black {rank}")
+        for _ in range(pile["colored_spies"]):
+            tap(page, f"{name}: coloured Spies plus")
+    if "moon_choice" in deal:
+        text = "Give 60 to everyone else" if deal["moon_choice"] == "give" else "Release"
+        tap_starting(page, text)
+    tap(page, "Save deal")
+    see(page, f"Deal {number} saved")
+
+
+# --- SPY ---------------------------------------------------------------------------------------
+
+
+def enter_spy_event(page: Page, event: dict[str, Any], number: int) -> None:
+    chip(page, f"Who spied?: {event['by']}")
+    chip(page, f"On whose base?: {event['base']}")
+    if event["event"] == "target":
+        tap_starting(page, "Found")
+    else:
+        tap(page, "Lit a bomb" if event["event"] == "bomb-lit" else "Lit bomb exploded")
+    page.get_by_role(
+        "button", name=re.compile(rf"^{number} {re.escape(event['by'])} ")
+    ).first.wait_for(state="attached", timeout=15_000)
+
+
+# --- Spywhere ----------------------------------------------------------------------------------
+
+NATIONALITIES = {
+    "italy": "Italy",
+    "england": "England",
+    "france": "France",
+    "spain": "Spain",
+    "belgium": "Belgium",
+    "germany": "Germany",
+}
+
+
+def enter_spywhere_ending(page: Page, names: list[str], ending: dict[str, Any]) -> None:
+    two = len(names) == 2
+    for name in names:
+        for slot, nationality in enumerate(ending["passports"][name]):
+            label = f"{name}'s passport {slot + 1}" if two else f"{name}'s passport"
+            chip(page, f"{label}: {NATIONALITIES[nationality]}")
+    tap(page, "Next")
+    for name in names:
+        for _ in range(ending["own_cards"][name]):
+            tap(page, f"{name}: own cards plus")
+    tap(page, "Next")
+    for guesser, made in ending["identifications"].items():
+        for opponent, guesses in made.items():
+            for guess in guesses:
+                chip(page, f"{guesser} on {opponent}: {NATIONALITIES[guess]}")
+    tap(page, "Next")
+    if ending["ended_by"]:
+        chip(page, f"{ending['ended_by']} tried everyone", role="radio")
+    tap(page, "Save scores")
+    see(page, "Scores saved")
+
+
+# --- Kompromat ---------------------------------------------------------------------------------
+
+ITEMS = {item: str(name) for item, name in scoring.kompromat.ITEM_NAMES.items()}
+
+
+def mission_card_text(card: dict[str, Any]) -> str:
+    if card["kind"] == "target":
+        return f"Target ({card['vp']} VP)"
+    if card["kind"] == "item":
+        return ITEMS[card["item"]]
+    return card["kind"].capitalize()
+
+
+def enter_kompromat_round(page: Page, number: int, names: list[str], rnd: dict[str, Any]) -> None:
+    tap_starting(page, f"Enter round {number} of 6")
+    for index, mission in enumerate(rnd["missions"]):
+        chip(page, f"Mission {index + 1}") if index else see(page, "Mission card")
+        chip(page, f"Mission card: {mission_card_text(mission['card'])}")
+        if mission.get("alarm"):
+            tap(page, "!" * mission["alarm"])
+        for name in names:
+            for card in mission["plays"].get(name, []):
+                label = "0.5" if card == 0.5 else str(card)
+                tap(page, f"{name} plays {label}")
+        for name in mission.get("perfect_return", []):
+            chip(page, f"Perfect 21: {name} returns a token")
+    tap(page, "Save round")
+    see(page, f"Round {number} saved")
