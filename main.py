@@ -19,12 +19,22 @@ from views.app import make_main
 ASSETS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "assets")
 
 
+def no_display() -> bool:
+    """A Linux machine without a desktop session cannot open the app's window."""
+    return sys.platform.startswith("linux") and not (
+        os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")
+    )
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="debrief", description="Debrief: the spy games scorepad")
     parser.add_argument("--web", action="store_true", help="serve the app to a browser")
     parser.add_argument("--port", type=int, default=8550, help="port for --web (default 8550)")
     parser.add_argument("--data-dir", help="data folder (default: $DEBRIEF_DATA_DIR)")
     args = parser.parse_args(argv)
+    if not args.web and no_display():
+        print("No screen here: serving Debrief to a browser instead.", flush=True)
+        args.web = True
     if args.web:
         print(f"Debrief is served at http://127.0.0.1:{args.port}/", flush=True)
         ft.run(

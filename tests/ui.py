@@ -36,7 +36,8 @@ def chip(page: Page, label: str, role: str = "checkbox", checked: bool = True) -
     target.click()
     page.wait_for_function(
         "([label, want]) => [...document.querySelectorAll('flt-semantics[aria-checked]')]"
-        ".some(e => e.getAttribute('aria-label') === label && e.getAttribute('aria-checked') === want)",
+        ".some(e => e.getAttribute('aria-label') === label"
+        " && e.getAttribute('aria-checked') === want)",
         arg=[label, want],
         timeout=15_000,
     )

@@ -9,6 +9,7 @@ import flet as ft
 
 import scoring
 from scoring.black_spy import BLACK_LOW, BLACK_SPIES, COLORED_SPIES, HIGH_POINTS
+from scoring.errors import N_
 
 from .frame import game_bar, game_over_panel, problems_text, snack
 from .i18n import Translator
@@ -25,9 +26,9 @@ PASS_ICONS = {
     "across": ft.Icons.SWAP_VERT,
 }
 PASS_TEXT = {
-    "left": "Pass 3 cards to the left",
-    "right": "Pass 3 cards to the right",
-    "across": "Pass 3 cards across",
+    "left": N_("Pass 3 cards to the left"),
+    "right": N_("Pass 3 cards to the right"),
+    "across": N_("Pass 3 cards across"),
 }
 
 
@@ -117,6 +118,7 @@ def sheet(
 
 def next_deal_panel(t: Translator, standings: dict[str, Any], record: dict[str, Any]) -> ft.Control:
     deal = standings["next_deal"]
+    direction = deal["pass"]
     variants = record["options"].get("variants", [])
     lines: list[ft.Control] = [
         ft.Text(
@@ -128,7 +130,7 @@ def next_deal_panel(t: Translator, standings: dict[str, Any], record: dict[str, 
             ),
             weight=ft.FontWeight.BOLD,
         ),
-        ft.Row([ft.Icon(PASS_ICONS[deal["pass"]]), ft.Text(t(PASS_TEXT[deal["pass"]]))]),
+        ft.Row([ft.Icon(PASS_ICONS[direction]), ft.Text(t(PASS_TEXT[direction]))]),
     ]
     if "mole_draft_order" in deal:
         lines.append(
@@ -169,7 +171,8 @@ def next_deal_panel(t: Translator, standings: dict[str, Any], record: dict[str, 
     if reminders:
         lines.append(note(t("Variants: {names}", names=", ".join(reminders))))
     if "following-rank" in variants:
-        lines.append(note(t(VARIANT_TEXT["following-rank"][1])))
+        following_rank = VARIANT_TEXT["following-rank"][1]
+        lines.append(note(t(following_rank)))
     return info_box(lines)
 
 

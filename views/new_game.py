@@ -10,6 +10,7 @@ import flet as ft
 
 import scoring
 from scoring import black_spy
+from scoring.errors import N_
 from scoring.table import name_key
 from storage.errors import StorageError
 
@@ -28,27 +29,36 @@ from .widgets import (
 )
 
 VARIANT_TEXT = {
-    "no-good-spies": ("No Good Spies", "Coloured Spies count 0; a deal totals 80."),
+    "no-good-spies": (N_("No Good Spies"), N_("Coloured Spies count 0; a deal totals 80.")),
     "capture-or-release": (
-        "Capture or Release",
-        "Whoever takes all 16 black cards may take −60 instead of giving 60.",
+        N_("Capture or Release"),
+        N_("Whoever takes all 16 black cards may take −60 instead of giving 60."),
     ),
-    "mole": ("The Mole", "From deal 2, 3 cards per player are drafted, highest total first."),
-    "calling-color": ("Calling Color", "The dealer calls a colour; the player to the left leads."),
-    "following-rank": ("Following Rank", "You may also follow the rank of the card before yours."),
+    "mole": (
+        N_("The Mole"),
+        N_("From deal 2, 3 cards per player are drafted, highest total first."),
+    ),
+    "calling-color": (
+        N_("Calling Color"),
+        N_("The dealer calls a colour; the player to the left leads."),
+    ),
+    "following-rank": (
+        N_("Following Rank"),
+        N_("You may also follow the rank of the card before yours."),
+    ),
     "going-back": (
-        "Going Back",
-        "Exceed the end value to end; exactly it, or half of it, is halved.",
+        N_("Going Back"),
+        N_("Exceed the end value to end; exactly it, or half of it, is halved."),
     ),
 }
-HALVES_TEXT = {"exact": "Exact (37.5)", "down": "Round down", "up": "Round up"}
+HALVES_TEXT = {"exact": N_("Exact (37.5)"), "down": N_("Round down"), "up": N_("Round up")}
 NATIONALITY_NAMES = {
-    "italy": "Italy",
-    "england": "England",
-    "france": "France",
-    "spain": "Spain",
-    "belgium": "Belgium",
-    "germany": "Germany",
+    "italy": N_("Italy"),
+    "england": N_("England"),
+    "france": N_("France"),
+    "spain": N_("Spain"),
+    "belgium": N_("Belgium"),
+    "germany": N_("Germany"),
 }
 
 

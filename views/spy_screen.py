@@ -7,6 +7,7 @@ from typing import Any
 import flet as ft
 
 import scoring
+from scoring.errors import N_
 
 from .frame import game_bar, game_over_panel, problems_text, snack
 from .i18n import Translator
@@ -14,11 +15,15 @@ from .state import AppState
 from .widgets import choice_chips, error_box, heading, info_box, note
 
 TARGET_NAMES = {
-    "safe-1": "Safe 1",
-    "safe-2": "Safe 2",
-    "top-secret-1": "Top Secret 1",
-    "top-secret-2": "Top Secret 2",
+    "safe-1": N_("Safe 1"),
+    "safe-2": N_("Safe 2"),
+    "top-secret-1": N_("Top Secret 1"),
+    "top-secret-2": N_("Top Secret 2"),
 }
+
+
+def target_name(t: Translator, target: str) -> str:
+    return t(TARGET_NAMES[target])
 
 
 def describe(t: Translator, entry: dict[str, Any]) -> str:
@@ -28,7 +33,7 @@ def describe(t: Translator, entry: dict[str, Any]) -> str:
             "{by} found {base}'s {target}",
             by=entry["by"],
             base=entry["base"],
-            target=t(TARGET_NAMES[entry["target"]]),
+            target=target_name(t, entry["target"]),
         )
         if entry["out"]:
             text += " · " + t("{name} is out", name=entry["out"])
@@ -130,7 +135,7 @@ def bases(t: Translator, result: scoring.Replay, standings: dict[str, Any]) -> f
             status = t("Out · place {place}", place=place)
         else:
             status = t(
-                "Next target: {target}", target=t(TARGET_NAMES[standings["next_target"][name]])
+                "Next target: {target}", target=target_name(t, standings["next_target"][name])
             )
         found = standings["targets_found"][name]
         cards.append(
@@ -195,7 +200,7 @@ def event_panel(
     if searcher is None or target is None:
         return ft.Container()
     lit = standings["lit_bombs"][target]
-    next_target = t(TARGET_NAMES[standings["next_target"][target]])
+    next_target = target_name(t, standings["next_target"][target])
     title = (
         t("What happened?") if editing is None else t("Correct event {number}", number=editing + 1)
     )

@@ -10,6 +10,7 @@ import flet as ft
 
 import scoring
 from scoring import spywhere
+from scoring.errors import N_
 
 from .frame import game_bar, game_over_panel, problems_text, snack
 from .i18n import Translator
@@ -17,7 +18,12 @@ from .new_game import NATIONALITY_NAMES
 from .state import AppState
 from .widgets import choice_chips, error_box, heading, info_box, note, stepper
 
-STEPS = ("Passports", "Cards of their own nationality", "Identifications", "Who ended the game?")
+STEPS = (
+    N_("Passports"),
+    N_("Cards of their own nationality"),
+    N_("Identifications"),
+    N_("Who ended the game?"),
+)
 NO_ATTEMPT = "-"
 PILE_RAN_OUT = "-"
 

@@ -42,12 +42,26 @@ class AppState:
 
     @classmethod
     def load(cls, store: Store, route: str = "/") -> AppState:
+        """The state at start; opened at the home screen, it returns to the game the table was
+        playing when the app was closed (if that game is still in progress)."""
+        if route in ("", "/"):
+            route = cls._last_table(store) or "/"
         return cls(
             store=store,
             route=route,
             language_setting=store.setting("language", "system"),
             theme_setting=store.setting("theme", "system"),
         )
+
+    @staticmethod
+    def _last_table(store: Store) -> str | None:
+        route = store.setting("last_route")
+        if not isinstance(route, str) or not route.startswith("/game/"):
+            return None
+        game_id = route.removeprefix("/game/")
+        if store.contains_game(game_id) and store.is_active(game_id):
+            return route
+        return None
 
     # --- settings --------------------------------------------------------------------------
 
@@ -81,6 +95,7 @@ class AppState:
         """Open a screen: the browser's address and back button follow."""
         self.message = None
         self.route = route
+        self.store.set_setting("last_route", route)
         page = ft.context.page
         if page is not None and page.route != route:
             page.navigate(route)

@@ -1,0 +1,63 @@
+"""Every text a player reads exists in German, with the same placeholders as the English."""
+
+from __future__ import annotations
+
+import re
+import sys
+from fractions import Fraction
+
+from builders import ROOT
+
+import scoring
+from scoring import errors
+from views.i18n import Translator, catalog
+
+sys.path.insert(0, str(ROOT / "tools"))
+import i18n as extraction
+
+PLACEHOLDER = re.compile(r"(?<!\{)\{(\w+)\}(?!\})")
+
+
+def test_every_message_in_the_code_has_a_german_translation() -> None:
+    german = catalog("de")
+    missing = sorted(m for m in extraction.messages() if not german.get(m))
+    assert missing == [], "run python tools/i18n.py and translate these"
+
+
+def test_translations_keep_their_placeholders() -> None:
+    for english, german in catalog("de").items():
+        assert set(PLACEHOLDER.findall(english)) == set(PLACEHOLDER.findall(german)), english
+
+
+def test_the_catalogue_has_no_stale_entries() -> None:
+    assert set(catalog("de")) <= extraction.messages()
+
+
+def test_record_errors_read_in_german_with_their_words_translated() -> None:
+    error = errors.NumberTooHigh(
+        "rounds[2].cards.Ben.black_spies",
+        value=7,
+        limit=6,
+        what=errors.N_("black Spies in one deal"),
+    )
+    assert Translator("de").problem(error) == "7 ist mehr als 6 schwarze Spione in einer Runde"
+    assert Translator("en").problem(error) == "7 is more than 6 black Spies in one deal"
+
+
+def test_numbers_in_the_players_language() -> None:
+    assert Translator("de").number(Fraction(75, 2)) == "37,5"
+    assert Translator("en").number(Fraction(75, 2)) == "37.5"
+    assert Translator("de").number(Fraction(-60)) == "-60"
+    assert Translator("de")("Deal {number} saved.", number=3) == "Runde 3 gespeichert."
+
+
+def test_every_problem_of_a_real_bad_record_translates() -> None:
+    record = {
+        "format": "game-record/1",
+        "game": "spy",
+        "players": [{"name": "A"}],
+        "options": {"x": 1},
+        "rounds": "no",
+    }
+    for problem in scoring.problems(record):
+        assert Translator("de").problem(problem) != problem.message
