@@ -19,6 +19,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from playwright.sync_api import Browser, Page, sync_playwright
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 ROOT = Path(__file__).resolve().parent.parent
 PHONE = {"width": 400, "height": 800}
@@ -151,12 +152,19 @@ def type_text(page: Page, field: str, text: str, submit: bool = False) -> None:
     box = page.get_by_role("textbox", name=field, exact=True).first
     box.wait_for(state="visible", timeout=15_000)
     settle(page)  # a pending redraw or refocus would swallow what is typed
-    box.click()
-    page.wait_for_function(
-        "() => document.activeElement && "
-        "['INPUT', 'TEXTAREA'].includes(document.activeElement.tagName)",
-        timeout=10_000,
-    )
+    for attempt in range(4):  # the first tap on a fresh page may be taken before Flutter is ready
+        box.click()
+        try:
+            page.wait_for_function(
+                "() => document.activeElement && "
+                "['INPUT', 'TEXTAREA'].includes(document.activeElement.tagName)",
+                timeout=5_000,
+            )
+            break
+        except PlaywrightTimeout:
+            if attempt == 3:
+                raise
+            settle(page)
     box.fill(text)
     if submit:
         page.keyboard.press("Enter")

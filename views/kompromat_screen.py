@@ -264,12 +264,15 @@ def RoundEntry(
     tabs = ft.Row(
         wrap=True,
         controls=[
-            ft.Chip(
-                label=ft.Text(t("Mission {number}", number=i + 1)),
-                selected=i == mission_index,
-                on_select=lambda e, i=i: set_mission(i),
-            )
-            for i in range(rules.MISSIONS_PER_ROUND)
+            ft.Text(t("Mission")),
+            *[
+                ft.Chip(
+                    label=ft.Text(str(i + 1), semantics_label=t("Mission {number}", number=i + 1)),
+                    selected=i == mission_index,
+                    on_select=lambda e, i=i: set_mission(i),
+                )
+                for i in range(rules.MISSIONS_PER_ROUND)
+            ],
         ],
     )
     controls: list[ft.Control] = [

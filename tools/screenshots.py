@@ -1,0 +1,110 @@
+"""Regenerate the phone-size screenshots in docs/screenshots/ (shown in the README).
+
+    python tools/screenshots.py
+
+Serves the app from a temporary data folder, plays the shared scenarios through the screens
+(as the browser tests do) and photographs each main screen at 400 x 800.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
+
+from builders import SCENARIOS  # noqa: E402
+from ui import (  # noqa: E402
+    chip,
+    enter_deal,
+    enter_kompromat_round,
+    enter_spy_event,
+    enter_spywhere_ending,
+    start_game,
+    tap_starting,
+)
+
+from tools.browser import AppServer, chromium, open_app, see, shot, tap  # noqa: E402
+
+OUT = ROOT / "docs" / "screenshots"
+
+
+def scenario(name: str) -> dict:
+    return json.loads((SCENARIOS / f"{name}.json").read_text())
+
+
+def main() -> int:
+    OUT.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory() as folder:
+        server = AppServer(Path(folder) / "data").start()
+        try:
+            with chromium() as browser:
+                page = open_app(browser, server.url)
+                take(page)
+        finally:
+            server.stop()
+    print(f"screenshots written to {OUT.relative_to(ROOT)}/")
+    return 0
+
+
+def take(page) -> None:  # type: ignore[no-untyped-def]
+    black_spy = scenario("black-spy-basic")
+    names = [p["name"] for p in black_spy["players"]]
+    shot(page, OUT / "01-home-empty.png")
+    start_game(page, "Black Spy", names)
+    chip(page, "The Mole")
+    shot(page, OUT / "02-new-game.png")
+    tap(page, "Start Black Spy")
+    for number, deal in enumerate(black_spy["rounds"][:2], start=1):
+        enter_deal(page, number, names, deal)
+    shot(page, OUT / "03-black-spy-sheet.png")
+    tap(page, "Enter deal 3")
+    tap(page, "Anna: black Spies plus")
+    tap(page, "Anna: coloured Spies plus")
+    shot(page, OUT / "04-black-spy-deal.png")
+    tap(page, "Cancel")
+    tap(page, "Back")
+
+    kompromat = scenario("kompromat-first-round")
+    start_game(page, "Kompromat", [p["name"] for p in kompromat["players"]])
+    tap(page, "Start Kompromat")
+    enter_kompromat_round(page, 1, ["Anna", "Ben"], kompromat["rounds"][0])
+    shot(page, OUT / "05-kompromat.png")
+    tap_starting(page, "Enter round 2 of 6")
+    chip(page, "Mission card: Target (5 VP)")
+    tap(page, "Anna plays 10")
+    tap(page, "Anna plays 1/11")
+    tap(page, "Ben plays 9")
+    shot(page, OUT / "06-kompromat-mission.png")
+    tap(page, "Cancel")
+    tap(page, "Back")
+
+    spy = scenario("spy-three-players")
+    start_game(page, "SPY", [p["name"] for p in spy["players"]])
+    tap(page, "Start SPY")
+    for number, event in enumerate(spy["rounds"], start=1):
+        enter_spy_event(page, event, number)
+    shot(page, OUT / "07-spy.png")
+    tap(page, "Back")
+
+    spywhere = scenario("spywhere-four-players")
+    start_game(page, "Spywhere", [p["name"] for p in spywhere["players"]])
+    tap(page, "Start Spywhere")
+    shot(page, OUT / "08-spywhere-wizard.png")
+    enter_spywhere_ending(page, [p["name"] for p in spywhere["players"]], spywhere["rounds"][0])
+    shot(page, OUT / "09-spywhere-result.png")
+    tap(page, "Back")
+    see(page, "Games in progress")
+    shot(page, OUT / "10-home.png")
+    tap(page, "Settings")
+    tap(page, "Deutsch")
+    tap(page, "Zurück")
+    see(page, "Laufende Spiele")
+    shot(page, OUT / "11-home-deutsch.png")
+
+
+if __name__ == "__main__":
+    sys.exit(main())
