@@ -10,6 +10,7 @@ import re
 from typing import Any
 
 from playwright.sync_api import Page
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 import scoring
 from tools.browser import see, settle, tap, type_text
@@ -63,6 +64,21 @@ def tap_starting(page: Page, prefix: str) -> None:
     target.click()
 
 
+def save(page: Page, button: str, result: str) -> None:
+    """Tap a save button until `result` shows. Flutter sometimes drops a tap that lands while
+    it redraws (seen in Spywhere's wizard); the button disappears once saved, so a second tap
+    can never save twice."""
+    for _attempt in range(3):
+        tap(page, button)
+        try:
+            see(page, result, timeout=5_000)
+            return
+        except PlaywrightTimeout:
+            if not page.get_by_role("button", name=button, exact=True).count():
+                raise
+    see(page, result, timeout=5_000)
+
+
 def start_game(page: Page, title: str, names: list[str]) -> None:
     tap(page, "New game")
     tap_starting(page, title)
@@ -90,8 +106,7 @@ def enter_deal(page: Page, number: int, names: list[str], deal: dict[str, Any]) 
     if "moon_choice" in deal:
         text = "Give 60 to everyone else" if deal["moon_choice"] == "give" else "Release"
         tap_starting(page, text)
-    tap(page, "Save deal")
-    see(page, f"Deal {number} saved")
+    save(page, "Save deal", f"Deal {number} saved")
 
 
 # --- SPY ---------------------------------------------------------------------------------------
@@ -139,8 +154,7 @@ def enter_spywhere_ending(page: Page, names: list[str], ending: dict[str, Any]) 
     tap(page, "Next")
     if ending["ended_by"]:
         chip(page, f"{ending['ended_by']} tried everyone", role="radio")
-    tap(page, "Save scores")
-    see(page, "Scores saved")
+    save(page, "Save scores", "Scores saved")
 
 
 # --- Kompromat ---------------------------------------------------------------------------------
@@ -169,5 +183,4 @@ def enter_kompromat_round(page: Page, number: int, names: list[str], rnd: dict[s
                 tap(page, f"{name} plays {label}")
         for name in mission.get("perfect_return", []):
             chip(page, f"Perfect 21: {name} returns a token")
-    tap(page, "Save round")
-    see(page, f"Round {number} saved")
+    save(page, "Save round", f"Round {number} saved")

@@ -15,7 +15,7 @@ from .frame import game_bar, game_over_panel, problems_text, snack
 from .i18n import Translator
 from .new_game import VARIANT_TEXT
 from .state import AppState
-from .widgets import error_box, heading, info_box, note, stepper
+from .widgets import body, error_box, heading, info_box, note, stepper
 
 NEW = -1  # editing index for a deal not saved yet
 MOON_ICON = ft.Icons.NIGHTLIGHT_ROUND
@@ -85,9 +85,7 @@ def BlackSpyScreen(
         route=f"/game/{game_id}",
         appbar=game_bar(state, game_id, record),
         scroll=ft.ScrollMode.AUTO,
-        controls=[
-            ft.Column(controls, spacing=10, horizontal_alignment=ft.CrossAxisAlignment.STRETCH)
-        ],
+        controls=[body(controls)],
     )
 
 

@@ -7,7 +7,7 @@ import flet as ft
 from storage.errors import StorageError
 
 from .state import AppState
-from .widgets import GAME_ICONS, GAME_TITLES, back_bar, error_box, note
+from .widgets import GAME_ICONS, GAME_TITLES, back_bar, body, error_box, note
 
 
 def when(summary: dict) -> str:
@@ -94,5 +94,5 @@ def PlayersView(state: AppState) -> ft.View:
         route="/players",
         appbar=back_bar(t("Players"), lambda: state.go("/"), t),
         scroll=ft.ScrollMode.AUTO,
-        controls=[ft.Column(rows)],
+        controls=[body(rows)],
     )

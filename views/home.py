@@ -5,7 +5,7 @@ from __future__ import annotations
 import flet as ft
 
 from .state import AppState
-from .widgets import GAME_ICONS, GAME_TITLES, heading, icon_button, info_box, note
+from .widgets import GAME_ICONS, GAME_TITLES, body, heading, icon_button, info_box, note
 
 
 @ft.component
@@ -61,11 +61,7 @@ def HomeView(state: AppState) -> ft.View:
             ],
         ),
         scroll=ft.ScrollMode.AUTO,
-        controls=[
-            ft.SafeArea(
-                ft.Column(controls, spacing=12, horizontal_alignment=ft.CrossAxisAlignment.STRETCH)
-            )
-        ],
+        controls=[ft.SafeArea(body(controls, spacing=12))],
     )
 
 

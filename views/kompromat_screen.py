@@ -15,7 +15,7 @@ from scoring import kompromat as rules
 from .frame import game_bar, game_over_panel, problems_text, snack
 from .i18n import Translator
 from .state import AppState
-from .widgets import choice_chips, error_box, heading, info_box, note
+from .widgets import body, choice_chips, error_box, heading, info_box, note
 
 NEW = -1
 KEYPAD = ["0.5", "1/11", "2", "3", "4", "5", "6", "7", "8", "9", "10"]
@@ -96,9 +96,7 @@ def KompromatScreen(
         route=f"/game/{game_id}",
         appbar=game_bar(state, game_id, record),
         scroll=ft.ScrollMode.AUTO,
-        controls=[
-            ft.Column(controls, spacing=10, horizontal_alignment=ft.CrossAxisAlignment.STRETCH)
-        ],
+        controls=[body(controls)],
     )
 
 

@@ -20,6 +20,7 @@ from .widgets import (
     GAME_ICONS,
     GAME_TITLES,
     back_bar,
+    body,
     choice_chips,
     error_box,
     heading,
@@ -191,9 +192,7 @@ def NewGameView(state: AppState) -> ft.View:
         route="/new",
         appbar=back_bar(t("New game"), lambda: state.go("/"), t),
         scroll=ft.ScrollMode.AUTO,
-        controls=[
-            ft.Column(controls, spacing=10, horizontal_alignment=ft.CrossAxisAlignment.STRETCH)
-        ],
+        controls=[body(controls)],
     )
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import flet as ft
 
 from .state import AppState
-from .widgets import back_bar, heading, note
+from .widgets import back_bar, body, heading, note
 
 
 @ft.component
@@ -25,22 +25,26 @@ def SettingsView(state: AppState) -> ft.View:
         appbar=back_bar(t("Settings"), lambda: state.go("/"), t),
         scroll=ft.ScrollMode.AUTO,
         controls=[
-            heading(t("Language")),
-            choice(
-                [("system", t("System")), ("en", "English"), ("de", "Deutsch")],
-                state.language_setting,
-                state.set_language,
-                t("Language"),
-            ),
-            heading(t("Theme")),
-            choice(
-                [("system", t("System")), ("light", t("Light")), ("dark", t("Dark"))],
-                state.theme_setting,
-                state.set_theme,
-                t("Theme"),
-            ),
-            heading(t("Data")),
-            note(t("Your games are stored in this folder:")),
-            ft.Text(str(state.store.folder), selectable=True),
+            body(
+                [
+                    heading(t("Language")),
+                    choice(
+                        [("system", t("System")), ("en", "English"), ("de", "Deutsch")],
+                        state.language_setting,
+                        state.set_language,
+                        t("Language"),
+                    ),
+                    heading(t("Theme")),
+                    choice(
+                        [("system", t("System")), ("light", t("Light")), ("dark", t("Dark"))],
+                        state.theme_setting,
+                        state.set_theme,
+                        t("Theme"),
+                    ),
+                    heading(t("Data")),
+                    note(t("Your games are stored in this folder:")),
+                    ft.Text(str(state.store.folder), selectable=True),
+                ]
+            )
         ],
     )

@@ -12,7 +12,7 @@ from scoring.errors import N_
 from .frame import game_bar, game_over_panel, problems_text, snack
 from .i18n import Translator
 from .state import AppState
-from .widgets import choice_chips, error_box, heading, info_box, note
+from .widgets import body, choice_chips, error_box, heading, info_box, note
 
 TARGET_NAMES = {
     "safe-1": N_("Safe 1"),
@@ -119,9 +119,7 @@ def SpyScreen(
         route=f"/game/{game_id}",
         appbar=game_bar(state, game_id, record),
         scroll=ft.ScrollMode.AUTO,
-        controls=[
-            ft.Column(controls, spacing=10, horizontal_alignment=ft.CrossAxisAlignment.STRETCH)
-        ],
+        controls=[body(controls)],
     )
 
 

@@ -16,7 +16,7 @@ from .frame import game_bar, game_over_panel, problems_text, snack
 from .i18n import Translator
 from .new_game import NATIONALITY_NAMES
 from .state import AppState
-from .widgets import choice_chips, error_box, heading, info_box, note, stepper
+from .widgets import body, choice_chips, error_box, heading, info_box, note, stepper
 
 STEPS = (
     N_("Passports"),
@@ -78,9 +78,7 @@ def SpywhereScreen(
         route=f"/game/{game_id}",
         appbar=game_bar(state, game_id, record),
         scroll=ft.ScrollMode.AUTO,
-        controls=[
-            ft.Column(controls, spacing=10, horizontal_alignment=ft.CrossAxisAlignment.STRETCH)
-        ],
+        controls=[body(controls)],
     )
 
 

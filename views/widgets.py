@@ -24,6 +24,21 @@ GAME_ICONS = {
 TOUCH = 48  # minimum touch target, in logical pixels
 
 
+def body(controls: list[ft.Control], spacing: int = 10) -> ft.Control:
+    """A screen's content: the full width of a phone, a centred column on a wider window."""
+    return ft.ResponsiveRow(
+        alignment=ft.MainAxisAlignment.CENTER,
+        controls=[
+            ft.Column(
+                controls,
+                spacing=spacing,
+                col={"xs": 12, "md": 9, "lg": 7, "xl": 6},
+                horizontal_alignment=ft.CrossAxisAlignment.STRETCH,
+            )
+        ],
+    )
+
+
 def icon_button(
     icon: ft.IconData, label: str, on_click: Callable[..., Any], disabled: bool = False
 ) -> ft.IconButton:
