@@ -78,6 +78,11 @@ class GameRules(ABC, Generic[OptionsT, RoundT, StateT]):
     def blank_round(self, state: StateT) -> dict[str, JSON]:
         """A round to start entering from: the right shape, nothing happened yet."""
 
+    def player_facts(self, state: StateT) -> dict[str, dict[str, int]]:
+        """Per player, the game's own figures for statistics (moons shot, token losses, ...);
+        {} for a game without any."""
+        return {}
+
     def draft_points(self, state: StateT, draft: object) -> dict[str, Fraction]:
         """Each player's points for a round still being entered, as far as they can be read
         (for live display); games without per-round points return {}."""

@@ -478,6 +478,13 @@ class BlackSpy(GameRules[Options, Deal, State]):
             info["leader"] = table.left_of(dealer)
         return info
 
+    def player_facts(self, state: State) -> dict[str, dict[str, int]]:
+        """Moons shot: deals in which the player took all 16 black cards."""
+        return {
+            name: {"moons": sum(deal.moon_taker == name for deal in state.deals)}
+            for name in state.table.names
+        }
+
     def details(self, state: State) -> dict[str, JSON]:
         return {
             "next_deal": self.next_deal(state),

@@ -669,6 +669,13 @@ class Kompromat(GameRules[Options, KompromatRound, State]):
         leaders = [n for n in names if key[n] == best]
         return leaders if len(leaders) == 1 else []
 
+    def player_facts(self, state: State) -> dict[str, dict[str, int]]:
+        """Token losses (reached 9) and perfect 21s."""
+        return {
+            name: {"token_losses": int(name in state.token_losers), "perfect": held.perfect}
+            for name, held in state.holdings.items()
+        }
+
     def details(self, state: State) -> dict[str, JSON]:
         holdings = state.holdings
         losers = state.token_losers

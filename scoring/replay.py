@@ -57,6 +57,10 @@ class Replay:
         best = min(totals.values()) if self.rules.lower_is_better else max(totals.values())
         return [name for name, total in totals.items() if total == best]
 
+    @property
+    def player_facts(self) -> dict[str, dict[str, int]]:
+        return self.rules.player_facts(self.state)
+
     def standings(self) -> dict[str, JSON]:
         """The replay output of FORMAT.md: common keys first, then the game's own."""
         return {

@@ -141,6 +141,19 @@ class Spy(GameRules[Options, Event, State]):
     def winners(self, state: State) -> list[str]:
         return state.still_in if self.finished(state) else []
 
+    def player_facts(self, state: State) -> dict[str, dict[str, int]]:
+        """Survived: still in at the end; bombs set off: lit bombs this player found (and was
+        put out by)."""
+        return {
+            name: {
+                "survived": int(name not in state.eliminated),
+                "bombs_set_off": sum(
+                    1 for e in state.log if e["event"] == "bomb-exploded" and e["by"] == name
+                ),
+            }
+            for name in state.table.names
+        }
+
     def details(self, state: State) -> dict[str, JSON]:
         return {
             "eliminated": list(state.eliminated),

@@ -267,6 +267,14 @@ class Spywhere(GameRules[Options, Ending, State]):
         best = max(totals.values())
         return [name for name, total in totals.items() if total == best]
 
+    def player_facts(self, state: State) -> dict[str, dict[str, int]]:
+        """Correct identifications."""
+        ending = state.ending
+        return {
+            name: {"correct": correct_identifications(ending, name) if ending else 0}
+            for name in state.table.names
+        }
+
     def details(self, state: State) -> dict[str, JSON]:
         ending = state.ending
         correct = {

@@ -38,12 +38,19 @@ from .files import AtomicStorage, Damaged, read_tables, remove_stale_temp_files,
 from .paths import data_directory
 from .summaries import summarize
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 SHARDS = 64
 Record = dict[str, Any]
 Summary = dict[str, Any]
+
+
+def _summaries_with_facts(store: Store) -> None:
+    """Version 2 adds each player's game facts (moons, tokens, ...) to the summaries."""
+    store._rebuild_index(announce=False)
+
+
 # MIGRATIONS[n] upgrades data of schema version n to n + 1; run in order at start-up.
-MIGRATIONS: dict[int, Callable[[Store], None]] = {}
+MIGRATIONS: dict[int, Callable[[Store], None]] = {1: _summaries_with_facts}
 
 
 class IdTable(Table):
@@ -184,14 +191,15 @@ class Store:
     def _shard_files(self) -> Iterator[Path]:
         return (path for path in sorted((self.folder / "games").glob("*.json")))
 
-    def _rebuild_index(self) -> None:
+    def _rebuild_index(self, announce: bool = True) -> None:
         """Summaries are derived data: make them again from the archived records."""
         summaries: dict[str, Summary] = {}
         for path in self._shard_files():
             for doc in self._shard(path.stem).all():
                 summaries[doc.doc_id] = self._archived_summary(doc)
         self._replace_index(summaries)
-        self.notices.append(err.IndexRebuilt(count=len(summaries)))
+        if announce:
+            self.notices.append(err.IndexRebuilt(count=len(summaries)))
 
     def _replace_index(self, summaries: dict[str, Summary]) -> None:
         """Replace every summary in one atomic write."""

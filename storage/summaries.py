@@ -23,4 +23,5 @@ def summarize(record: dict[str, Any]) -> dict[str, Any]:
         "winners": result.winners,
         "leaders": result.leaders,
         "totals": {name: to_json(total) for name, total in result.totals.items()},
+        "facts": result.player_facts,
     }

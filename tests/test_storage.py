@@ -62,7 +62,8 @@ def test_folder_is_created_on_first_use(tmp_path: Path) -> None:
     folder = tmp_path / "deep" / "data"
     store = Store.open(folder)
     try:
-        assert (folder / "debrief.json").exists() and store.schema_version == 1
+        assert (folder / "debrief.json").exists()
+        assert store.schema_version == store_module.SCHEMA_VERSION
         assert Store.open(folder) is store  # one instance per folder in a process
     finally:
         store.close()
@@ -347,7 +348,9 @@ def test_newer_data_is_refused(tmp_path: Path) -> None:
 
 def test_migrations_run_in_order_at_start(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     folder = tmp_path / "data"
-    Store.open(folder).close()
+    store = Store.open(folder)
+    store._main.table("meta").update({"version": 1}, doc_ids=["schema"])
+    store.close()
     ran: list[int] = []
     monkeypatch.setattr(store_module, "SCHEMA_VERSION", 3)
     monkeypatch.setattr(
@@ -402,3 +405,20 @@ def test_remove_any_round_and_put_a_record_back(store: Store) -> None:
     with pytest.raises(scoring.InvalidRecord):
         store.set_record(game_id, broken)
     assert store.load_game(game_id) == before
+
+
+def test_migration_to_version_2_adds_player_facts_to_summaries(tmp_path: Path) -> None:
+    folder = tmp_path / "data"
+    store = Store.open(folder)
+    store.add_games([{**scenario("spywhere-four-players"), "meta": {"id": "s1"}}])
+    # Make it look like version 1 data: no facts in the summaries.
+    store._main.table("meta").update({"version": 1}, doc_ids=["schema"])
+    store._index.update(lambda doc: doc.pop("facts"), doc_ids=["s1"])
+    assert "facts" not in store.summaries()[0]
+    store.close()
+    store = Store.open(folder)
+    try:
+        assert store.schema_version == 2 and store.notices == []
+        assert store.summaries()[0]["facts"]["Anna"] == {"correct": 2}
+    finally:
+        store.close()

@@ -1,0 +1,119 @@
+"""Statistics over many games, from their summaries (no records needed): per player and game,
+and head to head. Only finished games count.
+
+A summary is what storage keeps per game: ``game``, ``players``, ``finished``, ``winners``,
+``totals`` (JSON numbers) and ``facts`` (each player's game figures, from `GameRules`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Iterable, Mapping
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any
+
+from .registry import GAMES
+from .table import name_key
+
+Summary = Mapping[str, Any]
+
+
+@dataclass
+class PlayerGameStats:
+    """One player's record in one game."""
+
+    game: str
+    games: int = 0
+    wins: int = 0
+    scores: list[Fraction] = field(default_factory=list)
+    facts: dict[str, int] = field(default_factory=dict)
+
+    @property
+    def win_rate(self) -> Fraction | None:
+        return Fraction(self.wins, self.games) if self.games else None
+
+    @property
+    def average(self) -> Fraction | None:
+        return sum(self.scores, Fraction(0)) / len(self.scores) if self.scores else None
+
+    @property
+    def best(self) -> Fraction | None:
+        """The best result: the lowest total where lower is better (Black Spy, SPY places)."""
+        if not self.scores:
+            return None
+        return min(self.scores) if GAMES[self.game].lower_is_better else max(self.scores)
+
+    @property
+    def worst(self) -> Fraction | None:
+        if not self.scores:
+            return None
+        return max(self.scores) if GAMES[self.game].lower_is_better else min(self.scores)
+
+
+def _seat(summary: Summary, names: Collection[str]) -> str | None:
+    """The name `summary` has for the player known by any of `names` (case-insensitively)."""
+    keys = {name_key(n) for n in names}
+    return next((n for n in summary["players"] if name_key(n) in keys), None)
+
+
+def finished(summaries: Iterable[Summary]) -> list[Summary]:
+    return [s for s in summaries if s.get("finished") and not s.get("deleted_at")]
+
+
+def player_stats(
+    summaries: Iterable[Summary], names: Collection[str]
+) -> dict[str, PlayerGameStats]:
+    """Per game, the record of the player who played under any of `names` (a renamed player's
+    former names count too).
+
+    >>> games = [{"game": "spy", "players": ["Anna", "Ben"], "finished": True,
+    ...           "winners": ["Anna"], "totals": {"Anna": 1, "Ben": 2}, "facts": {}}]
+    >>> stats = player_stats(games, ["anna"])["spy"]
+    >>> (stats.games, stats.wins, stats.best)
+    (1, 1, Fraction(1, 1))
+    """
+    result: dict[str, PlayerGameStats] = {}
+    for summary in finished(summaries):
+        name = _seat(summary, names)
+        if name is None:
+            continue
+        stats = result.setdefault(summary["game"], PlayerGameStats(summary["game"]))
+        stats.games += 1
+        stats.wins += name in summary["winners"]
+        stats.scores.append(Fraction(str(summary["totals"][name])))
+        for fact, value in summary.get("facts", {}).get(name, {}).items():
+            stats.facts[fact] = stats.facts.get(fact, 0) + int(value)
+    return result
+
+
+@dataclass
+class HeadToHead:
+    """Two players' finished games together, in one game."""
+
+    game: str
+    games: int = 0
+    first_ahead: int = 0
+    second_ahead: int = 0
+    level: int = 0
+
+
+def head_to_head(
+    summaries: Iterable[Summary], first: Collection[str], second: Collection[str]
+) -> dict[str, HeadToHead]:
+    """Per game: how often each finished ahead of the other (a better total), or level."""
+    result: dict[str, HeadToHead] = {}
+    for summary in finished(summaries):
+        a, b = _seat(summary, first), _seat(summary, second)
+        if a is None or b is None or a == b:
+            continue
+        record = result.setdefault(summary["game"], HeadToHead(summary["game"]))
+        record.games += 1
+        score_a = Fraction(str(summary["totals"][a]))
+        score_b = Fraction(str(summary["totals"][b]))
+        if score_a == score_b:
+            record.level += 1
+        elif (score_a < score_b) == GAMES[summary["game"]].lower_is_better:
+            record.first_ahead += 1
+        else:
+            record.second_ahead += 1
+    return result

@@ -1,0 +1,84 @@
+"""Statistics from summaries, checked against numbers worked out from known records."""
+
+from __future__ import annotations
+
+import json
+import random
+from fractions import Fraction
+
+import generators
+from builders import SCENARIOS
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import scoring
+from scoring.stats import head_to_head, player_stats
+from storage.summaries import summarize
+
+
+def summary_of(record: dict) -> dict:
+    return {**summarize(record), "deleted_at": None}
+
+
+def finished_spywhere() -> dict:
+    return json.loads((SCENARIOS / "spywhere-four-players.json").read_text())
+
+
+def test_figures_for_a_known_game() -> None:
+    stats = player_stats([summary_of(finished_spywhere())], ["Anna"])["spywhere"]
+    assert (stats.games, stats.wins, stats.win_rate, stats.average) == (1, 1, 1, 18)
+    assert stats.facts == {"correct": 2}
+    ben = player_stats([summary_of(finished_spywhere())], ["ben"])["spywhere"]
+    assert (ben.wins, ben.best, ben.worst, ben.facts) == (0, 6, 6, {"correct": 1})
+
+
+def test_unfinished_and_deleted_games_do_not_count() -> None:
+    unfinished = json.loads((SCENARIOS / "black-spy-basic.json").read_text())
+    deleted = {**summary_of(finished_spywhere()), "deleted_at": "2026-11-21T20:00:00+00:00"}
+    assert player_stats([summary_of(unfinished), deleted], ["Anna"]) == {}
+
+
+def test_lowest_is_best_in_black_spy() -> None:
+    rng = random.Random(3)
+    records = [generators.black_spy_record(rng, count=3) for _ in range(20)]
+    summaries = [summary_of(r) for r in records if scoring.replay(r).finished]
+    name = summaries[0]["players"][0]
+    stats = player_stats(summaries, [name])["black-spy"]
+    mine = [Fraction(str(s["totals"][name])) for s in summaries if name in s["players"]]
+    assert (stats.best, stats.worst) == (min(mine), max(mine))
+    assert stats.games == len(mine)
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.randoms(use_true_random=False))
+def test_stats_agree_with_the_records(rng: random.Random) -> None:
+    records = [generators.any_record(rng) for _ in range(12)]
+    summaries = [summary_of(r) for r in records]
+    name = rng.choice(generators.NAMES[:5])
+    stats = player_stats(summaries, [name])
+    for game, figures in stats.items():
+        played = [
+            r
+            for r in records
+            if r["game"] == game
+            and scoring.replay(r).finished
+            and name in [p["name"] for p in r["players"]]
+        ]
+        assert figures.games == len(played)
+        assert figures.wins == sum(name in scoring.replay(r).winners for r in played)
+        totals = [scoring.replay(r).totals[name] for r in played]
+        assert figures.average == sum(totals, Fraction(0)) / len(totals)
+        if game == "black-spy":
+            moons = sum(d["moon"] == name for r in played for d in scoring.standings(r)["deals"])
+            assert figures.facts["moons"] == moons
+
+
+def test_head_to_head_counts_who_finished_ahead() -> None:
+    summary = summary_of(finished_spywhere())  # Anna 18, Ben 6, Carla 8, Dirk 6
+    record = head_to_head([summary], ["Anna"], ["Ben"])["spywhere"]
+    assert (record.games, record.first_ahead, record.second_ahead, record.level) == (1, 1, 0, 0)
+    level = head_to_head([summary], ["Ben"], ["Dirk"])["spywhere"]
+    assert level.level == 1
+    spy = summary_of(json.loads((SCENARIOS / "spy-three-players.json").read_text()))
+    spy["finished"] = True  # places: lower is better
+    assert head_to_head([spy], ["Ben"], ["Anna"])["spy"].first_ahead == 1
