@@ -11,11 +11,14 @@ the file. A file with any problem is refused whole; `apply_import` writes a clea
 from __future__ import annotations
 
 import copy
+import csv
+import io
 import uuid
 from dataclasses import dataclass, field
 from typing import Any
 
 import scoring
+import scoring.numbers
 from scoring.errors import RecordError
 from scoring.reader import Reader, child
 from scoring.table import name_key, read_birth, read_name
@@ -184,3 +187,36 @@ def export_backup(store: Store, game_id: str | None = None) -> dict[str, Any]:
         if game_id is None or name_key(p["name"]) in in_games
     ]
     return {"format": BACKUP_FORMAT, "players": players, "games": games}
+
+
+def csv_of_game(record: Record) -> str:
+    """One game for a spreadsheet: a row per round with each player's total after it."""
+    result = scoring.replay(record)
+    names = list(result.table.names)
+    out = io.StringIO()
+    writer = csv.writer(out)
+    writer.writerow(["round", *names])
+    for index, totals in enumerate(result.round_totals, start=1):
+        writer.writerow([index, *(to_text(totals[name]) for name in names)])
+    writer.writerow(["winners", " & ".join(result.winners)])
+    return out.getvalue()
+
+
+def csv_of_history(summaries: list[dict[str, Any]]) -> str:
+    """Every game for a spreadsheet: a row per player per game."""
+    out = io.StringIO()
+    writer = csv.writer(out)
+    writer.writerow(["game_id", "game", "started", "ended", "rounds", "finished", "player",
+                     "total", "won"])
+    for summary in summaries:
+        for name in summary["players"]:
+            writer.writerow([
+                summary["id"], summary["game"], summary["started"] or "", summary["ended"] or "",
+                summary["rounds"], summary["finished"], name, summary["totals"][name],
+                name in summary["winners"],
+            ])
+    return out.getvalue()
+
+
+def to_text(value: Any) -> str:
+    return str(scoring.numbers.to_json(value))

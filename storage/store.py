@@ -455,6 +455,15 @@ class Store:
         chosen.sort(key=lambda s: s["started"] or "", reverse=True)
         return chosen
 
+    def summary(self, game_id: str) -> Summary:
+        """One game's summary (in progress or finished, in the bin or not)."""
+        with self._lock:
+            table, doc = self._find(game_id)
+            if table is self._active:
+                return self._active_summary(doc)
+            stored = self._index.get(doc_id=game_id)
+            return dict(stored) if stored is not None else self._archived_summary(doc)
+
     def active_games(self) -> list[Summary]:
         """Games in progress, newest first (for the home screen)."""
         with self._lock:

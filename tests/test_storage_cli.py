@@ -160,3 +160,19 @@ def test_a_damaged_file_is_reported_by_the_cli(tmp_path: Path) -> None:
     done = storage("--data-dir", folder, "check")
     assert "note: debrief.json could not be read" in done.stderr
     assert list(folder.glob("debrief.damaged-*.json"))
+
+
+def test_csv_of_a_game_and_of_the_history() -> None:
+    import csv
+    import io
+
+    from storage.backup import csv_of_game, csv_of_history
+    from storage.summaries import summarize
+
+    record = json.loads((SCENARIOS / "black-spy-basic.json").read_text())
+    rows = list(csv.reader(io.StringIO(csv_of_game(record))))
+    assert rows[0] == ["round", "Anna", "Ben", "Carla", "Dirk"]
+    assert rows[3] == ["3", "63", "126", "23", "68"]
+    summary = {**summarize(json.loads(RECORDS[-1].read_text())), "id": "g1"}
+    rows = list(csv.reader(io.StringIO(csv_of_history([summary]))))
+    assert rows[1][:2] == ["g1", summary["game"]] and len(rows) == 1 + len(summary["players"])

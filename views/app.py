@@ -10,7 +10,7 @@ import flet as ft
 from storage import Store
 from storage.errors import StorageError
 
-from . import games, history, home, new_game, settings
+from . import games, history, home, new_game, players, settings
 from .state import AppState
 
 SEED = ft.Colors.INDIGO
@@ -26,10 +26,20 @@ def screens_for(state: AppState) -> list[ft.View]:
         stack.append(games.GameView(state, route.removeprefix("/game/")))
     elif route == "/settings":
         stack.append(settings.SettingsView(state))
-    elif route.startswith("/history"):
+    elif route == "/history":
         stack.append(history.HistoryView(state))
+    elif route.startswith("/history/"):
+        stack += [
+            history.HistoryView(state),
+            history.GamePageView(state, route.removeprefix("/history/")),
+        ]
     elif route == "/players":
-        stack.append(history.PlayersView(state))
+        stack.append(players.PlayersView(state))
+    elif route.startswith("/players/"):
+        stack += [
+            players.PlayersView(state),
+            players.PlayerView(state, route.removeprefix("/players/")),
+        ]
     return stack
 
 

@@ -1,98 +1,341 @@
-"""History (every game, newest first) and the player roster."""
+"""History: every game, newest first, with filters; and a game's own page with its chart."""
 
 from __future__ import annotations
 
-import flet as ft
+import datetime as dt
+import json
+from typing import Any
 
+import flet as ft
+import flet_charts as fch
+
+import scoring
+from storage import backup
 from storage.errors import StorageError
 
+from .i18n import Translator
 from .state import AppState
-from .widgets import GAME_ICONS, GAME_TITLES, back_bar, body, error_box, note
+from .widgets import GAME_ICONS, GAME_TITLES, back_bar, body, choice_chips, heading, info_box, note
+
+PAGE_SIZE = 40
+ALL = "*"
+LINE_COLORS = [
+    ft.Colors.BLUE,
+    ft.Colors.RED,
+    ft.Colors.GREEN,
+    ft.Colors.ORANGE,
+    ft.Colors.PURPLE,
+    ft.Colors.TEAL,
+]
 
 
-def when(summary: dict) -> str:
-    return (summary.get("started") or "")[:10]
+def parse_time(text: str | None) -> dt.datetime | None:
+    try:
+        return dt.datetime.fromisoformat(text) if text else None
+    except ValueError:
+        return None
+
+
+def when(t: Translator, summary: dict[str, Any]) -> str:
+    started = parse_time(summary.get("started"))
+    return started.strftime("%d.%m.%Y" if t.language == "de" else "%Y-%m-%d") if started else "?"
+
+
+def length(t: Translator, summary: dict[str, Any]) -> str | None:
+    """How long the game took, when it has a start and an end."""
+    started, ended = parse_time(summary.get("started")), parse_time(summary.get("ended"))
+    if not started or not ended or ended < started:
+        return None
+    minutes = int((ended - started).total_seconds() // 60)
+    return t("{hours} h {minutes} min", hours=minutes // 60, minutes=minutes % 60)
+
+
+def outcome(t: Translator, summary: dict[str, Any]) -> str:
+    if summary["active"]:
+        return t("in progress")
+    if summary["winners"]:
+        return t("won by {names}", names=", ".join(summary["winners"]))
+    return t("no winner") if summary["finished"] else t("not finished")
 
 
 @ft.component
 def HistoryView(state: AppState) -> ft.View:
     t = state.t
     _ = state.revision
-    summaries = state.store.summaries()
-    items: list[ft.Control] = []
-    for summary in summaries:
-        winners = ", ".join(summary["winners"])
-        if summary["active"]:
-            status = t("in progress")
-        else:
-            status = t("won by {names}", names=winners) if winners else t("no winner")
+    game, set_game = ft.use_state(ALL)
+    player, set_player = ft.use_state(ALL)
+    shown, set_shown = ft.use_state(PAGE_SIZE)
+    summaries = state.store.summaries(
+        game=None if game == ALL else game, player=None if player == ALL else player
+    )
+    roster = [p["name"] for p in state.store.players(include_archived=True)]
+
+    def pick_game(value: str) -> None:
+        set_game(value)
+        set_shown(PAGE_SIZE)
+
+    def pick_player(value: str) -> None:
+        set_player(value)
+        set_shown(PAGE_SIZE)
+
+    items: list[ft.Control] = [
+        choice_chips(t("Game"), [(ALL, t("All games")), *GAME_TITLES.items()], game, pick_game),
+        choice_chips(
+            t("Player"), [(ALL, t("Everyone")), *[(n, n) for n in roster]], player, pick_player
+        ),
+        note(t("{count} games", count=len(summaries))),
+    ]
+    for summary in summaries[:shown]:  # built page by page: 10,000 games stay quick
+        details = [when(t, summary), t("{count} rounds", count=summary["rounds"])]
+        if length(t, summary):
+            details.append(length(t, summary) or "")
+        details.append(outcome(t, summary))
         items.append(
             ft.ListTile(
                 leading=ft.Icon(GAME_ICONS[summary["game"]]),
                 title=ft.Text(f"{GAME_TITLES[summary['game']]} · {', '.join(summary['players'])}"),
-                subtitle=ft.Text(
-                    f"{when(summary)} · {t('{count} rounds', count=summary['rounds'])} · {status}"
-                ),
-                on_click=lambda _e, s=summary: state.go(f"/game/{s['id']}"),
+                subtitle=ft.Text(" · ".join(details)),
+                on_click=lambda _e, s=summary: state.go(f"/history/{s['id']}"),
             )
         )
-    if not items:
+    if len(summaries) > shown:
+        items.append(
+            ft.OutlinedButton(
+                t("Show more ({count} left)", count=len(summaries) - shown),
+                on_click=lambda: set_shown(shown + PAGE_SIZE),
+            )
+        )
+    if not summaries:
         items.append(note(t("No games yet.")))
+    deleted = state.store.summaries(deleted=True)
+    if deleted:
+        items.append(heading(t("Deleted games")))
+        for summary in deleted[:PAGE_SIZE]:
+            items.append(
+                ft.ListTile(
+                    title=ft.Text(
+                        f"{GAME_TITLES[summary['game']]} · {', '.join(summary['players'])}"
+                    ),
+                    subtitle=ft.Text(when(t, summary)),
+                    trailing=ft.TextButton(
+                        t("Restore"), on_click=lambda _e, s=summary: restore(state, s)
+                    ),
+                )
+            )
     return ft.View(
         route="/history",
         appbar=back_bar(t("History"), lambda: state.go("/"), t),
-        controls=[ft.ListView(items, expand=True)],
+        scroll=ft.ScrollMode.AUTO,
+        controls=[body(items, spacing=4)],
+    )
+
+
+def restore(state: AppState, summary: dict[str, Any]) -> None:
+    state.store.restore_game(summary["id"])
+    state.revision += 1
+
+
+# --- one game's page ---------------------------------------------------------------------------
+
+
+def totals_chart(t: Translator, result: scoring.Replay) -> ft.Control:
+    """Each player's total after every round; Black Spy's end value as a dashed line."""
+    names = list(result.table.names)
+    series = [
+        fch.LineChartData(
+            points=[fch.LineChartDataPoint(0, 0)]
+            + [
+                fch.LineChartDataPoint(i + 1, float(totals[name]))
+                for i, totals in enumerate(result.round_totals)
+            ],
+            color=LINE_COLORS[index % len(LINE_COLORS)],
+            stroke_width=3,
+        )
+        for index, name in enumerate(names)
+    ]
+    end_value = result.standings().get("end_value")
+    if isinstance(end_value, int):
+        series.append(
+            fch.LineChartData(
+                points=[
+                    fch.LineChartDataPoint(0, end_value),
+                    fch.LineChartDataPoint(len(result.round_totals), end_value),
+                ],
+                color=ft.Colors.ERROR,
+                stroke_width=1,
+                dash_pattern=[6, 4],
+            )
+        )
+    legend = ft.Row(
+        wrap=True,
+        controls=[
+            ft.Row(
+                [
+                    ft.Container(
+                        width=14,
+                        height=14,
+                        bgcolor=LINE_COLORS[i % len(LINE_COLORS)],
+                        border_radius=7,
+                    ),
+                    ft.Text(name),
+                ],
+                spacing=4,
+            )
+            for i, name in enumerate(names)
+        ]
+        + ([ft.Text(t("dashed: the end value {value}", value=end_value))] if end_value else []),
+    )
+    chart = fch.LineChart(
+        data_series=series, height=220, interactive=False, tooltip=None, expand=True
+    )
+    return ft.Column(
+        [
+            ft.Semantics(label=t("Chart of the totals over the rounds"), content=chart),
+            legend,
+        ]
+    )
+
+
+def rounds_table(t: Translator, result: scoring.Replay) -> ft.Control:
+    names = list(result.table.names)
+    rows = [
+        ft.DataRow(
+            cells=[
+                ft.DataCell(ft.Text(str(i + 1))),
+                *[ft.DataCell(ft.Text(t.number(totals[n]))) for n in names],
+            ]
+        )
+        for i, totals in enumerate(result.round_totals)
+    ]
+    return ft.Row(
+        scroll=ft.ScrollMode.AUTO,
+        controls=[
+            ft.DataTable(
+                columns=[
+                    ft.DataColumn(ft.Text(t("Round"))),
+                    *[ft.DataColumn(ft.Text(n), numeric=True) for n in names],
+                ],
+                rows=rows,
+                column_spacing=16,
+                horizontal_margin=8,
+            )
+        ],
     )
 
 
 @ft.component
-def PlayersView(state: AppState) -> ft.View:
+def GamePageView(state: AppState, game_id: str) -> ft.View:
     t = state.t
     _ = state.revision
-    name, set_name = ft.use_state("")
-    born, set_born = ft.use_state("")
-    problems, set_problems = ft.use_state(list[str]())
+    notes, set_notes = ft.use_state(None)
+    try:
+        record = state.record(game_id)
+    except StorageError as error:
+        return ft.View(
+            route=f"/history/{game_id}",
+            appbar=back_bar(t("Game"), lambda: state.go("/history"), t),
+            controls=[ft.Text(t.problem(error))],
+        )
+    result = scoring.replay(record)
+    summary = state.store.summary(game_id)
+    active = summary["active"]
 
-    def add() -> None:
-        try:
-            state.store.add_player(name, born.strip() or None)
-        except StorageError as error:
-            set_problems([t.problem(error)])
-            return
-        set_problems([])
-        set_name("")
-        set_born("")
+    def save_notes(value: str) -> None:
+        state.store.set_notes(game_id, value)
+        state.say(t("Notes saved."))
         state.revision += 1
 
-    rows: list[ft.Control] = [
-        ft.TextField(
-            label=t("Name"),
-            value=name,
-            max_length=40,
-            on_change=lambda e: set_name(e.control.value),
+    def continue_game() -> None:
+        if not active:
+            state.store.reopen_game(game_id)
+            state.revision += 1
+        state.go(f"/game/{game_id}")
+
+    def play_again() -> None:
+        new_id = state.start_game(record["game"], record["players"], record["options"])
+        state.go(f"/game/{new_id}")
+
+    def delete() -> None:
+        state.store.delete_game(game_id)
+        state.revision += 1
+        state.say(t("Game deleted; History lists it under Deleted games to restore."))
+        state.go("/history")
+
+    async def export(kind: str) -> None:
+        stem = f"debrief-{record['game']}-{when(t, summary)}"
+        if kind == "json":
+            data = json.dumps(
+                backup.export_backup(state.store, game_id), ensure_ascii=False, indent=1
+            ).encode()
+            await ft.FilePicker().save_file(file_name=f"{stem}.json", src_bytes=data)
+        else:
+            data = backup.csv_of_game(record).encode()
+            await ft.FilePicker().save_file(file_name=f"{stem}.csv", src_bytes=data)
+
+    facts = [when(t, summary), t("{count} rounds", count=summary["rounds"])]
+    if length(t, summary):
+        facts.append(length(t, summary) or "")
+    facts.append(outcome(t, summary))
+    totals = result.totals
+    ordered = sorted(
+        result.table.names, key=lambda n: totals[n], reverse=not result.rules.lower_is_better
+    )
+    controls: list[ft.Control] = [
+        ft.Text(
+            f"{GAME_TITLES[record['game']]} · {', '.join(result.table.names)}",
+            theme_style=ft.TextThemeStyle.TITLE_LARGE,
         ),
-        ft.TextField(
-            label=t("Born (YYYY-MM-DD or year, optional)"),
-            value=born,
-            on_change=lambda e: set_born(e.control.value),
+        note(" · ".join(facts)),
+        info_box(
+            [
+                ft.Text(
+                    t("{name}: {points}", name=n, points=t.number(totals[n])),
+                    weight=ft.FontWeight.BOLD if n in result.winners else None,
+                )
+                for n in ordered
+            ]
         ),
-        error_box(problems),
-        ft.FilledButton(
-            t("Add player"), icon=ft.Icons.PERSON_ADD, disabled=not name.strip(), on_click=add
-        ),
-        ft.Divider(),
     ]
-    for player in state.store.players():
-        rows.append(
-            ft.ListTile(
-                leading=ft.Icon(ft.Icons.PERSON),
-                title=ft.Text(player["name"]),
-                subtitle=ft.Text(t("born {date}", date=player["born"]) if player["born"] else ""),
-            )
-        )
+    if result.round_totals:
+        controls += [
+            heading(t("Totals over the rounds")),
+            totals_chart(t, result),
+            rounds_table(t, result),
+        ]
+    controls += [
+        heading(t("Notes")),
+        ft.TextField(
+            value=record.get("meta", {}).get("notes", "") if notes is None else notes,
+            multiline=True,
+            min_lines=2,
+            label=t("Notes"),
+            on_change=lambda e: set_notes(e.control.value),
+            on_blur=lambda e: save_notes(e.control.value),
+        ),
+        ft.Row(
+            wrap=True,
+            controls=[
+                ft.FilledButton(
+                    t("Continue") if active or not result.finished else t("Open at the table"),
+                    icon=ft.Icons.PLAY_ARROW,
+                    on_click=continue_game,
+                ),
+                ft.OutlinedButton(
+                    t("Play again with the same players"), icon=ft.Icons.REPLAY, on_click=play_again
+                ),
+                ft.OutlinedButton(
+                    t("Export game"), icon=ft.Icons.DOWNLOAD, on_click=lambda: export("json")
+                ),
+                ft.OutlinedButton(
+                    t("Export as CSV"), icon=ft.Icons.TABLE_CHART, on_click=lambda: export("csv")
+                ),
+                ft.TextButton(t("Delete game"), icon=ft.Icons.DELETE_OUTLINE, on_click=delete),
+            ],
+        ),
+    ]
     return ft.View(
-        route="/players",
-        appbar=back_bar(t("Players"), lambda: state.go("/"), t),
+        route=f"/history/{game_id}",
+        appbar=back_bar(t("Game"), lambda: state.go("/history"), t),
         scroll=ft.ScrollMode.AUTO,
-        controls=[body(rows)],
+        controls=[body(controls)],
     )

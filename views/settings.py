@@ -1,18 +1,27 @@
-"""Settings: language, theme, and where the data lives."""
+"""Settings: language, theme, where the data lives, and backups (export, import, CSV)."""
 
 from __future__ import annotations
 
+import datetime as dt
+import json
+from typing import Any
+
 import flet as ft
 
+from storage import backup
+from storage.errors import StorageError
+
 from .state import AppState
-from .widgets import back_bar, body, heading, note
+from .widgets import back_bar, body, error_box, heading, info_box, note
 
 
 @ft.component
 def SettingsView(state: AppState) -> ft.View:
     t = state.t
+    plan, set_plan = ft.use_state(None)  # an import read from a file, waiting for "Import"
+    problems, set_problems = ft.use_state(list[str]())
 
-    def choice(values: list[tuple[str, str]], selected: str, on_pick, name: str) -> ft.Control:
+    def choice(values: list[tuple[str, str]], selected: str, on_pick: Any, name: str) -> ft.Control:
         return ft.SegmentedButton(
             selected=[selected],
             segments=[ft.Segment(value=v, label=ft.Text(label)) for v, label in values],
@@ -20,31 +29,131 @@ def SettingsView(state: AppState) -> ft.View:
             tooltip=name,
         )
 
+    today = dt.date.today().isoformat()
+
+    async def export_all() -> None:
+        document = backup.export_backup(state.store)
+        data = json.dumps(document, ensure_ascii=False, indent=1).encode()
+        await ft.FilePicker().save_file(file_name=f"debrief-backup-{today}.json", src_bytes=data)
+        state.say(t("Backup of {count} games made.", count=len(document["games"])))
+
+    async def export_csv() -> None:
+        data = backup.csv_of_history(state.store.summaries()).encode()
+        await ft.FilePicker().save_file(file_name=f"debrief-history-{today}.csv", src_bytes=data)
+
+    async def choose_file() -> None:
+        files = await ft.FilePicker().pick_files(allowed_extensions=["json"], with_data=True)
+        if not files:
+            return
+        chosen = files[0]
+        set_plan(None)
+        try:
+            data = json.loads((chosen.bytes or b"").decode("utf-8"))
+            read = backup.plan_import(state.store, data, chosen.name)
+        except (ValueError, RecursionError):
+            set_problems([t("{file} is not a JSON file.", file=chosen.name)])
+            return
+        except StorageError as error:
+            set_problems([t.problem(error)])
+            return
+        if not read.ok:
+            shown = [
+                t.problem(e) if not e.path else f"{e.path}: {t.problem(e)}" for e in read.errors[:8]
+            ]
+            more = len(read.errors) - len(shown)
+            set_problems(
+                [
+                    t("{file} was not imported; nothing was changed:", file=chosen.name),
+                    *shown,
+                    *([t("… and {count} more", count=more)] if more > 0 else []),
+                ]
+            )
+            return
+        set_problems([])
+        set_plan(read)
+
+    def do_import() -> None:
+        backup.apply_import(state.store, plan)
+        state.say(
+            t(
+                "Imported {games} games and {players} players.",
+                games=len(plan.games),
+                players=len(plan.players),
+            )
+        )
+        set_plan(None)
+        state.revision += 1
+
+    controls: list[ft.Control] = [
+        heading(t("Language")),
+        choice(
+            [("system", t("System")), ("en", "English"), ("de", "Deutsch")],
+            state.language_setting,
+            state.set_language,
+            t("Language"),
+        ),
+        heading(t("Theme")),
+        choice(
+            [("system", t("System")), ("light", t("Light")), ("dark", t("Dark"))],
+            state.theme_setting,
+            state.set_theme,
+            t("Theme"),
+        ),
+        heading(t("Backup and move")),
+        note(t("One file with every game and player, to keep or to take to another device.")),
+        ft.Row(
+            wrap=True,
+            controls=[
+                ft.FilledButton(
+                    t("Export everything"), icon=ft.Icons.DOWNLOAD, on_click=export_all
+                ),
+                ft.OutlinedButton(t("Import a file"), icon=ft.Icons.UPLOAD, on_click=choose_file),
+                ft.OutlinedButton(
+                    t("History as CSV"), icon=ft.Icons.TABLE_CHART, on_click=export_csv
+                ),
+            ],
+        ),
+        error_box(problems),
+    ]
+    if state.message:
+        controls.append(note(state.message))
+    if plan is not None:
+        controls.append(
+            info_box(
+                [
+                    ft.Text(
+                        t(
+                            "{file}: adds {games} games and {players} players; {skipped} games are "
+                            "already here and are skipped.",
+                            file=plan.source,
+                            games=len(plan.games),
+                            players=len(plan.players),
+                            skipped=len(plan.skipped),
+                        ),
+                        weight=ft.FontWeight.BOLD,
+                    ),
+                    ft.Row(
+                        [
+                            ft.FilledButton(
+                                t("Import"),
+                                icon=ft.Icons.CHECK,
+                                on_click=do_import,
+                                disabled=not plan.games and not plan.players,
+                            ),
+                            ft.TextButton(t("Cancel"), on_click=lambda: set_plan(None)),
+                        ]
+                    ),
+                ]
+            )
+        )
+    controls += [
+        heading(t("Data")),
+        note(t("Your games are stored in this folder:")),
+        ft.Text(str(state.store.folder), selectable=True),
+    ]
     return ft.View(
         route="/settings",
         appbar=back_bar(t("Settings"), lambda: state.go("/"), t),
         scroll=ft.ScrollMode.AUTO,
-        controls=[
-            body(
-                [
-                    heading(t("Language")),
-                    choice(
-                        [("system", t("System")), ("en", "English"), ("de", "Deutsch")],
-                        state.language_setting,
-                        state.set_language,
-                        t("Language"),
-                    ),
-                    heading(t("Theme")),
-                    choice(
-                        [("system", t("System")), ("light", t("Light")), ("dark", t("Dark"))],
-                        state.theme_setting,
-                        state.set_theme,
-                        t("Theme"),
-                    ),
-                    heading(t("Data")),
-                    note(t("Your games are stored in this folder:")),
-                    ft.Text(str(state.store.folder), selectable=True),
-                ]
-            )
-        ],
+        controls=[body(controls)],
     )
