@@ -206,15 +206,24 @@ def csv_of_history(summaries: list[dict[str, Any]]) -> str:
     """Every game for a spreadsheet: a row per player per game."""
     out = io.StringIO()
     writer = csv.writer(out)
-    writer.writerow(["game_id", "game", "started", "ended", "rounds", "finished", "player",
-                     "total", "won"])
+    writer.writerow(
+        ["game_id", "game", "started", "ended", "rounds", "finished", "player", "total", "won"]
+    )
     for summary in summaries:
         for name in summary["players"]:
-            writer.writerow([
-                summary["id"], summary["game"], summary["started"] or "", summary["ended"] or "",
-                summary["rounds"], summary["finished"], name, summary["totals"][name],
-                name in summary["winners"],
-            ])
+            writer.writerow(
+                [
+                    summary["id"],
+                    summary["game"],
+                    summary["started"] or "",
+                    summary["ended"] or "",
+                    summary["rounds"],
+                    summary["finished"],
+                    name,
+                    summary["totals"][name],
+                    name in summary["winners"],
+                ]
+            )
     return out.getvalue()
 
 

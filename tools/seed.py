@@ -35,8 +35,12 @@ def generated(count: int, seed: int = 7) -> list[dict]:
             continue
         began = start + dt.timedelta(days=len(records) // 2, minutes=rng.randint(0, 90))
         ended = began + dt.timedelta(minutes=rng.randint(15, 150))
-        record["meta"] = {"id": f"seed-{len(records):05d}", "started": began.isoformat(),
-                          "ended": ended.isoformat(), "notes": ""}
+        record["meta"] = {
+            "id": f"seed-{len(records):05d}",
+            "started": began.isoformat(),
+            "ended": ended.isoformat(),
+            "notes": "",
+        }
         records.append(record)
     return records
 

@@ -6,6 +6,7 @@ from typing import Any
 
 import flet as ft
 
+from scoring.errors import N_
 from scoring.stats import HeadToHead, PlayerGameStats, head_to_head, player_stats
 from storage.errors import StorageError
 
@@ -14,12 +15,12 @@ from .state import AppState
 from .widgets import GAME_TITLES, back_bar, body, choice_chips, error_box, heading, info_box, note
 
 FACT_NAMES = {
-    "moons": "Moons shot",
-    "token_losses": "Lost by 9 tokens",
-    "perfect": "Perfect 21s",
-    "survived": "Times survived",
-    "bombs_set_off": "Bombs set off",
-    "correct": "Correct identifications",
+    "moons": N_("Moons shot"),
+    "token_losses": N_("Lost by 9 tokens"),
+    "perfect": N_("Perfect 21s"),
+    "survived": N_("Times survived"),
+    "bombs_set_off": N_("Bombs set off"),
+    "correct": N_("Correct identifications"),
 }
 
 
