@@ -27,6 +27,9 @@ from ui import (  # noqa: E402
     tap_starting,
 )
 
+from storage import Store  # noqa: E402
+from storage.backup import apply_import, plan_import  # noqa: E402
+from tools import seed  # noqa: E402
 from tools.browser import AppServer, chromium, open_app, see, shot, tap  # noqa: E402
 
 OUT = ROOT / "docs" / "screenshots"
@@ -38,12 +41,24 @@ def scenario(name: str) -> dict:
 
 def main() -> int:
     OUT.mkdir(parents=True, exist_ok=True)
-    with tempfile.TemporaryDirectory() as folder:
+    with tempfile.TemporaryDirectory() as folder, chromium() as browser:
         server = AppServer(Path(folder) / "data").start()
         try:
-            with chromium() as browser:
-                page = open_app(browser, server.url)
+            page = open_app(browser, server.url)
+            try:
                 take(page)
+            except Exception:
+                page.screenshot(path=str(OUT.parent / "screenshots-failed.png"), full_page=True)
+                raise
+        finally:
+            server.stop()
+        seeded = Path(folder) / "seeded"
+        store = Store.open(seeded)
+        apply_import(store, plan_import(store, seed.generated(1000), "generated"))
+        store.close()
+        server = AppServer(seeded).start()
+        try:
+            take_history(open_app(browser, server.url))
         finally:
             server.stop()
     print(f"screenshots written to {OUT.relative_to(ROOT)}/")
@@ -104,6 +119,28 @@ def take(page) -> None:  # type: ignore[no-untyped-def]
     tap(page, "Zurück")
     see(page, "Laufende Spiele")
     shot(page, OUT / "11-home-deutsch.png")
+
+
+def take_history(page) -> None:  # type: ignore[no-untyped-def]
+    """History, a game's page and a player's statistics over a thousand games."""
+    tap(page, "History")
+    see(page, "1000 games")
+    page.wait_for_timeout(2000)  # the first page of the list is painted after it is announced
+    shot(page, OUT / "12-history.png")
+    chip(page, "Game: Black Spy")
+    tap_starting(page, "Black Spy")
+    see(page, "Totals over the rounds")
+    shot(page, OUT / "13-game-page.png")
+    tap(page, "Back")
+    tap(page, "Back")
+    tap(page, "Players")
+    tap_starting(page, "Anna")
+    see(page, "Statistics")
+    shot(page, OUT / "14-player.png")
+    tap(page, "Back")
+    tap(page, "Back")
+    tap(page, "Settings")
+    shot(page, OUT / "15-settings.png")
 
 
 if __name__ == "__main__":
