@@ -68,7 +68,7 @@ def save(page: Page, button: str, result: str) -> None:
     """Tap a save button until `result` shows. Flutter sometimes drops a tap that lands while
     it redraws (seen in Spywhere's wizard); the button disappears once saved, so a second tap
     can never save twice."""
-    for _attempt in range(3):
+    for attempt in range(3):
         tap(page, button)
         try:
             see(page, result, timeout=5_000)
@@ -76,6 +76,10 @@ def save(page: Page, button: str, result: str) -> None:
         except PlaywrightTimeout:
             if not page.get_by_role("button", name=button, exact=True).count():
                 raise
+            if attempt and page.get_by_role("button", name="Next", exact=True).count() == 0:
+                # Still not taken: leave the step and come back, which draws it afresh.
+                tap(page, "Back")
+                tap(page, "Next")
     see(page, result, timeout=5_000)
 
 

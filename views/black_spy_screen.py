@@ -34,7 +34,11 @@ PASS_TEXT = {
 
 @ft.component
 def BlackSpyScreen(
-    state: AppState, game_id: str, record: dict[str, Any], result: scoring.Replay
+    state: AppState,
+    game_id: str,
+    record: dict[str, Any],
+    result: scoring.Replay,
+    key: str | None = None,
 ) -> ft.View:
     editing, set_editing = ft.use_state(None)  # None: the sheet; NEW or a deal's index: entry
     draft, set_draft = ft.use_state(None)

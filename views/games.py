@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
 
 import flet as ft
 
@@ -17,7 +16,7 @@ from .spywhere_screen import SpywhereScreen
 from .state import AppState
 from .widgets import back_bar
 
-ScreenFactory = Callable[[AppState, str, dict[str, Any], scoring.Replay], ft.View]
+ScreenFactory = Callable[..., ft.View]
 SCREENS: dict[str, ScreenFactory] = {
     "black-spy": BlackSpyScreen,
     "kompromat": KompromatScreen,
@@ -39,4 +38,7 @@ def GameView(state: AppState, game_id: str) -> ft.View:
             controls=[ft.Text(t.problem(error))],
         )
     result = scoring.replay(record)
-    return SCREENS[record["game"]](state, game_id, record, result)
+    # A new screen instance per number of rounds: a saved round shows a fresh screen rather
+    # than one updated both by itself and by this parent at once (which sometimes froze it).
+    screen_key = f"{game_id}:{len(record['rounds'])}"
+    return SCREENS[record["game"]](state, game_id, record, result, key=screen_key)

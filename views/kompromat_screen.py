@@ -55,7 +55,11 @@ def as_label(card: Any) -> str:
 
 @ft.component
 def KompromatScreen(
-    state: AppState, game_id: str, record: dict[str, Any], result: scoring.Replay
+    state: AppState,
+    game_id: str,
+    record: dict[str, Any],
+    result: scoring.Replay,
+    key: str | None = None,
 ) -> ft.View:
     t = state.t
     standings = result.standings()

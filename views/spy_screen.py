@@ -49,7 +49,11 @@ def describe(t: Translator, entry: dict[str, Any]) -> str:
 
 @ft.component
 def SpyScreen(
-    state: AppState, game_id: str, record: dict[str, Any], result: scoring.Replay
+    state: AppState,
+    game_id: str,
+    record: dict[str, Any],
+    result: scoring.Replay,
+    key: str | None = None,
 ) -> ft.View:
     t = state.t
     standings = result.standings()

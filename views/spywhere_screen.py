@@ -30,7 +30,11 @@ PILE_RAN_OUT = "-"
 
 @ft.component
 def SpywhereScreen(
-    state: AppState, game_id: str, record: dict[str, Any], result: scoring.Replay
+    state: AppState,
+    game_id: str,
+    record: dict[str, Any],
+    result: scoring.Replay,
+    key: str | None = None,
 ) -> ft.View:
     t = state.t
     step, set_step = ft.use_state(None if record["rounds"] else 0)
@@ -55,9 +59,10 @@ def SpywhereScreen(
         except scoring.InvalidRecord as invalid:
             state.say(" ".join(problems_text(state, invalid.errors)))
             return
-        set_step(None)
-        set_draft(None)
-        state.say(t("Scores saved."))
+        if editing is not None:  # a correction keeps this screen: leave the wizard
+            set_step(None)
+            set_draft(None)
+        state.say(t("Scores saved."))  # a first save gets a fresh screen (see GameView)
 
     controls: list[ft.Control] = [*snack(state)]
     if step is None:
@@ -144,11 +149,10 @@ def wizard(
             options.insert(0, (NO_ATTEMPT, include_none))
         return options
 
-    body: list[ft.Control] = [
-        heading(
-            t("End of the game · step {step} of 4: {title}", step=step + 1, title=t(STEPS[step]))
-        ),
-    ]
+    head = heading(
+        t("End of the game · step {step} of 4: {title}", step=step + 1, title=t(STEPS[step]))
+    )
+    body: list[ft.Control] = []
     if step == 0:
         body.append(note(t("Everyone shows their passport.")))
         for name in names:
@@ -234,7 +238,6 @@ def wizard(
                 ),
             )
         )
-        body.append(error_box([t.problem(e) for e in errors]))
         if not errors:
             preview = scoring.standings({**record, "rounds": [draft]})
             body.append(
@@ -247,25 +250,42 @@ def wizard(
                     ]
                 )
             )
-    nav: list[ft.Control] = []
-    if step > 0:
-        nav.append(ft.OutlinedButton(t("Back"), height=48, on_click=lambda: set_step(step - 1)))
+    nav: list[ft.Control] = [
+        ft.OutlinedButton(
+            t("Back"),
+            height=48,
+            key="back",
+            disabled=step == 0,
+            on_click=lambda: set_step(step - 1),
+        ),
+    ]
     if step < len(STEPS) - 1:
-        nav.append(ft.FilledButton(t("Next"), height=48, on_click=lambda: set_step(step + 1)))
+        nav.append(
+            ft.FilledButton(t("Next"), height=48, key="next", on_click=lambda: set_step(step + 1))
+        )
     else:
         nav.append(
             ft.FilledButton(
                 t("Save scores"),
                 icon=ft.Icons.SAVE,
                 height=48,
+                key="save",
                 disabled=bool(errors),
                 on_click=lambda: save(),
             )
         )
-    if step < len(STEPS) - 1:
-        body.append(error_box([t.problem(e) for e in errors if _belongs_to(e, step)]))
-    body.append(ft.Row(nav))
-    return body
+    last = step == len(STEPS) - 1
+    shown = [t.problem(e) for e in errors if last or _belongs_to(e, step)]
+    # The same skeleton on every step, the step's content under its own key: a redraw never
+    # reshuffles the buttons (a tap on a reshuffled button was sometimes lost).
+    return [
+        head,
+        ft.Column(
+            body, key=f"step-{step}", spacing=10, horizontal_alignment=ft.CrossAxisAlignment.STRETCH
+        ),
+        ft.Column([error_box(shown)], key="messages"),
+        ft.Row(nav, key="nav"),
+    ]
 
 
 def set_slot(values: list[str], slot: int, value: str | None) -> list[str]:
