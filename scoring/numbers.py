@@ -17,8 +17,3 @@ def to_json(value: Fraction) -> JSONNumber:
     if value.denominator == 1:
         return int(value)
     return float(value)
-
-
-def format_score(value: Fraction) -> str:
-    """Text for a score as players write it: ``37.5``, ``-5``, ``12``."""
-    return str(to_json(value))

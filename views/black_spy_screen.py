@@ -321,10 +321,7 @@ def DealEntry(
 
     def save() -> None:
         try:
-            if editing == NEW:
-                saved = state.add_round(game_id, draft)
-            else:
-                saved = state.change_round(game_id, editing, draft)
+            saved = state.save_round(game_id, None if editing == NEW else editing, draft)
         except scoring.InvalidRecord as invalid:
             set_problems(problems_text(state, invalid.errors))
             return

@@ -244,10 +244,7 @@ def RoundEntry(
 
     def save() -> None:
         try:
-            if editing == NEW:
-                state.add_round(game_id, draft)
-            else:
-                state.change_round(game_id, editing, draft)
+            state.save_round(game_id, None if editing == NEW else editing, draft)
         except scoring.InvalidRecord as invalid:
             state.say(" ".join(problems_text(state, invalid.errors)))
             return

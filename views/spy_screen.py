@@ -69,17 +69,13 @@ def SpyScreen(
     def record_event(kind: str) -> None:
         event = {"event": kind, "by": searcher, "base": target}
         try:
-            if editing is None:
-                state.add_round(game_id, event)
-            else:
-                state.change_round(game_id, editing, event)
+            saved = state.save_round(game_id, editing, event)
         except scoring.InvalidRecord as invalid:
             set_problems(problems_text(state, invalid.errors))
             return
         set_problems([])
         set_editing(None)
-        saved = state.store.load_game(game_id)
-        log = scoring.standings(saved)["log"]
+        log = saved.standings()["log"]
         state.say(describe(t, log[editing if editing is not None else len(log) - 1]))
 
     def delete_event() -> None:

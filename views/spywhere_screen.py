@@ -52,10 +52,7 @@ def SpywhereScreen(
 
     def save() -> None:
         try:
-            if editing is None:
-                state.add_round(game_id, current)
-            else:
-                state.change_round(game_id, 0, current)
+            state.save_round(game_id, editing, current)
         except scoring.InvalidRecord as invalid:
             state.say(" ".join(problems_text(state, invalid.errors)))
             return

@@ -117,6 +117,13 @@ class AppState:
         self.undo_steps = [*self.undo_steps[-19:], UndoStep(game_id, before, label)]
         self.revision += 1
 
+    def save_round(self, game_id: str, index: int | None, round_: dict[str, Any]) -> scoring.Replay:
+        """Save a round being entered: a new one (`index` None) or a correction of round
+        `index`. Raises `InvalidRecord` (nothing saved)."""
+        if index is None:
+            return self.add_round(game_id, round_)
+        return self.change_round(game_id, index, round_)
+
     def add_round(self, game_id: str, round_: dict[str, Any]) -> scoring.Replay:
         """Save a new round (raises `InvalidRecord`, nothing saved)."""
         before = self.store.load_game(game_id)

@@ -21,7 +21,6 @@ GAME_ICONS = {
     "spy": ft.Icons.VISIBILITY,
     "spywhere": ft.Icons.TRAVEL_EXPLORE,
 }
-TOUCH = 48  # minimum touch target, in logical pixels
 
 
 def body(controls: list[ft.Control], spacing: int = 10) -> ft.Control:
@@ -155,7 +154,3 @@ def back_bar(
         title=ft.Text(title),
         actions=actions or [],
     )
-
-
-def score_text(t: Translator, value: Any) -> str:
-    return t.number(value)
