@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import copy
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
 import scoring
+from scoring import kompromat
 
 ROOT = Path(__file__).resolve().parent.parent
 SCENARIOS = ROOT.parent / "shared" / "scenarios"
@@ -69,6 +72,85 @@ def black_spy(
 ) -> dict[str, Any]:
     opts = {"first_dealer": names[0], "variants": variants or [], **options}
     return record("black-spy", names, opts, deals, born)
+
+
+# --- Kompromat ------------------------------------------------------------------------------
+
+TWO = ["Anna", "Ben"]
+T5 = {"kind": "target", "vp": 5}
+T4 = {"kind": "target", "vp": 4}
+T3 = {"kind": "target", "vp": 3}
+T2 = {"kind": "target", "vp": 2}
+CODE = {"kind": "code"}
+DOC = {"kind": "document"}
+
+
+def item(name: str) -> dict[str, Any]:
+    return {"kind": "item", "item": name}
+
+
+ALL_CARDS = [T5, T4, T4, T3, T3, T3, T2, T2, CODE, CODE, CODE, DOC, DOC, DOC] + [
+    item(name) for name in kompromat.ITEMS
+]
+
+
+def mission(
+    card: dict[str, Any] | None,
+    anna: list[Any] | None = None,
+    ben: list[Any] | None = None,
+    alarm: int = 0,
+    **extra: Any,
+) -> dict[str, Any]:
+    """A mission; `card` None takes any card the game has not used yet. A player left out
+    (None) gets a filler card: see `kompromat_game`."""
+    plays = {name: cards for name, cards in (("Anna", anna), ("Ben", ben)) if cards is not None}
+    return {"card": card, "alarm": alarm, "plays": plays, **extra}
+
+
+# Filler cards, in the order they are used: both players play the same one, so the mission has
+# equal totals and equal card counts and its card is discarded: a filler changes no result.
+FILLERS = [9, 8, 6, 5, 4, 3, 2, 10, 0.5]
+
+
+def fill_round(missions: list[dict[str, Any]]) -> None:
+    """Give every player left out of a mission a filler card, as the rules want a card on
+    every mission while the deck lasts."""
+    used = Counter(card for laid in missions for cards in laid["plays"].values() for card in cards)
+    free = [card for card in FILLERS if used[card] == 0]
+    for laid in missions:
+        missing = [name for name in TWO if name not in laid["plays"]]
+        if missing:
+            card = free.pop(0)
+            for name in missing:
+                laid["plays"][name] = [card]
+
+
+def kompromat_game(
+    *missions: dict[str, Any], rounds: int | None = None, packed: bool = False, first: str = "Anna"
+) -> dict[str, Any]:
+    """A record of the given missions in order: each opening its own round, or `packed` four to
+    a round; padded with filler missions (cards not used yet) to whole rounds, or to `rounds`."""
+    pool = list(ALL_CARDS)
+    for given in missions:
+        if given["card"] is not None:
+            pool.remove(given["card"])
+    flat: list[dict[str, Any]] = []
+    for given in missions:
+        flat.append(copy.deepcopy(given))
+        if not packed:
+            flat += [mission(None) for _ in range(3)]
+    total = 4 * max(rounds or 0, -(-len(flat) // 4))
+    flat += [mission(None) for _ in range(total - len(flat))]
+    for laid in flat:
+        if laid["card"] is None:
+            laid["card"] = pool.pop()
+    chunks = [{"missions": flat[i : i + 4]} for i in range(0, len(flat), 4)]
+    for chunk in chunks:
+        fill_round(chunk["missions"])
+    return record("kompromat", TWO, {"first_player": first}, chunks)
+
+
+ALL_FOURTEEN = [[10, 9, 2, 3], [8, 7, 6, 5], [7, 7, 4, 0.5, "1/11", "1/11"]]  # 24, 26, 20.5
 
 
 def standings(rec: dict[str, Any]) -> dict[str, Any]:

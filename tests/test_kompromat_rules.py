@@ -5,61 +5,23 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from builders import codes_and_paths, errors_of, record, standings
+from builders import (
+    ALL_FOURTEEN,
+    CODE,
+    DOC,
+    T2,
+    T3,
+    T4,
+    T5,
+    codes_and_paths,
+    errors_of,
+    item,
+    standings,
+)
+from builders import kompromat_game as game
+from builders import mission as m
 
 from scoring import kompromat as rules
-
-TWO = ["Anna", "Ben"]
-T5 = {"kind": "target", "vp": 5}
-T4 = {"kind": "target", "vp": 4}
-T3 = {"kind": "target", "vp": 3}
-T2 = {"kind": "target", "vp": 2}
-CODE = {"kind": "code"}
-DOC = {"kind": "document"}
-
-
-def item(name: str) -> dict[str, Any]:
-    return {"kind": "item", "item": name}
-
-
-ALL_CARDS = [T5, T4, T4, T3, T3, T3, T2, T2, CODE, CODE, CODE, DOC, DOC, DOC] + [
-    item(name) for name in rules.ITEMS
-]
-
-
-def m(
-    card: dict[str, Any] | None,
-    anna: list[Any] | None = None,
-    ben: list[Any] | None = None,
-    alarm: int = 0,
-    **extra: Any,
-) -> dict[str, Any]:
-    """A mission; `card` None takes any card the game has not used yet."""
-    plays = {name: cards for name, cards in (("Anna", anna), ("Ben", ben)) if cards is not None}
-    return {"card": card, "alarm": alarm, "plays": plays, **extra}
-
-
-def game(
-    *missions: dict[str, Any], rounds: int | None = None, packed: bool = False, first: str = "Anna"
-) -> dict[str, Any]:
-    """A record of the given missions in order: each opening its own round, or `packed` four to
-    a round; padded with unplayed missions (cards not used yet) to whole rounds, or to `rounds`."""
-    pool = list(ALL_CARDS)
-    for mission in missions:
-        if mission["card"] is not None:
-            pool.remove(mission["card"])
-    flat: list[dict[str, Any]] = []
-    for mission in missions:
-        flat.append(dict(mission))
-        if not packed:
-            flat += [m(None) for _ in range(3)]
-    total = 4 * max(rounds or 0, -(-len(flat) // 4))
-    flat += [m(None) for _ in range(total - len(flat))]
-    for mission in flat:
-        if mission["card"] is None:
-            mission["card"] = pool.pop()
-    chunks = [{"missions": flat[i : i + 4]} for i in range(0, len(flat), 4)]
-    return record("kompromat", TWO, {"first_player": first}, chunks)
 
 
 def bust() -> list[Any]:
@@ -116,10 +78,13 @@ def test_equal_totals_more_cards_wins_else_discarded() -> None:
 
 
 def test_no_cards_means_no_total() -> None:
-    result = standings(game(m(T4, [], [2])))
-    assert result["missions"][0][0]["totals"] == {"Anna": None, "Ben": 2}
-    assert result["breakdown"]["Ben"]["targets"] == 4
-    assert standings(game(m(T4)))["missions"][0][0]["winner"] is None
+    """A player whose deck is used up plays nothing on the last mission: no total there."""
+    missions = [m(T5, ALL_FOURTEEN[0], [9]), m(T4, ALL_FOURTEEN[1], [8])]
+    missions += [m(T3, ALL_FOURTEEN[2], [10]), m(T2, [], [2])]
+    result = standings(game(*missions, packed=True))
+    assert result["missions"][0][3]["totals"] == {"Anna": None, "Ben": 2}
+    assert result["missions"][0][3]["winner"] == "Ben"
+    assert result["breakdown"]["Ben"]["targets"] == 5 + 4 + 2
 
 
 def test_counter_intelligence_tokens_go_to_the_winner() -> None:
@@ -131,18 +96,18 @@ def test_counter_intelligence_tokens_go_to_the_winner() -> None:
 def eight_tokens_for_anna() -> list[dict[str, Any]]:
     """Anna wins missions with 3, 2 and 2 "!" and fails one: 8 tokens after four missions."""
     return [
-        m(T5, [2], [], alarm=3),
-        m(T4, [3], [], alarm=2),
-        m(T4, [4], [], alarm=2),
-        m(T3, bust(), [2]),
+        m(T5, [3], [2], alarm=3),
+        m(T4, [4], [3], alarm=2),
+        m(T4, [5], [4], alarm=2),
+        m(T3, bust(), [6]),
     ]
 
 
 def test_nine_tokens_lose_at_once() -> None:
     missions = [
         *eight_tokens_for_anna(),
-        m(CODE, [4], [], alarm=1),
-        m(CODE, [5], [3]),
+        m(CODE, [4], [3], alarm=1),
+        m(CODE, [5], [2]),
         m(DOC, [6], [4]),
     ]
     result = standings(game(*missions, rounds=2, packed=True))
@@ -167,8 +132,8 @@ def test_nine_token_check_after_the_perfect_return_decision() -> None:
 
 def test_both_reaching_nine_on_one_mission_is_a_draw_decision() -> None:
     missions = eight_tokens_for_anna()
-    for _ in range(4):  # Ben fails twice a round, Anna plays nothing there
-        missions += [m(None, [], [10, 9, 8]), m(None, [], [7, 7, 7, 6]), m(None), m(None)]
+    for _ in range(4):  # Ben fails twice a round; Anna wins those missions, with no "!"
+        missions += [m(None, [2], [10, 9, 8]), m(None, [3], [7, 7, 7, 6]), m(None), m(None)]
     missions.append(m(None, [9, 8, 7], [9, 8, 7]))  # both fail: 9 tokens each
     result = standings(game(*missions, packed=True))
     assert result["tokens"] == {"Anna": 9, "Ben": 9}
@@ -254,7 +219,7 @@ def test_balaclava_discards_two_tokens() -> None:
 
 def test_balaclava_saves_from_nine_tokens() -> None:
     missions = eight_tokens_for_anna()
-    missions[0] = m(item("balaclava"), [2], [], alarm=3)
+    missions[0] = m(item("balaclava"), [3], [2], alarm=3)
     saved = m(CODE, bust(), [2], effects=[{"item": "balaclava", "by": "Anna"}])
     result = standings(game(*missions, saved, packed=True))
     assert result["tokens"]["Anna"] == 7 and result["finished"] is False
