@@ -221,6 +221,21 @@ def test_mole_ties_without_birth_dates_decision() -> None:
     assert order[:2] == ["Ben", "Anna"]
 
 
+def test_mole_a_bare_birth_year_counts_as_the_first_of_january_decision() -> None:
+    """Decision (README, house rules): "a bare birth year counts as 1 January", so "1990" and
+    "1990-01-01" are the same age and the next tie-break, seating order from the dealer's left,
+    decides."""
+    tie = deal(
+        FOUR,
+        Anna=pile(spies=3),
+        Ben=pile(spies=3),
+        Carla=pile(low=6, high=[8, 9, 10, 11], colored=4),
+    )
+    for born in ({"Anna": "1990", "Ben": "1990-01-01"}, {"Anna": "1990-01-01", "Ben": "1990"}):
+        order = standings(black_spy(FOUR, [tie], ["mole"], born))["next_deal"]["mole_draft_order"]
+        assert order[:2] == ["Anna", "Ben"], born
+
+
 def test_calling_color_dealer_calls_and_the_player_to_the_left_leads() -> None:
     rec = black_spy(FOUR, [forty_for(FOUR, "Anna", "Ben")], ["calling-color"], first_dealer="Dirk")
     next_deal = standings(rec)["next_deal"]

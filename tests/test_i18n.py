@@ -6,7 +6,7 @@ import re
 import sys
 from fractions import Fraction
 
-from builders import ROOT
+from builders import ROOT, T2, T3, T4, T5, kompromat_game, mission
 
 import scoring
 from scoring import errors
@@ -61,3 +61,22 @@ def test_every_problem_of_a_real_bad_record_translates() -> None:
     }
     for problem in scoring.problems(record):
         assert Translator("de").problem(problem) != problem.message
+
+
+def test_kompromat_refusals_name_player_mission_and_round_in_german() -> None:
+    """Issue 8: an empty mission while cards are left, and a card after a bust, are stopped with
+    a message in the player's language that names the player, the mission and the round."""
+    empty = kompromat_game(
+        mission(T5, [9], [8]),
+        mission(T4, [7], [6]),
+        mission(T3, [5], [4]),
+        mission(T2, [], [3]),
+        packed=True,
+    )
+    after_bust = kompromat_game(mission(T5, [10, 9, 5, 2], [8]))
+    for record, mission_number in ((empty, 4), (after_bust, 1)):
+        [problem] = scoring.problems(record)
+        german = Translator("de").problem(problem)
+        assert german != problem.message, german
+        for part in ("Anna", f"Mission {mission_number}", "Runde 1"):
+            assert part in german, german

@@ -271,7 +271,7 @@ def test_an_item_is_used_only_by_its_holder_and_only_once() -> None:
     ]
     assert [e.code for e in errors_of(game(*twice))] == ["ItemAlreadyUsed"]
     same_mission = m(item("jetpack"), [9], [8], effects=[{"item": "jetpack", "by": "Anna"}])
-    assert [e.code for e in errors_of(game(same_mission))] == ["ItemNotWon"]
+    assert [e.code for e in errors_of(game(same_mission))] == ["ItemNotYetUsable"]
 
 
 def test_cards_must_fit_the_equipment_deck() -> None:
@@ -279,7 +279,7 @@ def test_cards_must_fit_the_equipment_deck() -> None:
     [error] = errors_of(four_sevens)
     assert error.code == "DeckExceeded" and error.path == "rounds[0].missions[1].plays.Anna[1]"
     assert "Anna played 4 × 7 this round, but the deck has only 3" in str(error)
-    for bad in (1, 11, 0, 12, "7", 1.5):
+    for bad in (0, 12, "7", "11", 1.5, True):
         [error] = errors_of(game(m(T5, [bad], [2])))
         assert (
             error.code == "NotAnEquipmentCard"
@@ -337,3 +337,135 @@ def test_cards_left_in_the_mission_deck() -> None:
     by_card = {(c["kind"], c.get("vp"), c.get("item")): c["left"] for c in left}
     assert (("target", 5, None)) not in by_card
     assert by_card[("target", 4, None)] == 1 and by_card[("code", None, None)] == 3 - 0
+
+
+# --- issue 8: the rulebook line by line ------------------------------------------------------
+
+
+def test_a_one_eleven_is_declared_at_the_reveal() -> None:
+    """ "Der Spieler muss erst entscheiden, welche Zahl sie darstellt, wenn er seine Karten
+    aufdeckt." In a record 1 and 11 are a 1/11 whose value was declared; "1/11" takes its best
+    value."""
+    declared_one = standings(game(m(T4, [10, 1], [9])))
+    assert declared_one["missions"][0][0]["totals"] == {"Anna": 11, "Ben": 9}
+    busted_on_purpose = standings(game(m(T4, [10, 5, 11], [9])))  # 26: a token is 1 VP
+    assert busted_on_purpose["missions"][0][0]["totals"]["Anna"] == 26
+    assert busted_on_purpose["tokens"]["Anna"] == 1
+    assert busted_on_purpose["totals"] == {"Anna": 1, "Ben": 4}
+    best = standings(game(m(T4, [10, "1/11"], [9])))
+    assert best["missions"][0][0]["totals"]["Anna"] == 21
+    both_declared = standings(game(m(T4, [11, 1, 2], [9])))
+    assert both_declared["missions"][0][0]["totals"]["Anna"] == 14
+
+
+def test_two_one_elevens_in_any_spelling() -> None:
+    """FORMAT.md: "Deck limit: two 1/11 cards in any spelling"."""
+    rec = game(m(T5, [1, 11], [2]), m(T4, ["1/11"], [3]), packed=True)
+    [error] = errors_of(rec)
+    assert (error.code, error.path) == ("DeckExceeded", "rounds[0].missions[1].plays.Anna[0]")
+    assert "Anna played 3 × 1/11 this round, but the deck has only 2" in str(error)
+
+
+def test_every_mission_gets_cards_until_the_deck_runs_out() -> None:
+    """Players take turns until both have played on all four missions; "Wenn ein Spieler keine
+    Karten mehr in seinem Stapel hat … kann dies bedeuten, dass er keine Karten auf eine Mission
+    legt": a mission stays empty only when the player's other missions hold all 14 cards."""
+    forgotten = game(m(T5, [9], [8]), m(T4, [7], [6]), m(T3, [5], [4]), m(T2, [], [3]), packed=True)
+    [error] = errors_of(forgotten)
+    assert (error.code, error.path) == (
+        "NoCardsWhileCardsLeft",
+        "rounds[0].missions[3].plays.Anna",
+    )
+    assert "Anna played no cards on mission 4 of round 1 but still had 11 cards" in str(error)
+    absent = game(m(T5, [9], [8]), m(T4, [7], [6]), m(T3, [5], [4]), m(T2, [4]), packed=True)
+    absent["rounds"][0]["missions"][3]["plays"].pop("Ben")
+    assert codes_and_paths(absent) == [("NoCardsWhileCardsLeft", "rounds[0].missions[3].plays.Ben")]
+    used_up = [m(T5, ALL_FOURTEEN[0], [9]), m(T4, ALL_FOURTEEN[1], [8])]
+    used_up += [m(T3, ALL_FOURTEEN[2], [10]), m(T2, [], [2])]
+    assert errors_of(game(*used_up, packed=True)) == []
+
+
+def test_missions_after_the_nine_token_loss_need_no_cards() -> None:
+    """FORMAT.md: a player has no cards on a mission "when the mission comes after the one where
+    the game ended (9 tokens): those need not be entered"."""
+    ended = m(CODE, [4], [3], alarm=1)  # Anna's 9th token
+    rest = [m(CODE, [], []), m(DOC, [], []), {**m(T2), "plays": {}}]
+    result = standings(game(*eight_tokens_for_anna(), ended, *rest, packed=True))
+    assert (result["finished"], result["lost_by_tokens"]) == (True, "Anna")
+
+
+def test_no_card_after_a_bust() -> None:
+    """A player whose cards on a mission exceed 21 must stop: no card follows once the total,
+    counting every 1/11 as 1, is above 21."""
+    [error] = errors_of(game(m(T5, [10, 9, 5, 2], [8])))
+    assert (error.code, error.path) == ("CardAfterBust", "rounds[0].missions[0].plays.Anna[3]")
+    assert "Anna was already above 21 on mission 1 of round 1 (24)" in str(error)
+    # 10 + 9 + a 1/11 counted as 1 is 20: one more card may follow, whatever is declared.
+    assert errors_of(game(m(T5, [10, 9, "1/11", 2], [8]))) == []
+    assert errors_of(game(m(T5, [10, 9, 11, 2], [8]))) == []
+
+
+def seven_tokens_for_anna() -> list[dict[str, Any]]:
+    """Round 1: Anna takes 3, 2 and 1 "!" and fails once: 7 tokens."""
+    return [
+        m(T5, [3], [2], alarm=3),
+        m(T4, [4], [3], alarm=2),
+        m(T4, bust(), [5]),
+        m(T3, [6, 7, 7], [6], alarm=1),
+    ]
+
+
+def test_items_can_be_used_at_once_a_balaclava_saves_on_its_own_mission() -> None:
+    """ "Gegenstände können sofort nach dem Erwerb verwendet werden." Decision: the winner of a
+    mission may use the item won with it in that same mission's effects when the item acts after
+    an award (Chloroform, Balaclava, a USB Stick acting as one of them), before the 9-token check:
+    e.g. a Balaclava won on the mission whose "!!" brings its winner to 9."""
+    won = m(item("balaclava"), [5], [4], alarm=2)  # Anna: 7 + 2 = 9 tokens
+    lost = standings(game(*seven_tokens_for_anna(), won, packed=True))
+    assert (lost["lost_by_tokens"], lost["finished"]) == ("Anna", True)
+    saved = {**won, "effects": [{"item": "balaclava", "by": "Anna"}]}
+    result = standings(game(*seven_tokens_for_anna(), saved, packed=True))
+    assert (result["tokens"]["Anna"], result["finished"]) == (7, False)
+    assert result["items"]["Anna"] == {"won": ["balaclava"], "unused": []}
+
+
+def test_items_can_be_used_at_once_chloroform_on_its_own_mission() -> None:
+    """Decision (RULES.md §2): Chloroform acts after the award, so its winner may use it on the
+    mission that won it: no tokens from the counter-intelligence card under it."""
+    taken = m(item("chloroform"), [9], [8], alarm=3)
+    assert standings(game(taken))["tokens"]["Anna"] == 3
+    protected = {**taken, "effects": [{"item": "chloroform", "by": "Anna"}]}
+    assert standings(game(protected))["tokens"]["Anna"] == 0
+
+
+def test_items_can_be_used_at_once_a_usb_stick_as_balaclava() -> None:
+    """Decision (RULES.md §2): a USB Stick acting as Chloroform or Balaclava may be used on the
+    mission that won it (copying an item used earlier in the game)."""
+    balaclava = [
+        m(item("balaclava"), [9], [8]),
+        m(T5, bust(), [7], effects=[{"item": "balaclava", "by": "Anna"}]),
+    ]
+    stick = m(
+        item("usb-stick"),
+        [10, 8],
+        [9, 8],
+        alarm=2,
+        effects=[{"item": "usb-stick", "by": "Anna", "as": "balaclava"}],
+    )
+    result = standings(game(*balaclava, stick))
+    assert result["tokens"]["Anna"] == 0  # 0 + 2 "!!" − 2
+    assert "usb-stick" in result["used_items"]
+
+
+def test_items_that_act_before_the_reveal_wait_for_the_next_mission() -> None:
+    """Decision (RULES.md §2): "Newspaper and Vesper Martini change totals before the reveal
+    decides, so they apply from the next mission on"; only the mission's winner holds its item."""
+    newspaper = m(
+        item("newspaper"), [9], [8], effects=[{"item": "newspaper", "by": "Anna", "on": "Ben"}]
+    )
+    [error] = errors_of(game(newspaper))
+    assert (error.code, error.path) == ("ItemNotYetUsable", "rounds[0].missions[0].effects[0].item")
+    assert "Anna wins the Newspaper on mission 1 of round 1" in str(error)
+    by_loser = m(item("balaclava"), [9], [8], alarm=1, effects=[{"item": "balaclava", "by": "Ben"}])
+    [error] = errors_of(game(by_loser))
+    assert (error.code, error.path) == ("ItemNotWonHere", "rounds[0].missions[0].effects[0].by")

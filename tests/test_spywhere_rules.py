@@ -141,3 +141,19 @@ def test_exactly_one_round() -> None:
     one = ending(PASSPORTS, OWN, {})
     assert standings(spywhere(FIVE, []))["finished"] is False
     assert codes_and_paths(spywhere(FIVE, [one, one])) == [("GameAlreadyOver", "rounds[1]")]
+
+
+def test_one_identification_card_per_nationality() -> None:
+    """RULES.md §4: "An attempt is made by laying one of your identification cards (one per
+    nationality, six per player) before an opponent, so a player never names the same
+    nationality against two opponents"."""
+    guesses = {"Anna": {"Ben": ["spain"], "Carla": ["spain"]}}
+    rec = spywhere(FIVE, [ending(PASSPORTS, OWN, guesses)])
+    [error] = errors_of(rec)
+    assert (error.code, error.path) == (
+        "NationalityNamedTwice",
+        "rounds[0].identifications.Anna.Carla[0]",
+    )
+    assert "Anna already named spain against Ben" in str(error)
+    other_guessers = {"Anna": {"Ben": ["spain"]}, "Carla": {"Ben": ["spain"]}}
+    assert errors_of(spywhere(FIVE, [ending(PASSPORTS, OWN, other_guessers)])) == []

@@ -7,7 +7,7 @@ import random
 from fractions import Fraction
 
 import generators
-from builders import SCENARIOS
+from builders import CODE, SCENARIOS, T3, T4, T5, kompromat_game, mission
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -82,3 +82,34 @@ def test_head_to_head_counts_who_finished_ahead() -> None:
     spy = summary_of(json.loads((SCENARIOS / "spy-three-players.json").read_text()))
     spy["finished"] = True  # places: lower is better
     assert head_to_head([spy], ["Ben"], ["Anna"])["spy"].first_ahead == 1
+
+
+def ben_loses_at_nine_tokens_with_more_vp() -> dict:
+    """Ben wins four targets with "!" under them, then a code with one more: 9 tokens, 27 VP
+    against Anna's 0 — and Anna wins."""
+    return kompromat_game(
+        mission(T5, [2], [3], alarm=3),
+        mission(T4, [3], [4], alarm=2),
+        mission(T4, [4], [5], alarm=2),
+        mission(T3, [5], [6], alarm=1),
+        mission(CODE, [2], [3], alarm=1),
+        packed=True,
+    )
+
+
+def test_head_to_head_follows_the_real_result() -> None:
+    """Issue 8: head to head follows the game's real result (a 9-token loss loses, whatever
+    the victory points)."""
+    record = ben_loses_at_nine_tokens_with_more_vp()
+    result = scoring.replay(record)
+    assert result.winners == ["Anna"] and result.totals["Ben"] > result.totals["Anna"]
+    h2h = head_to_head([summary_of(record)], ["Anna"], ["Ben"])["kompromat"]
+    assert (h2h.first_ahead, h2h.second_ahead, h2h.level) == (1, 0, 0)
+
+
+def test_results_list_the_winner_first_then_the_games_own_order() -> None:
+    """Issue 8: a game's page lists the winner first, then the rest by the game's own order."""
+    assert scoring.replay(ben_loses_at_nine_tokens_with_more_vp()).ranking == ["Anna", "Ben"]
+    spywhere = scoring.replay(finished_spywhere())  # Anna 18, Ben 6, Carla 8, Dirk 6
+    assert spywhere.ranking == ["Anna", "Carla", "Ben", "Dirk"]
+    assert spywhere.places == {"Anna": 1, "Carla": 2, "Ben": 3, "Dirk": 3}

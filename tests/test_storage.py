@@ -418,7 +418,89 @@ def test_migration_to_version_2_adds_player_facts_to_summaries(tmp_path: Path) -
     store.close()
     store = Store.open(folder)
     try:
-        assert store.schema_version == 2 and store.notices == []
+        assert store.schema_version == store_module.SCHEMA_VERSION and store.notices == []
         assert store.summaries()[0]["facts"]["Anna"] == {"correct": 2}
+    finally:
+        store.close()
+
+
+# --- issue 8: games stored before a stricter rule ------------------------------------------
+
+
+def stale_kompromat() -> dict[str, Any]:
+    """Stored by an older Debrief: Anna's mission 4 left empty while she still had cards
+    (today's rules refuse it)."""
+    record = scenario("kompromat-first-round")
+    record["rounds"][0]["missions"][3]["plays"]["Anna"] = []
+    record["meta"] = {"id": "k1", "started": "2026-11-01T20:00:00+01:00", "ended": None}
+    return record
+
+
+def stale_spywhere() -> dict[str, Any]:
+    """A finished game where Anna named Spain against two opponents."""
+    record = scenario("spywhere-four-players")
+    guesses = record["rounds"][0]["identifications"]["Anna"]
+    first, second = list(guesses)[:2]
+    guesses[second] = list(guesses[first])
+    record["meta"] = {"id": "s1", "started": "2026-11-02T20:00:00+01:00", "ended": None}
+    return record
+
+
+def stored_by_version_2(folder: Path, active: list[dict], finished: list[dict]) -> None:
+    """Write records the way schema version 2 stored them, without today's validation."""
+    store = Store.open(folder)
+    for record in active:
+        store._put(store._active, record["meta"]["id"], {"record": record, "deleted_at": None})
+    for record in finished:
+        game_id = record["meta"]["id"]
+        record["meta"]["ended"] = "2026-11-02T22:00:00+01:00"
+        doc = {"record": record, "deleted_at": None}
+        store._put(store._shard(shard_of(game_id)), game_id, doc)
+        summary = {"id": game_id, "game": record["game"], "players": [], "finished": True}
+        store._put(store._index, game_id, {**summary, "active": False, "deleted_at": None})
+    store._main.table("meta").update({"version": 2}, doc_ids=["schema"])
+    store.close()
+
+
+def test_games_that_break_a_new_rule_are_kept_and_marked_for_correction(tmp_path: Path) -> None:
+    """Issue 8: at start-up, stored games that break a rule added since are reported once by
+    game and reason, kept as they are, marked "needs a correction" (opening at the offending
+    round), and count in no statistics until fixed."""
+    folder = tmp_path / "data"
+    good = {**scenario("spywhere-four-players"), "meta": {"id": "good"}}
+    store = Store.open(folder)
+    store.add_games([good])
+    store.close()
+    stored_by_version_2(folder, [stale_kompromat()], [stale_spywhere()])
+
+    store = Store.open(folder)
+    try:
+        reported = [n for n in store.notices if n.code == "GameNeedsCorrection"]
+        assert sorted((n.params["game_id"], n.params["round"]) for n in reported) == [
+            ("k1", 1),
+            ("s1", 1),
+        ]
+        kompromat_notice = next(n for n in reported if n.params["game_id"] == "k1")
+        assert "Anna played no cards on mission 4 of round 1" in kompromat_notice.message
+        assert store.load_game("k1") == stale_kompromat()  # kept exactly as it was
+        assert store.summary("k1")["needs_correction"] == 0
+        assert store.summary("s1")["needs_correction"] == 0
+        assert store.summary("good")["needs_correction"] is None
+        assert [s["id"] for s in store.active_games()] == ["k1"]
+        from scoring.stats import player_stats
+
+        assert player_stats(store.summaries(), ["Anna"])["spywhere"].games == 1  # not s1
+    finally:
+        store.close()
+    store = Store.open(folder)
+    try:
+        assert not [n for n in store.notices if n.code == "GameNeedsCorrection"]  # once
+        still_invalid = stale_kompromat()["rounds"][0]
+        with pytest.raises(scoring.InvalidRecord):
+            store.replace_round("k1", 0, still_invalid)
+        fixed = scenario("kompromat-first-round")["rounds"][0]
+        store.replace_round("k1", 0, fixed)
+        assert store.summary("k1")["needs_correction"] is None
+        assert store.load_game("k1")["rounds"][0] == fixed
     finally:
         store.close()

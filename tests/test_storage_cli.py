@@ -176,3 +176,18 @@ def test_csv_of_a_game_and_of_the_history() -> None:
     summary = {**summarize(json.loads(RECORDS[-1].read_text())), "id": "g1"}
     rows = list(csv.reader(io.StringIO(csv_of_history([summary]))))
     assert rows[1][:2] == ["g1", summary["game"]] and len(rows) == 1 + len(summary["players"])
+
+
+def test_export_writes_games_that_need_a_correction_and_names_them(tmp_path: Path) -> None:
+    """Issue 8: an export still writes games that need a correction, as they are, and says
+    which ones an import will refuse until they are corrected (exit 1)."""
+    from test_storage import stale_kompromat, stored_by_version_2
+
+    folder = tmp_path / "data"
+    stored_by_version_2(folder, [stale_kompromat()], [])
+    out = tmp_path / "backup.json"
+    done = storage("--data-dir", folder, "export", "--out", out)
+    assert done.returncode == 1, done.stderr
+    assert json.loads(out.read_text())["games"] == [stale_kompromat()]
+    assert "an import refuses it until it is corrected" in done.stderr
+    assert "k1" in done.stderr and "rounds[0].missions[3].plays.Anna" in done.stderr

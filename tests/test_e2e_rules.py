@@ -1,0 +1,65 @@
+"""The rulebook at the table, in Chromium: what the entry screens allow and refuse (issue 8)."""
+
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import Page
+from ui import chip, shown, start_game, tap_starting
+
+from tools.browser import settle, tap
+
+pytestmark = pytest.mark.e2e
+
+
+def disabled(page: Page, name: str) -> bool:
+    button = page.get_by_role("button", name=name, exact=True).first
+    button.wait_for(state="attached", timeout=15_000)
+    return button.get_attribute("aria-disabled") == "true"
+
+
+def test_kompromat_entry_follows_the_rulebook(page: Page) -> None:
+    start_game(page, "Kompromat", ["Anna", "Ben"])
+    chip(page, "First player: Anna")
+    tap(page, "Start Kompromat")
+    tap_starting(page, "Enter round 1 of 6")
+    chip(page, "Mission card: Chloroform")
+    tap(page, "!!")
+    # A played 1/11 shows what it counts as, and one tap declares the other value.
+    tap(page, "Anna plays 10")
+    tap(page, "Anna plays 1/11")
+    shown(page, "Anna: total 21")
+    tap(page, "Anna: 1/11 counts as 11")
+    shown(page, "Anna: 1/11 counts as 1")
+    shown(page, "Anna: total 11")
+    # No card after a bust: Ben's keypad stops at 27.
+    for card in ("10", "9", "8"):
+        tap(page, f"Ben plays {card}")
+    shown(page, "Ben is above 21: no more cards on this mission.")
+    assert disabled(page, "Ben plays 2")
+    # Anna wins the Chloroform and its "!!": she may use it on this very mission.
+    shown(page, "Anna wins this mission.")
+    chip(page, "Use the Chloroform", role="switch")
+    shown(page, "Tokens after it: Anna 0, Ben 1")
+    # A mission left empty while cards remain is named, with its player and round.
+    tap(page, "Next mission")
+    settle(page)
+    shown(
+        page,
+        "Anna played no cards on mission 2 of round 1 but still had 12 cards: "
+        "every mission gets cards until the deck runs out",
+    )
+    assert disabled(page, "Save round")
+
+
+def test_spywhere_offers_each_identification_card_once(page: Page) -> None:
+    start_game(page, "Spywhere", ["Anna", "Ben", "Carla"])
+    chip(page, "Removed nationality: Belgium")
+    tap(page, "Start Spywhere")
+    for name, passport in (("Anna", "Italy"), ("Ben", "Spain"), ("Carla", "France")):
+        chip(page, f"{name}'s passport: {passport}")
+    tap(page, "Next")
+    tap(page, "Next")
+    chip(page, "Anna on Ben: Spain")
+    shown(page, "Anna on Carla: Italy")
+    assert page.get_by_role("checkbox", name="Anna on Carla: Spain", exact=True).count() == 0
+    assert page.get_by_role("checkbox", name="Carla on Ben: Spain", exact=True).count() == 1
