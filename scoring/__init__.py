@@ -11,6 +11,7 @@ from .base import GameRules, Setup
 from .errors import InvalidRecord, Problem, RecordError, Term
 from .registry import GAMES
 from .replay import (
+    Correction,
     Replay,
     blank_round,
     check_round,
@@ -19,11 +20,14 @@ from .replay import (
     preview_round,
     problems,
     replay,
+    replay_until_broken,
+    round_of,
     standings,
 )
 
 __all__ = [
     "GAMES",
+    "Correction",
     "GameRules",
     "InvalidRecord",
     "Problem",
@@ -38,5 +42,7 @@ __all__ = [
     "preview_round",
     "problems",
     "replay",
+    "replay_until_broken",
+    "round_of",
     "standings",
 ]

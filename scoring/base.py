@@ -9,6 +9,7 @@ history, e.g. a player already out) which returns the next state. Everything sho
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
+from collections.abc import Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, ClassVar, Generic, TypeVar
@@ -20,6 +21,19 @@ JSON = Any  # a value json.dumps accepts
 OptionsT = TypeVar("OptionsT")
 RoundT = TypeVar("RoundT")
 StateT = TypeVar("StateT")
+RankKey = TypeVar("RankKey", Fraction, tuple[int, int])  # a total, or (points, tie-break)
+
+
+def rank(keys: Mapping[str, RankKey]) -> dict[str, int]:
+    """Places from sort keys (smaller is better); equal keys share a place and the next place
+    counts everyone before it ("1, 2, 2, 4").
+
+    >>> rank({"Anna": Fraction(3), "Ben": Fraction(1), "Carla": Fraction(3), "Dirk": Fraction(5)})
+    {'Anna': 2, 'Ben': 1, 'Carla': 2, 'Dirk': 4}
+    """
+    return {
+        name: 1 + sum(1 for other in keys.values() if other < key) for name, key in keys.items()
+    }
 
 
 @dataclass(frozen=True)
@@ -77,6 +91,13 @@ class GameRules(ABC, Generic[OptionsT, RoundT, StateT]):
     @abstractmethod
     def blank_round(self, state: StateT) -> dict[str, JSON]:
         """A round to start entering from: the right shape, nothing happened yet."""
+
+    def places(self, state: StateT) -> dict[str, int]:
+        """Each player's place, 1 = best, by the game's own order of results: lower totals
+        first where lower is better (Black Spy points, SPY placements), else higher; equal
+        results share a place. Games with other tie-breaks or losses override this."""
+        sign = 1 if self.lower_is_better else -1
+        return rank({name: sign * total for name, total in self.totals(state).items()})
 
     def player_facts(self, state: StateT) -> dict[str, dict[str, int]]:
         """Per player, the game's own figures for statistics (moons shot, token losses, ...);

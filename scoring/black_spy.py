@@ -234,7 +234,7 @@ def mole_draft_order(table: Table, totals: Mapping[str, Fraction], dealer: str) 
 
     def age_rank(name: str) -> tuple[int, int, int]:
         born = table.born(name)
-        return (born.year, born.month, born.day) if born else (-1, 0, 0)
+        return born.day_of_birth if born else (-1, 0, 0)
 
     def key(name: str) -> tuple[Fraction, tuple[int, int, int], int]:
         year, month, day = age_rank(name)

@@ -233,11 +233,36 @@ class MissionDeckExceeded(RecordError):
 
 
 class NotPerfect(RecordError):
-    template = "{name} has {total} on this mission, not exactly 21"
+    template = "{name} has {total} on mission {mission} of round {round}, not exactly 21"
+
+
+class NoCardsWhileCardsLeft(RecordError):
+    template = (
+        "{name} played no cards on mission {mission} of round {round} but still had {count} "
+        "cards: every mission gets cards until the deck runs out"
+    )
+
+
+class CardAfterBust(RecordError):
+    template = (
+        "{name} was already above 21 on mission {mission} of round {round} ({total}): "
+        "no card may follow"
+    )
 
 
 class ItemNotWon(RecordError):
-    template = "{name} has not won the {item} before this mission"
+    template = "{name} has not won the {item} before mission {mission} of round {round}"
+
+
+class ItemNotWonHere(RecordError):
+    template = "{name} does not win the {item} on mission {mission} of round {round}"
+
+
+class ItemNotYetUsable(RecordError):
+    template = (
+        "{name} wins the {item} on mission {mission} of round {round}: it can be used from the "
+        "next mission on (only Chloroform and Balaclava act at once)"
+    )
 
 
 class ItemAlreadyUsed(RecordError):
@@ -249,11 +274,13 @@ class ItemNotUsedYet(RecordError):
 
 
 class NoCardsOnMission(RecordError):
-    template = "{name} played no cards on this mission"
+    template = "{name} played no cards on mission {mission} of round {round}"
 
 
 class ChloroformWithoutEffect(RecordError):
-    template = "{name} does not win counter-intelligence tokens on this mission"
+    template = (
+        "{name} does not win counter-intelligence tokens on mission {mission} of round {round}"
+    )
 
 
 # --- SPY -----------------------------------------------------------------------------------
@@ -288,6 +315,13 @@ class NationalityRemoved(RecordError):
 
 class PassportTwice(RecordError):
     template = "{value} is also {other}'s passport"
+
+
+class NationalityNamedTwice(RecordError):
+    template = (
+        "{name} already named {value} against {other}: each player has one identification card "
+        "per nationality"
+    )
 
 
 class EndedWithoutAllAttempts(RecordError):

@@ -1,10 +1,13 @@
 """Kompromat (2 players): RULES.md section 2.
 
-Six rounds of four missions. Per mission each player's equipment cards give a total (the
-1/11 card counting whichever is better); above 21 fails (+1 token), exactly 21 may return a
-token, the higher total of at most 21 wins the mission card and the counter-intelligence tokens
-under it. Nine tokens lose at once. Victory points: targets + 1 per item + code set + document
-set + 1 per token.
+Six rounds of four missions. Per mission each player's equipment cards give a total (a 1/11
+counting what its player declared at the reveal, else whichever is better); above 21 fails
+(+1 token), exactly 21 may return a token, the higher total of at most 21 wins the mission card
+and the counter-intelligence tokens under it. Nine tokens lose at once. Victory points: targets
++ 1 per item + code set + document set + 1 per token.
+
+Card labels: "0.5", "2" to "10", "1/11" (its best value), and "1" or "11" (a 1/11 whose value
+was declared).
 """
 
 from __future__ import annotations
@@ -16,7 +19,7 @@ from fractions import Fraction
 from typing import ClassVar
 
 from . import errors as e
-from .base import JSON, GameRules, Setup
+from .base import JSON, GameRules, Setup, rank
 from .errors import N_, Term
 from .numbers import to_json
 from .reader import Reader, as_number, as_whole, child, show
@@ -29,9 +32,11 @@ TOKEN_LIMIT = 9
 BALACLAVA_DISCARD = 2
 NEWSPAPER_BONUS = 3
 ACE = "1/11"
+DECLARED_ACES = ("1", "11")  # a 1/11 whose player declared its value
 
 # The equipment deck: label -> copies (0.5, 1/11, 2, 3, 4, 5, 6, 7, 7, 7, 8, 9, 10, 1/11).
 DECK: dict[str, int] = {"0.5": 1, ACE: 2, **{str(n): 1 for n in range(2, 11)}, "7": 3}
+DECK_SIZE = sum(DECK.values())
 # The mission deck (24 cards besides counter-intelligence: exactly 6 rounds x 4 missions).
 TARGET_VPS: dict[int, int] = {5: 1, 4: 2, 3: 3, 2: 2}  # printed VP -> cards
 SET_CARDS = 3  # codes, and documents
@@ -54,6 +59,10 @@ ITEM_NAMES: dict[str, Term] = {
 ITEMS = tuple(ITEM_NAMES)
 # Keys an effect has besides "item" and "by", per item acted as.
 EFFECT_KEYS: dict[str, tuple[str, ...]] = {"newspaper": ("on",), "vesper-martini": ("adjust",)}
+# Items whose ability acts after a mission is awarded: **Decision** (RULES.md section 2,
+# "Gegenstände können sofort nach dem Erwerb verwendet werden"): the winner may use one won on
+# a mission in that same mission's effects, before the 9-token check.
+ACTS_AFTER_AWARD = frozenset({"chloroform", "balaclava"})
 
 
 @dataclass(frozen=True)
@@ -146,6 +155,18 @@ class MissionResult:
 
 
 @dataclass(frozen=True)
+class At:
+    """Where a mission is, for messages: "mission 2 of round 3"."""
+
+    round: int
+    mission: int
+
+    @property
+    def params(self) -> dict[str, int]:
+        return {"round": self.round, "mission": self.mission}
+
+
+@dataclass(frozen=True)
 class State:
     setup: Setup[Options]
     holdings: dict[str, Holdings]
@@ -165,26 +186,73 @@ class State:
 
 
 def card_value(label: str) -> Fraction:
-    """The value of a card other than 1/11."""
+    """The value of a card other than an undeclared 1/11 (a declared one counts as declared)."""
     return Fraction(label)
 
 
+def deck_card(label: str) -> str:
+    """The card of the deck a label is: a declared 1 or 11 is a 1/11 card."""
+    return ACE if label in DECLARED_ACES else label
+
+
+def counted_values(cards: Iterable[str], modifier: int = 0) -> list[Fraction]:
+    """What each card counts on a mission: an undeclared 1/11 counts 11 where the total stays at
+    most 21 (with the Newspaper or Vesper Martini `modifier`), else 1.
+
+    >>> [str(v) for v in counted_values(["10", "1/11"])], [str(v) for v in counted_values(["1"])]
+    (['10', '11'], ['1'])
+    >>> [str(v) for v in counted_values(["1/11", "1/11"])]
+    ['11', '1']
+    """
+    labels = list(cards)
+    total = sum((card_value(c) for c in labels if c != ACE), Fraction(modifier))
+    total += labels.count(ACE)
+    values: list[Fraction] = []
+    for label in labels:
+        if label != ACE:
+            values.append(card_value(label))
+        elif total + 10 <= PERFECT:
+            total += 10
+            values.append(Fraction(11))
+        else:
+            values.append(Fraction(1))
+    return values
+
+
 def mission_total(cards: Iterable[str], modifier: int = 0) -> Fraction:
-    """A player's total on a mission, each 1/11 counting 11 where that stays at most 21.
+    """A player's total on a mission, each undeclared 1/11 counting 11 where that stays at most
+    21, a declared one as declared.
 
     >>> mission_total(["10", "1/11"]), mission_total(["10", "5", "1/11"])
     (Fraction(21, 1), Fraction(16, 1))
     >>> mission_total(["0.5", "9"]), mission_total(["10", "1/11"], modifier=3)
     (Fraction(19, 2), Fraction(14, 1))
+    >>> mission_total(["10", "1"]), mission_total(["10", "5", "11"])
+    (Fraction(11, 1), Fraction(26, 1))
     """
-    labels = list(cards)
-    total = sum((card_value(c) for c in labels if c != ACE), Fraction(modifier))
-    aces = labels.count(ACE)
-    total += aces
-    for _ in range(aces):
-        if total + 10 <= PERFECT:
-            total += 10
-    return total
+    return sum(counted_values(cards, modifier), Fraction(modifier))
+
+
+def lowest_total(cards: Iterable[str]) -> Fraction:
+    """The cards' total with every 1/11 counted as 1, however declared: what decides whether
+    a player must stop (a card may follow only while this is at most 21)."""
+    return sum((Fraction(1) if deck_card(c) == ACE else card_value(c) for c in cards), Fraction(0))
+
+
+def may_add_card(cards: Iterable[str]) -> bool:
+    """Whether a player may still lay a card on this mission: not once above 21.
+
+    >>> may_add_card(["10", "9", "1/11"]), may_add_card(["10", "9", "3"])
+    (True, False)
+    """
+    return lowest_total(cards) <= PERFECT
+
+
+def deck_left(cards: Iterable[str]) -> dict[str, int]:
+    """How many of each deck card are still in hand after playing `cards` this round (a
+    declared 1 or 11 uses a 1/11)."""
+    used = Counter(deck_card(label) for label in cards)
+    return {label: copies - used[label] for label, copies in DECK.items()}
 
 
 def mission_winner(
@@ -212,12 +280,12 @@ def first_player_of(table: Table, first_player: str, round_number: int) -> str:
 
 
 def read_equipment(reader: Reader, raw: object, path: str) -> str | None:
-    """An equipment card: 0.5, 2 to 10 as numbers, or "1/11"."""
+    """An equipment card: 0.5 or 2 to 10 as numbers, "1/11", or a declared 1/11 as 1 or 11."""
     if raw == ACE:
         return ACE
     number = as_number(raw)
     if number is not None and (
-        number == Fraction(1, 2) or (number.denominator == 1 and 2 <= number <= 10)
+        number == Fraction(1, 2) or (number.denominator == 1 and 1 <= number <= 11)
     ):
         return str(int(number)) if number.denominator == 1 else "0.5"
     reader.add(e.NotAnEquipmentCard(path, value=show(raw)))
@@ -413,22 +481,20 @@ class Kompromat(GameRules[Options, KompromatRound, State]):
 
     @staticmethod
     def _fits_decks(reader: Reader, table: Table, missions: list[Mission], path: str) -> bool:
-        """Across a round's four missions a player's cards must fit their 14-card deck."""
+        """Across a round's four missions a player's cards must fit their 14-card deck (a declared
+        1 or 11 is one of the two 1/11 cards)."""
         ok = True
         for name in table.names:
             counts: Counter[str] = Counter()
             for index, mission in enumerate(missions):
                 for position, label in enumerate(mission.plays[name]):
-                    counts[label] += 1
-                    if counts[label] == DECK[label] + 1:
+                    card = deck_card(label)
+                    counts[card] += 1
+                    if counts[card] == DECK[card] + 1:
                         where = child(child(child(child(path, index), "plays"), name), position)
                         reader.add(
                             e.DeckExceeded(
-                                where,
-                                name=name,
-                                count=counts[label],
-                                card=label,
-                                limit=DECK[label],
+                                where, name=name, count=counts[card], card=card, limit=DECK[card]
                             )
                         )
                         ok = False
@@ -441,15 +507,20 @@ class Kompromat(GameRules[Options, KompromatRound, State]):
 
     def play(self, reader: Reader, state: State, rnd: KompromatRound, path: str) -> State | None:
         before = len(reader.errors)
+        number = state.rounds_played + 1
         results: list[MissionResult] = []
         for index, mission in enumerate(rnd.missions):
             mission_path = child(child(path, "missions"), index)
+            where = At(round=number, mission=index + 1)
+            self._check_no_card_after_bust(reader, state.table, mission, mission_path, where)
             self._check_mission_deck(reader, state, mission, mission_path)
             if state.token_losers:
-                # Missions after a 9-token loss stay in the record but are not resolved.
+                # Missions after a 9-token loss stay in the record but are not resolved, and
+                # need not hold cards.
                 state = replace(state, mission_cards=(*state.mission_cards, mission.card))
                 continue
-            resolved = self._resolve(reader, state, mission, mission_path)
+            self._check_cards_laid(reader, state.table, rnd, index, mission_path, where)
+            resolved = self._resolve(reader, state, mission, mission_path, where)
             if resolved is None:
                 continue
             state, result = resolved
@@ -459,6 +530,45 @@ class Kompromat(GameRules[Options, KompromatRound, State]):
         return replace(
             state, rounds_played=state.rounds_played + 1, results=(*state.results, tuple(results))
         )
+
+    @staticmethod
+    def _check_no_card_after_bust(
+        reader: Reader, table: Table, mission: Mission, path: str, where: At
+    ) -> None:
+        """A player above 21 (every 1/11 counted as 1) must stop: no card follows."""
+        for name in table.names:
+            cards = mission.plays[name]
+            for position in range(1, len(cards)):
+                if not may_add_card(cards[:position]):
+                    reader.add(
+                        e.CardAfterBust(
+                            child(child(child(path, "plays"), name), position),
+                            name=name,
+                            total=to_json(lowest_total(cards[:position])),
+                            **where.params,
+                        )
+                    )
+                    break
+
+    @staticmethod
+    def _check_cards_laid(
+        reader: Reader, table: Table, rnd: KompromatRound, index: int, path: str, where: At
+    ) -> None:
+        """Players take turns until both have played on all four missions: a mission stays
+        empty only when the player's other missions of the round hold all 14 cards."""
+        for name in table.names:
+            if rnd.missions[index].plays[name]:
+                continue
+            played = sum(len(mission.plays[name]) for mission in rnd.missions)
+            if played < DECK_SIZE:
+                reader.add(
+                    e.NoCardsWhileCardsLeft(
+                        child(child(path, "plays"), name),
+                        name=name,
+                        count=DECK_SIZE - played,
+                        **where.params,
+                    )
+                )
 
     @staticmethod
     def _check_mission_deck(reader: Reader, state: State, mission: Mission, path: str) -> None:
@@ -488,23 +598,13 @@ class Kompromat(GameRules[Options, KompromatRound, State]):
             )
 
     def _resolve(
-        self, reader: Reader, state: State, mission: Mission, path: str
+        self, reader: Reader, state: State, mission: Mission, path: str, where: At
     ) -> tuple[State, MissionResult] | None:
         """Steps 1 to 3 of RULES.md, then the item effects, then the 9-token check."""
-        if not self._check_effects(reader, state, mission, path):
+        if not self._check_effects(reader, state, mission, path, where):
             return None
         names = state.table.names
-        modifiers = {name: 0 for name in names}
-        for effect in mission.acting("newspaper"):
-            modifiers[effect.on or ""] += NEWSPAPER_BONUS
-        for effect in mission.acting("vesper-martini"):
-            modifiers[effect.by] += effect.adjust
-        totals: dict[str, Fraction | None] = {
-            name: mission_total(mission.plays[name], modifiers[name])
-            if mission.plays[name]
-            else None
-            for name in names
-        }
+        totals = self._mission_totals(state.table, mission)
         for name in sorted(mission.perfect_return):
             total = totals[name]
             if total != PERFECT:
@@ -513,15 +613,13 @@ class Kompromat(GameRules[Options, KompromatRound, State]):
                         child(path, "perfect_return"),
                         name=name,
                         total=0 if total is None else to_json(total),
+                        **where.params,
                     )
                 )
                 return None
         winner = mission_winner(totals, {n: len(mission.plays[n]) for n in names})
-        chloroform = mission.acting("chloroform")
-        for effect in chloroform:
-            if effect.by != winner or mission.alarm == 0:
-                reader.add(e.ChloroformWithoutEffect(child(path, "effects"), name=effect.by))
-                return None
+        if not self._check_effects_after_award(reader, state, mission, winner, path, where):
+            return None
         holdings = dict(state.holdings)
         for name in names:
             holdings[name] = self._settle(holdings[name], name, totals[name], mission, winner)
@@ -541,6 +639,21 @@ class Kompromat(GameRules[Options, KompromatRound, State]):
         )
         tokens = {name: holdings[name].tokens for name in names}
         return new_state, MissionResult(totals, winner, tokens)
+
+    @staticmethod
+    def _mission_totals(table: Table, mission: Mission) -> dict[str, Fraction | None]:
+        """Each player's total after the Newspaper and Vesper Martini (None: no cards)."""
+        modifiers = {name: 0 for name in table.names}
+        for effect in mission.acting("newspaper"):
+            modifiers[effect.on or ""] += NEWSPAPER_BONUS
+        for effect in mission.acting("vesper-martini"):
+            modifiers[effect.by] += effect.adjust
+        return {
+            name: mission_total(mission.plays[name], modifiers[name])
+            if mission.plays[name]
+            else None
+            for name in table.names
+        }
 
     @staticmethod
     def _settle(
@@ -566,17 +679,36 @@ class Kompromat(GameRules[Options, KompromatRound, State]):
         return replace(held, items=(*held.items, card.item or ""))
 
     @staticmethod
-    def _check_effects(reader: Reader, state: State, mission: Mission, path: str) -> bool:
-        """An item is used by a player who won it on an earlier mission and has not used it;
-        the USB stick copies an item used earlier in the game."""
+    def _check_effects(
+        reader: Reader, state: State, mission: Mission, path: str, where: At
+    ) -> bool:
+        """An item is used by a player who won it and has not used it: won on an earlier
+        mission, or on this one when it acts after the award (checked once the winner is
+        known); the USB stick copies an item used earlier in the game."""
         ok = True
         used_here: set[tuple[str, str]] = set()
         for index, effect in enumerate(mission.effects):
             effect_path = child(child(path, "effects"), index)
             held = state.holdings[effect.by]
             item_name = ITEM_NAMES[effect.item]
-            if effect.item not in held.items:
-                reader.add(e.ItemNotWon(child(effect_path, "item"), name=effect.by, item=item_name))
+            won_here = mission.card.kind == "item" and mission.card.item == effect.item
+            if effect.item not in held.items and won_here:
+                if effect.acts_as not in ACTS_AFTER_AWARD:
+                    reader.add(
+                        e.ItemNotYetUsable(
+                            child(effect_path, "item"),
+                            name=effect.by,
+                            item=item_name,
+                            **where.params,
+                        )
+                    )
+                    ok = False
+            elif effect.item not in held.items:
+                reader.add(
+                    e.ItemNotWon(
+                        child(effect_path, "item"), name=effect.by, item=item_name, **where.params
+                    )
+                )
                 ok = False
             elif effect.item in held.used or (effect.by, effect.item) in used_here:
                 reader.add(
@@ -593,56 +725,173 @@ class Kompromat(GameRules[Options, KompromatRound, State]):
             needs_cards = effect.acts_as in ("newspaper", "vesper-martini")
             if needs_cards and target is not None and not mission.plays[target]:
                 key = "on" if effect.acts_as == "newspaper" else "by"
-                reader.add(e.NoCardsOnMission(child(effect_path, key), name=target))
+                reader.add(e.NoCardsOnMission(child(effect_path, key), name=target, **where.params))
                 ok = False
         return ok
+
+    @staticmethod
+    def _check_effects_after_award(
+        reader: Reader,
+        state: State,
+        mission: Mission,
+        winner: str | None,
+        path: str,
+        where: At,
+    ) -> bool:
+        """An item won on this mission is used by the mission's winner; Chloroform only where
+        its winner takes counter-intelligence tokens."""
+        for index, effect in enumerate(mission.effects):
+            effect_path = child(child(path, "effects"), index)
+            won_before = effect.item in state.holdings[effect.by].items
+            if not won_before and effect.by != winner:
+                reader.add(
+                    e.ItemNotWonHere(
+                        child(effect_path, "by"),
+                        name=effect.by,
+                        item=ITEM_NAMES[effect.item],
+                        **where.params,
+                    )
+                )
+                return False
+            if effect.acts_as == "chloroform" and (effect.by != winner or mission.alarm == 0):
+                reader.add(
+                    e.ChloroformWithoutEffect(
+                        child(path, "effects"), name=effect.by, **where.params
+                    )
+                )
+                return False
+        return True
 
     # -- a round being entered --
 
     def preview_round(self, state: State, draft: object) -> list[dict[str, JSON]]:
         """Each mission of a round still being entered, resolved as far as the entries allow.
 
-        Per mission: each player's total (None: no cards), the winner and the tokens after it
-        once the mission can be resolved, and the items each player holds unused before it
-        (so the screen offers exactly the items that can be used there).
+        Per mission and player: the total (None: no cards), what each card counts (a 1/11 as 1
+        or 11), whether another card may still be laid there (not after a bust), the cards
+        left in hand this round, and the item effects that may be used there ("offers"); and,
+        once the mission can be resolved, the winner and the tokens after it. `ended` marks
+        missions after the one that ended the game (they need no cards).
         """
         missions = draft.get("missions") if isinstance(draft, dict) else None
+        raws = missions if isinstance(missions, list) else []
+        table = state.table
+        left = self._cards_left_in_hand(table, raws)
         previews: list[dict[str, JSON]] = []
         known: State | None = state
-        for index, raw in enumerate(missions if isinstance(missions, list) else []):
+        ended = False
+        for index, raw in enumerate(raws):
+            reader = Reader()
+            mission = self._read_mission(reader, table, raw, child("missions", index))
+            plays = mission.plays if mission else self._readable_plays(table, raw)
+            totals = self._mission_totals(table, mission) if mission else None
             preview: dict[str, JSON] = {
-                "totals": self._card_totals(state.table, raw),
+                "totals": {
+                    n: None if not plays[n] else to_json(mission_total(plays[n])) for n in plays
+                },
+                "values": self._counted_values(table, plays, mission),
+                "may_add": {name: may_add_card(plays[name]) for name in table.names},
+                "left": {name: dict(left[name]) for name in table.names},
                 "winner": None,
                 "tokens": None,
                 "resolved": False,
+                "ended": ended,
                 "unused": None,
+                "offers": {name: [] for name in table.names},
             }
             if known is not None and not known.token_losers:
+                winner = (
+                    mission_winner(totals, {n: len(plays[n]) for n in table.names})
+                    if totals
+                    else None
+                )
+                card = mission.card if mission else None
                 preview["unused"] = {n: h.unused_items() for n, h in known.holdings.items()}
-                reader = Reader()
-                mission = self._read_mission(reader, state.table, raw, child("missions", index))
-                resolved = self._resolve(reader, known, mission, "") if mission else None
+                preview["offers"] = {n: self.offers(known, card, winner, n) for n in table.names}
+                where = At(round=known.rounds_played + 1, mission=index + 1)
+                resolved = self._resolve(reader, known, mission, "", where) if mission else None
                 if resolved is None:
                     known = None
                 else:
                     known, result = resolved
                     preview.update(result.to_json(), resolved=True)
+                    ended = bool(known.token_losers)
             previews.append(preview)
         return previews
 
+    def offers(
+        self, state: State, card: MissionCard | None, winner: str | None, name: str
+    ) -> list[dict[str, JSON]]:
+        """The item effects `name` may use on a mission: every item won earlier and not used
+        yet, and (Decision: items at once) an item acting after the award that `name` wins with
+        this mission's `card`."""
+        opponent = next(n for n in state.table.names if n != name)
+        held = state.holdings[name]
+        found: list[dict[str, JSON]] = []
+        for item in held.unused_items():
+            if item == "usb-stick":
+                for copied in sorted(state.used_items - {"usb-stick"}):
+                    found += self._uses(item, copied, name, opponent)
+            else:
+                found += self._uses(item, item, name, opponent)
+        won_here = card is not None and card.kind == "item" and winner == name
+        if won_here and card is not None and card.item not in held.items:
+            item = card.item or ""
+            if item in ACTS_AFTER_AWARD:
+                found += self._uses(item, item, name, opponent)
+            elif item == "usb-stick":
+                for copied in sorted(state.used_items & ACTS_AFTER_AWARD):
+                    found += self._uses(item, copied, name, opponent)
+        return found
+
     @staticmethod
-    def _card_totals(table: Table, raw: object) -> dict[str, JSON]:
-        """Each player's total from the cards alone (the best 1/11), where they can be read."""
+    def _uses(item: str, acts_as: str, name: str, opponent: str) -> list[dict[str, JSON]]:
+        """The ways `name` can use `item` (acting as `acts_as`), as effects of a mission."""
+        base: dict[str, JSON] = {"item": item, "by": name}
+        if item != acts_as:
+            base["as"] = acts_as
+        if acts_as == "newspaper":
+            return [{**base, "on": opponent}]
+        if acts_as == "vesper-martini":
+            return [{**base, "adjust": 1}, {**base, "adjust": -1}]
+        return [base]
+
+    @staticmethod
+    def _readable_plays(table: Table, raw: object) -> dict[str, tuple[str, ...]]:
+        """Each player's cards on a mission being entered, as far as they can be read."""
         plays = raw.get("plays") if isinstance(raw, dict) else None
-        totals: dict[str, JSON] = {}
+        found: dict[str, tuple[str, ...]] = {}
         for name in table.names:
             cards = plays.get(name, []) if isinstance(plays, dict) else []
             labels = (
                 [read_equipment(Reader(), c, "") for c in cards] if isinstance(cards, list) else []
             )
-            readable = [label for label in labels if label is not None]
-            totals[name] = to_json(mission_total(readable)) if readable else None
-        return totals
+            found[name] = tuple(label for label in labels if label is not None)
+        return found
+
+    def _cards_left_in_hand(self, table: Table, raws: list[object]) -> dict[str, dict[str, int]]:
+        """Per player, the deck cards not laid on any mission of the round yet."""
+        laid: dict[str, list[str]] = {name: [] for name in table.names}
+        for raw in raws:
+            for name, cards in self._readable_plays(table, raw).items():
+                laid[name] += cards
+        return {name: deck_left(cards) for name, cards in laid.items()}
+
+    @staticmethod
+    def _counted_values(
+        table: Table, plays: Mapping[str, tuple[str, ...]], mission: Mission | None
+    ) -> dict[str, JSON]:
+        """What each card counts, with the Newspaper and Vesper Martini of the mission."""
+        modifiers = {name: 0 for name in table.names}
+        for effect in mission.effects if mission else ():
+            if effect.acts_as == "newspaper":
+                modifiers[effect.on or ""] += NEWSPAPER_BONUS
+            elif effect.acts_as == "vesper-martini":
+                modifiers[effect.by] += effect.adjust
+        return {
+            name: [to_json(v) for v in counted_values(plays[name], modifiers[name])]
+            for name in table.names
+        }
 
     # -- standings --
 
@@ -668,6 +917,16 @@ class Kompromat(GameRules[Options, KompromatRound, State]):
         best = max(key.values())
         leaders = [n for n in names if key[n] == best]
         return leaders if len(leaders) == 1 else []
+
+    def places(self, state: State) -> dict[str, int]:
+        """A 9-token loss puts its player last whatever the victory points (both: level);
+        otherwise more victory points, then more tokens."""
+        losers = state.token_losers
+        if losers:  # one loser is last; both at once is a draw
+            return {n: 2 if n in losers and len(losers) == 1 else 1 for n in state.table.names}
+        return rank(
+            {name: (-held.victory_points, -held.tokens) for name, held in state.holdings.items()}
+        )
 
     def player_facts(self, state: State) -> dict[str, dict[str, int]]:
         """Token losses (reached 9) and perfect 21s."""

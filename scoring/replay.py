@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from fractions import Fraction
@@ -48,14 +49,24 @@ class Replay:
         return self.rules.totals(self.state)
 
     @property
+    def places(self) -> dict[str, int]:
+        """Each player's place (1 = best) by the game's own result: a Kompromat 9-token loss is
+        last whatever the points; equal results share a place."""
+        return self.rules.places(self.state)
+
+    @property
+    def ranking(self) -> list[str]:
+        """The players best first (the winners first once the game is over); a shared place in
+        seating order."""
+        places = self.places
+        return sorted(self.table.names, key=lambda name: places[name])
+
+    @property
     def leaders(self) -> list[str]:
-        """The players best placed right now (lowest total where lower is better); nobody
-        before the first round."""
+        """The players best placed right now; nobody before the first round."""
         if not self.round_totals:
             return []
-        totals = self.totals
-        best = min(totals.values()) if self.rules.lower_is_better else max(totals.values())
-        return [name for name, total in totals.items() if total == best]
+        return [name for name, place in self.places.items() if place == 1]
 
     @property
     def player_facts(self) -> dict[str, dict[str, int]]:
@@ -69,6 +80,7 @@ class Replay:
             "winners": self.winners,
             "totals": _scores_json(self.totals),
             "round_totals": [_scores_json(totals) for totals in self.round_totals],
+            "places": self.places,
             **self.rules.details(self.state),
         }
 
@@ -195,6 +207,51 @@ def problems(record: object) -> list[e.RecordError]:
     return reader.errors
 
 
+_ROUND_PATH = re.compile(r"^rounds\[(\d+)\]")
+
+
+def round_of(error: e.RecordError) -> int | None:
+    """The index of the round an error is in (None: outside the rounds).
+
+    >>> round_of(e.MissingKey("rounds[12].missions[0].card")), round_of(e.MissingKey("options"))
+    (12, None)
+    """
+    match = _ROUND_PATH.match(error.path)
+    return int(match.group(1)) if match else None
+
+
+@dataclass(frozen=True)
+class Correction:
+    """A stored record that breaks a rule (one added after it was stored): the first round
+    to correct, and what is wrong there."""
+
+    round: int  # index into `rounds`
+    problems: tuple[e.RecordError, ...]
+
+
+def replay_until_broken(record: object) -> tuple[Replay, Correction | None]:
+    """A stored record played through as far as it is valid, and what needs a correction.
+
+    For games stored before a stricter rule: their rounds up to the first broken one still
+    give standings, so the game can be shown and opened at the round to correct. Raises
+    `InvalidRecord` when the problem lies outside the rounds (the game cannot be opened).
+    """
+    reader = Reader()
+    result = _replay(reader, record)
+    if result is not None:
+        return result, None
+    rounds = [round_of(error) for error in reader.errors]
+    if any(index is None for index in rounds):
+        raise e.InvalidRecord(reader.errors)
+    first = min(index for index in rounds if index is not None)
+    assert isinstance(record, dict)
+    before = replay({**record, "rounds": _rounds_of(record)[:first]})
+    wrong = tuple(
+        error for error, index in zip(reader.errors, rounds, strict=True) if index == first
+    )
+    return before, Correction(first, wrong)
+
+
 def standings(record: object) -> dict[str, JSON]:
     """The replay output for a valid record; raises `InvalidRecord` otherwise."""
     return replay(record).standings()
@@ -211,16 +268,23 @@ def check_round(record: object, draft: object, index: int | None = None) -> list
 
     For entering a round while the table watches: the record so far must be valid (else
     `InvalidRecord` is raised). Replacing a past round also reports what it breaks in the
-    rounds after it, with their paths.
+    rounds after it, with their paths. A record that needs a correction may have its first
+    broken round replaced: then only problems up to that round count (the rounds after it
+    are corrected one by one, next).
     """
-    replay(record)  # the record so far must be valid
+    _, correction = replay_until_broken(record)
     rounds = _rounds_of(record)
+    if correction is not None and index != correction.round:
+        raise e.InvalidRecord(correction.problems)
     if index is None or index == len(rounds):
         rounds.append(draft)
     else:
         rounds[index] = draft
     assert isinstance(record, dict)
-    return problems({**record, "rounds": rounds})
+    found = problems({**record, "rounds": rounds})
+    if correction is None:
+        return found
+    return [error for error in found if (round_of(error) or 0) <= correction.round]
 
 
 def blank_round(record: object) -> dict[str, JSON]:

@@ -7,6 +7,7 @@ the player who ended the game by making an attempt on every opponent. Highest to
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import ClassVar
@@ -67,6 +68,19 @@ def score(ending: Ending, player: str) -> int:
     """``own cards × (1 + correct)`` plus 3 for ending the game by attempts on every opponent."""
     bonus = ENDING_BONUS if ending.ended_by == player else 0
     return ending.own_cards[player] * (1 + correct_identifications(ending, player)) + bonus
+
+
+def laid_elsewhere(made: Mapping[str, Sequence[str]], opponent: str, slot: int) -> set[str]:
+    """The identification cards a player has laid before other opponents, or in the other
+    slot before this one (two players): one card per nationality, so those cannot be named
+    here.
+
+    >>> sorted(laid_elsewhere({"Ben": ["spain"], "Carla": ["italy"]}, "Carla", 0))
+    ['spain']
+    """
+    laid = {n for other, guesses in made.items() if other != opponent for n in guesses}
+    laid |= {n for index, n in enumerate(made.get(opponent, ())) if index != slot}
+    return laid
 
 
 class Spywhere(GameRules[Options, Ending, State]):
@@ -213,6 +227,7 @@ class Spywhere(GameRules[Options, Ending, State]):
                 ok = False
                 continue
             result[guesser] = {}
+            named: dict[str, str] = {}  # nationality -> the opponent it was laid before
             for opponent, (target_path, guesses) in targets.items():
                 if opponent == guesser:
                     reader.add(e.SamePlayer(target_path, name=guesser, action=N_("identify")))
@@ -221,8 +236,20 @@ class Spywhere(GameRules[Options, Ending, State]):
                 read = self._read_guesses(reader, setup.options, guesses, target_path, allowed)
                 if read is None:
                     ok = False
-                else:
-                    result[guesser][opponent] = read
+                    continue
+                for index, nationality in enumerate(read):
+                    if nationality in named:
+                        reader.add(
+                            e.NationalityNamedTwice(
+                                child(target_path, index),
+                                name=guesser,
+                                value=nationality,
+                                other=named[nationality],
+                            )
+                        )
+                        ok = False
+                    named.setdefault(nationality, opponent)
+                result[guesser][opponent] = read
         return result if ok else None
 
     def _read_guesses(

@@ -2,7 +2,9 @@
 and head to head. Only finished games count.
 
 A summary is what storage keeps per game: ``game``, ``players``, ``finished``, ``winners``,
-``totals`` (JSON numbers) and ``facts`` (each player's game figures, from `GameRules`).
+``totals`` (JSON numbers), ``places`` (1 = best, by the game's own result) and ``facts`` (each
+player's game figures, from `GameRules`). A game that ``needs_correction`` (stored before a
+rule it breaks) counts nowhere until it is corrected.
 """
 
 from __future__ import annotations
@@ -57,7 +59,12 @@ def _seat(summary: Summary, names: Collection[str]) -> str | None:
 
 
 def finished(summaries: Iterable[Summary]) -> list[Summary]:
-    return [s for s in summaries if s.get("finished") and not s.get("deleted_at")]
+    """The games that count: finished, not in the bin, not waiting for a correction."""
+    return [
+        s
+        for s in summaries
+        if s.get("finished") and not s.get("deleted_at") and s.get("needs_correction") is None
+    ]
 
 
 def player_stats(
@@ -67,7 +74,8 @@ def player_stats(
     former names count too).
 
     >>> games = [{"game": "spy", "players": ["Anna", "Ben"], "finished": True,
-    ...           "winners": ["Anna"], "totals": {"Anna": 1, "Ben": 2}, "facts": {}}]
+    ...           "winners": ["Anna"], "totals": {"Anna": 1, "Ben": 2},
+    ...           "places": {"Anna": 1, "Ben": 2}, "facts": {}}]
     >>> stats = player_stats(games, ["anna"])["spy"]
     >>> (stats.games, stats.wins, stats.best)
     (1, 1, Fraction(1, 1))
@@ -100,7 +108,8 @@ class HeadToHead:
 def head_to_head(
     summaries: Iterable[Summary], first: Collection[str], second: Collection[str]
 ) -> dict[str, HeadToHead]:
-    """Per game: how often each finished ahead of the other (a better total), or level."""
+    """Per game: how often each finished ahead of the other by the game's real result (its
+    places: a Kompromat 9-token loss is behind whatever the points), or level."""
     result: dict[str, HeadToHead] = {}
     for summary in finished(summaries):
         a, b = _seat(summary, first), _seat(summary, second)
@@ -108,11 +117,10 @@ def head_to_head(
             continue
         record = result.setdefault(summary["game"], HeadToHead(summary["game"]))
         record.games += 1
-        score_a = Fraction(str(summary["totals"][a]))
-        score_b = Fraction(str(summary["totals"][b]))
-        if score_a == score_b:
+        place_a, place_b = summary["places"][a], summary["places"][b]
+        if place_a == place_b:
             record.level += 1
-        elif (score_a < score_b) == GAMES[summary["game"]].lower_is_better:
+        elif place_a < place_b:
             record.first_ahead += 1
         else:
             record.second_ahead += 1

@@ -19,16 +19,22 @@ def name_key(name: str) -> str:
     return name.strip().casefold()
 
 
-@dataclass(frozen=True, order=True)
+@dataclass(frozen=True)
 class Birth:
-    """A birth date, possibly only a year (then month and day are 0).
-
-    Ordering is chronological; a bare year sorts before every full date in that year.
-    """
+    """A birth date, possibly only a year (then month and day are 0)."""
 
     year: int
     month: int = 0
     day: int = 0
+
+    @property
+    def day_of_birth(self) -> tuple[int, int, int]:
+        """(year, month, day) for comparing ages. **Decision:** a bare year counts as 1 January.
+
+        >>> Birth(1990).day_of_birth == Birth(1990, 1, 1).day_of_birth
+        True
+        """
+        return (self.year, self.month or 1, self.day or 1)
 
     def to_json(self) -> str:
         if self.month == 0:

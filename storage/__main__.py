@@ -107,7 +107,14 @@ def _export(store: Store, args: argparse.Namespace) -> int:
             f"written to {args.out}",
             file=sys.stderr,
         )
-    return 0
+    refused = backup.needing_correction(store, document)
+    for game_id, problem in refused:
+        print(
+            f"{game_id}: written as it is, but it needs a correction and an import refuses it "
+            f"until it is corrected: {problem}",
+            file=sys.stderr,
+        )
+    return EXIT_PROBLEMS if refused else 0
 
 
 def _check(store: Store, args: argparse.Namespace) -> int:

@@ -189,15 +189,31 @@ def export_backup(store: Store, game_id: str | None = None) -> dict[str, Any]:
     return {"format": BACKUP_FORMAT, "players": players, "games": games}
 
 
+def needing_correction(store: Store, document: dict[str, Any]) -> list[tuple[str, RecordError]]:
+    """The games of an exported backup that an import refuses until they are corrected (stored
+    before a rule they break), each with its first problem."""
+    flagged = {s["id"] for s in store.summaries() if s.get("needs_correction") is not None}
+    found: list[tuple[str, RecordError]] = []
+    for record in document["games"]:
+        game_id = str(record.get("meta", {}).get("id"))
+        correction = scoring.replay_until_broken(record)[1] if game_id in flagged else None
+        if correction is not None:
+            found.append((game_id, correction.problems[0]))
+    return found
+
+
 def csv_of_game(record: Record) -> str:
-    """One game for a spreadsheet: a row per round with each player's total after it."""
-    result = scoring.replay(record)
+    """One game for a spreadsheet: a row per round with each player's total after it (up to
+    the round that needs a correction, for a game stored before a rule it breaks)."""
+    result, correction = scoring.replay_until_broken(record)
     names = list(result.table.names)
     out = io.StringIO()
     writer = csv.writer(out)
     writer.writerow(["round", *names])
     for index, totals in enumerate(result.round_totals, start=1):
         writer.writerow([index, *(to_text(totals[name]) for name in names)])
+    if correction is not None:
+        writer.writerow(["needs a correction from round", correction.round + 1])
     writer.writerow(["winners", " & ".join(result.winners)])
     return out.getvalue()
 

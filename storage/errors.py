@@ -74,3 +74,10 @@ class IndexRebuilt(StartupNotice):
 
 class InterruptedWorkCompleted(StartupNotice):
     template = "an interrupted change to {count} games was completed"
+
+
+class GameNeedsCorrection(StartupNotice):
+    template = (
+        "{game} with {players} ({started}) breaks a rule in round {round}: {reason}. It is kept "
+        "and opens at that round to be corrected; until then it counts in no statistics"
+    )

@@ -38,7 +38,7 @@ from .files import AtomicStorage, Damaged, read_tables, remove_stale_temp_files,
 from .paths import data_directory
 from .summaries import summarize
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 SHARDS = 64
 Record = dict[str, Any]
 Summary = dict[str, Any]
@@ -49,8 +49,38 @@ def _summaries_with_facts(store: Store) -> None:
     store._rebuild_index(announce=False)
 
 
+def _places_and_corrections(store: Store) -> None:
+    """Version 3 adds each player's place to the summaries, and marks the games stored before
+    a rule they break (issue 8's stricter Kompromat and Spywhere rules): they are kept as they
+    are, reported once here, and wait for a correction."""
+    store._rebuild_index(announce=False)
+    for doc in store._all_documents():
+        correction = _correction_of(doc["record"])
+        if correction is not None:
+            store.notices.append(_needs_correction_notice(doc["record"], correction))
+
+
+def _correction_of(record: Record) -> scoring.Correction | None:
+    return scoring.replay_until_broken(record)[1]
+
+
+def _needs_correction_notice(record: Record, correction: scoring.Correction) -> err.StartupNotice:
+    meta = record.get("meta", {})
+    return err.GameNeedsCorrection(
+        game_id=meta.get("id"),
+        game=scoring.GAMES[record["game"]].title,
+        players=", ".join(player["name"] for player in record["players"]),
+        started=(meta.get("started") or "")[:10],
+        round=correction.round + 1,
+        reason=correction.problems[0],
+    )
+
+
 # MIGRATIONS[n] upgrades data of schema version n to n + 1; run in order at start-up.
-MIGRATIONS: dict[int, Callable[[Store], None]] = {1: _summaries_with_facts}
+MIGRATIONS: dict[int, Callable[[Store], None]] = {
+    1: _summaries_with_facts,
+    2: _places_and_corrections,
+}
 
 
 class IdTable(Table):
@@ -74,6 +104,29 @@ def now() -> str:
 def documents(values: dict[str, dict[str, Any]]) -> list[Document]:
     """TinyDB documents keyed by our ids, for `insert_multiple` (one write for all)."""
     return [Document(value, doc_id=doc_id) for doc_id, value in values.items()]
+
+
+def _validated_change(old: Record, new: Record) -> scoring.Replay:
+    """The replay of `new`, which replaces `old`; raises `InvalidRecord` when it may not.
+
+    Nothing invalid is stored, with one exception: a game stored before a rule it breaks
+    (it needs a correction) takes the changes that correct it, those that shorten its broken
+    tail (a corrected or deleted round), and changes that leave its rounds as they are (notes).
+    """
+    try:
+        return scoring.replay(new)
+    except scoring.InvalidRecord:
+        if _correction_of(old) is None:
+            raise
+    result, correction = scoring.replay_until_broken(new)
+    assert correction is not None
+    before = scoring.replay_until_broken(old)[1]
+    assert before is not None
+    old_tail = len(old["rounds"]) - before.round
+    new_tail = len(new["rounds"]) - correction.round
+    if new_tail < old_tail or (new_tail == old_tail and new["rounds"] == old["rounds"]):
+        return result
+    raise scoring.InvalidRecord(correction.problems)
 
 
 def shard_of(game_id: str) -> str:
@@ -328,7 +381,7 @@ class Store:
             table, doc = self._find(game_id)
             record = copy.deepcopy(doc["record"])
             change(record)
-            result = scoring.replay(record)
+            result = _validated_change(doc["record"], record)
             new_doc = {**doc, "record": record}
             if table is self._active:
                 self._put(table, game_id, new_doc)
@@ -478,13 +531,17 @@ class Store:
 
     def all_records(self, include_deleted: bool = False) -> Iterator[Record]:
         """Every record (copies): games in progress first, then the archive file by file."""
+        for doc in self._all_documents():
+            if include_deleted or doc.get("deleted_at") is None:
+                yield copy.deepcopy(doc["record"])
+
+    def _all_documents(self) -> list[Document]:
+        """Every stored game document (not copies): in progress, then archived."""
         with self._lock:
             docs = list(self._active.all())
             for path in self._shard_files():
                 docs += self._shard(path.stem).all()
-        for doc in docs:
-            if include_deleted or doc.get("deleted_at") is None:
-                yield copy.deepcopy(doc["record"])
+        return docs
 
     def contains_game(self, game_id: str) -> bool:
         with self._lock:

@@ -9,8 +9,12 @@ from scoring.numbers import to_json
 
 
 def summarize(record: dict[str, Any]) -> dict[str, Any]:
-    """What the history and home screens show of a game, without its rounds."""
-    result = scoring.replay(record)
+    """What the history and home screens show of a game, without its rounds.
+
+    A game stored before a rule it breaks is summarised from its rounds up to the broken one,
+    and ``needs_correction`` names that round (its index); None for every valid game.
+    """
+    result, correction = scoring.replay_until_broken(record)
     meta = record.get("meta", {})
     return {
         "id": meta.get("id"),
@@ -23,5 +27,7 @@ def summarize(record: dict[str, Any]) -> dict[str, Any]:
         "winners": result.winners,
         "leaders": result.leaders,
         "totals": {name: to_json(total) for name, total in result.totals.items()},
+        "places": result.places,
         "facts": result.player_facts,
+        "needs_correction": None if correction is None else correction.round,
     }

@@ -128,17 +128,33 @@ def equipment_deck() -> list[Any]:
     return deck
 
 
+def as_label(card: Any) -> str:
+    return "0.5" if card == 0.5 else str(card)
+
+
+def kompromat_plays(rng: random.Random) -> list[list[Any]]:
+    """One player's cards on the four missions of a round, as a table lays them: at least one
+    card on every mission while the deck lasts, no card after a bust, and now and then a 1/11
+    whose value the player declared (1 or 11)."""
+    deck = equipment_deck()
+    rng.shuffle(deck)
+    missions: list[list[Any]] = []
+    for _ in range(kompromat.MISSIONS_PER_ROUND):
+        cards: list[Any] = []
+        wanted = rng.randint(1, 4)
+        while deck and len(cards) < wanted and kompromat.may_add_card(map(as_label, cards)):
+            card = deck.pop()
+            if card == "1/11" and rng.random() < 0.3:
+                card = rng.choice([1, 11])
+            cards.append(card)
+        missions.append(cards)
+    return missions
+
+
 def kompromat_round(
     rng: random.Random, names: list[str], cards: list[dict[str, Any]], alarms: list[int]
 ) -> dict[str, Any]:
-    plays: dict[str, list[list[Any]]] = {}
-    for name in names:
-        deck = equipment_deck()
-        rng.shuffle(deck)
-        plays[name] = []
-        for _ in range(kompromat.MISSIONS_PER_ROUND):
-            take = min(len(deck), rng.randint(1, 4))
-            plays[name].append([deck.pop() for _ in range(take)])
+    plays = {name: kompromat_plays(rng) for name in names}
     missions = []
     for index in range(kompromat.MISSIONS_PER_ROUND):
         mission: dict[str, Any] = {
@@ -154,7 +170,7 @@ def kompromat_round(
             name
             for name in names
             if plays[name][index]
-            and kompromat.mission_total(str(c) for c in plays[name][index]) == 21
+            and kompromat.mission_total(as_label(c) for c in plays[name][index]) == 21
             and rng.random() < 0.7
         ]
         if perfect or rng.random() < 0.3:
@@ -202,18 +218,15 @@ def spywhere_ending(rng: random.Random, names: list[str], in_play: list[str]) ->
     each = spywhere.passports_each(len(names))
     drawn = rng.sample(in_play, each * len(names))
     passports = {name: drawn[i * each : (i + 1) * each] for i, name in enumerate(names)}
+    ended_by = rng.choice(names) if rng.random() < 0.5 else None
     identifications: dict[str, dict[str, list[str]]] = {}
     for guesser in names:
-        identifications[guesser] = {
-            opponent: rng.sample(in_play, each)
-            for opponent in names
-            if opponent != guesser and rng.random() < 0.7
-        }
-    ended_by = rng.choice(names) if rng.random() < 0.5 else None
-    if ended_by is not None:
-        identifications[ended_by] = {
-            opponent: rng.sample(in_play, each) for opponent in names if opponent != ended_by
-        }
+        # One identification card per nationality: never the same one before two opponents.
+        cards = rng.sample(in_play, len(in_play))
+        identifications[guesser] = {}
+        for opponent in names:
+            if opponent != guesser and (guesser == ended_by or rng.random() < 0.7):
+                identifications[guesser][opponent] = [cards.pop() for _ in range(each)]
     return {
         "passports": passports,
         "own_cards": {name: rng.randint(0, 10 * each) for name in names},

@@ -67,7 +67,7 @@ def test_perfect_return_without_tokens_returns_nothing() -> None:
 def test_perfect_return_needs_exactly_21() -> None:
     [error] = errors_of(game(m(T4, [10, 9], [2], perfect_return=["Anna"])))
     assert (error.code, error.path) == ("NotPerfect", "rounds[0].missions[0].perfect_return")
-    assert "Anna has 19 on this mission, not exactly 21" in str(error)
+    assert "Anna has 19 on mission 1 of round 1, not exactly 21" in str(error)
 
 
 def test_equal_totals_more_cards_wins_else_discarded() -> None:

@@ -56,7 +56,9 @@ def test_score_is_own_cards_times_one_plus_correct() -> None:
 
 
 def test_ending_the_game_by_attempts_on_everyone_scores_three() -> None:
-    guesses = {"Emil": {"Anna": ["spain"], "Ben": ["spain"], "Carla": ["spain"], "Dirk": ["spain"]}}
+    guesses = {
+        "Emil": {"Anna": ["spain"], "Ben": ["italy"], "Carla": ["germany"], "Dirk": ["france"]}
+    }
     result = standings(spywhere(FIVE, [ending(PASSPORTS, OWN, guesses, "Emil")]))
     assert result["totals"]["Emil"] == 0 * 2 + 3
     result = standings(spywhere(FIVE, [ending(PASSPORTS, OWN, guesses, None)]))  # draw pile ran out

@@ -496,6 +496,7 @@ def test_games_that_break_a_new_rule_are_kept_and_marked_for_correction(tmp_path
     try:
         assert not [n for n in store.notices if n.code == "GameNeedsCorrection"]  # once
         still_invalid = stale_kompromat()["rounds"][0]
+        still_invalid["missions"][3]["alarm"] = 1  # changed, but Anna's mission 4 still empty
         with pytest.raises(scoring.InvalidRecord):
             store.replace_round("k1", 0, still_invalid)
         fixed = scenario("kompromat-first-round")["rounds"][0]

@@ -11,7 +11,14 @@ import scoring
 from scoring.black_spy import BLACK_LOW, BLACK_SPIES, COLORED_SPIES, HIGH_POINTS
 from scoring.errors import N_
 
-from .frame import game_bar, game_over_panel, problems_text, snack
+from .frame import (
+    correction_banner,
+    entry_exits,
+    game_bar,
+    game_over_panel,
+    problems_text,
+    snack,
+)
 from .i18n import Translator
 from .new_game import VARIANT_TEXT
 from .state import AppState
@@ -38,10 +45,16 @@ def BlackSpyScreen(
     game_id: str,
     record: dict[str, Any],
     result: scoring.Replay,
+    fix_round: int | None = None,
     key: str | None = None,
 ) -> ft.View:
-    editing, set_editing = ft.use_state(None)  # None: the sheet; NEW or a deal's index: entry
-    draft, set_draft = ft.use_state(None)
+    """`fix_round`: the game was stored before a rule it breaks; only that deal's correction
+    is open (`result` is the game up to it)."""
+    # None: the sheet; NEW or a deal's index: entry
+    editing, set_editing = ft.use_state(fix_round)
+    draft, set_draft = ft.use_state(
+        lambda: None if fix_round is None else copy.deepcopy(record["rounds"][fix_round])
+    )
     auto, set_auto = ft.use_state(None)  # the player whose pile is "the rest"
     names = list(result.table.names)
 
@@ -67,7 +80,9 @@ def BlackSpyScreen(
 
     if editing is not None and draft is not None:
         index = len(record["rounds"]) if editing == NEW else editing
+        leave, saved = entry_exits(state, fix_round, lambda: set_editing(None))
         controls = [
+            *correction_banner(state.t, fix_round),
             DealEntry(
                 state,
                 game_id,
@@ -80,8 +95,9 @@ def BlackSpyScreen(
                     set_auto(a),
                     set_draft(lambda current: fill(modify(copy.deepcopy(current)), a, index)),
                 ),
-                lambda: set_editing(None),
-            )
+                leave,
+                saved,
+            ),
         ]
     else:
         controls = sheet(state, game_id, record, result, open_entry)
@@ -282,6 +298,7 @@ def DealEntry(
     auto: str | None,
     change: Any,
     close: Any,
+    saved: Any,
 ) -> ft.Control:
     t = state.t
     names = list(result.table.names)
@@ -321,12 +338,12 @@ def DealEntry(
 
     def save() -> None:
         try:
-            saved = state.save_round(game_id, None if editing == NEW else editing, draft)
+            result_after = state.save_round(game_id, None if editing == NEW else editing, draft)
         except scoring.InvalidRecord as invalid:
             set_problems(problems_text(state, invalid.errors))
             return
-        state.say(deal_saved_message(t, saved, index))
-        close()
+        state.say(deal_saved_message(t, result_after, index))
+        saved()
 
     def delete() -> None:
         try:
@@ -335,7 +352,7 @@ def DealEntry(
             set_problems(problems_text(state, invalid.errors))
             return
         state.say(t("Deal {number} deleted", number=editing + 1))
-        close()
+        saved()
 
     title = (
         t("Deal {number}", number=index + 1)

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import flet as ft
 
 import scoring
 
+from .i18n import Translator
 from .state import AppState
 from .widgets import GAME_TITLES, back_bar, icon_button, info_box, note
 
@@ -79,3 +81,37 @@ def snack(state: AppState) -> list[ft.Control]:
 
 def problems_text(state: AppState, errors: list[scoring.RecordError]) -> list[str]:
     return [state.t.problem(error) for error in errors]
+
+
+def correction_banner(t: Translator, fix_round: int | None) -> list[ft.Control]:
+    """For a game stored before a rule it breaks: which round to correct, and why it matters."""
+    if fix_round is None:
+        return []
+    return [
+        info_box(
+            [
+                ft.Text(
+                    t("Round {number} needs a correction", number=fix_round + 1),
+                    weight=ft.FontWeight.BOLD,
+                ),
+                ft.Text(
+                    t(
+                        "This game was saved before Debrief knew a rule it breaks. Correct the "
+                        "round to go on; until then the game counts in no statistics."
+                    )
+                ),
+            ],
+            ft.Colors.ERROR_CONTAINER,
+        )
+    ]
+
+
+def entry_exits(
+    state: AppState, fix_round: int | None, close_entry: Callable[[], None]
+) -> tuple[Callable[[], None], Callable[[], None]]:
+    """(leave, saved) for a round's entry: normally both close the entry; while a stored game
+    needs a correction, leaving goes home and a saved correction shows the game afresh (the
+    game screen is made anew for it, so this one must not change its own state)."""
+    if fix_round is None:
+        return close_entry, close_entry
+    return (lambda: state.go("/")), (lambda: None)

@@ -37,8 +37,19 @@ def GameView(state: AppState, game_id: str) -> ft.View:
             appbar=back_bar("Debrief", lambda: state.go("/"), t),
             controls=[ft.Text(t.problem(error))],
         )
-    result = scoring.replay(record)
-    # A new screen instance per number of rounds: a saved round shows a fresh screen rather
-    # than one updated both by itself and by this parent at once (which sometimes froze it).
-    screen_key = f"{game_id}:{len(record['rounds'])}"
-    return SCREENS[record["game"]](state, game_id, record, result, key=screen_key)
+    try:
+        result, correction = scoring.replay_until_broken(record)
+    except scoring.InvalidRecord as invalid:  # broken outside its rounds: nothing to open
+        return ft.View(
+            route=f"/game/{game_id}",
+            appbar=back_bar("Debrief", lambda: state.go("/"), t),
+            controls=[ft.Text(t.problem(error)) for error in invalid.errors],
+        )
+    fix_round = None if correction is None else correction.round
+    # A new screen instance per number of rounds (and round to correct): a saved round shows a
+    # fresh screen rather than one updated both by itself and by this parent at once (which
+    # sometimes froze it).
+    screen_key = f"{game_id}:{len(record['rounds'])}:{fix_round}"
+    return SCREENS[record["game"]](
+        state, game_id, record, result, fix_round=fix_round, key=screen_key
+    )

@@ -13,6 +13,7 @@ import scoring
 from storage import backup
 from storage.errors import StorageError
 
+from .frame import correction_banner
 from .i18n import Translator
 from .state import AppState
 from .widgets import GAME_ICONS, GAME_TITLES, back_bar, body, choice_chips, heading, info_box, note
@@ -51,6 +52,8 @@ def length(t: Translator, summary: dict[str, Any]) -> str | None:
 
 
 def outcome(t: Translator, summary: dict[str, Any]) -> str:
+    if summary.get("needs_correction") is not None:
+        return t("Round {number} needs a correction", number=summary["needs_correction"] + 1)
     if summary["active"]:
         return t("in progress")
     if summary["winners"]:
@@ -223,6 +226,12 @@ def rounds_table(t: Translator, result: scoring.Replay) -> ft.Control:
     )
 
 
+def continue_label(t: Translator, active: bool, finished: bool, fix_round: int | None) -> str:
+    if fix_round is not None:
+        return t("Correct round {number}", number=fix_round + 1)
+    return t("Continue") if active or not finished else t("Open at the table")
+
+
 @ft.component
 def GamePageView(state: AppState, game_id: str) -> ft.View:
     t = state.t
@@ -236,7 +245,8 @@ def GamePageView(state: AppState, game_id: str) -> ft.View:
             appbar=back_bar(t("Game"), lambda: state.go("/history"), t),
             controls=[ft.Text(t.problem(error))],
         )
-    result = scoring.replay(record)
+    result, correction = scoring.replay_until_broken(record)
+    fix_round = None if correction is None else correction.round
     summary = state.store.summary(game_id)
     active = summary["active"]
 
@@ -268,6 +278,10 @@ def GamePageView(state: AppState, game_id: str) -> ft.View:
                 backup.export_backup(state.store, game_id), ensure_ascii=False, indent=1
             ).encode()
             await ft.FilePicker().save_file(file_name=f"{stem}.json", src_bytes=data)
+            if fix_round is not None:
+                state.say(
+                    t("This game needs a correction: an import refuses it until it is corrected.")
+                )
         else:
             data = backup.csv_of_game(record).encode()
             await ft.FilePicker().save_file(file_name=f"{stem}.csv", src_bytes=data)
@@ -277,22 +291,20 @@ def GamePageView(state: AppState, game_id: str) -> ft.View:
         facts.append(length(t, summary) or "")
     facts.append(outcome(t, summary))
     totals = result.totals
-    ordered = sorted(
-        result.table.names, key=lambda n: totals[n], reverse=not result.rules.lower_is_better
-    )
     controls: list[ft.Control] = [
         ft.Text(
             f"{GAME_TITLES[record['game']]} · {', '.join(result.table.names)}",
             theme_style=ft.TextThemeStyle.TITLE_LARGE,
         ),
         note(" · ".join(facts)),
+        *correction_banner(t, fix_round),
         info_box(
             [
                 ft.Text(
                     t("{name}: {points}", name=n, points=t.number(totals[n])),
                     weight=ft.FontWeight.BOLD if n in result.winners else None,
                 )
-                for n in ordered
+                for n in result.ranking  # the winners first, then the game's own order
             ]
         ),
     ]
@@ -316,7 +328,7 @@ def GamePageView(state: AppState, game_id: str) -> ft.View:
             wrap=True,
             controls=[
                 ft.FilledButton(
-                    t("Continue") if active or not result.finished else t("Open at the table"),
+                    continue_label(t, active, result.finished, fix_round),
                     icon=ft.Icons.PLAY_ARROW,
                     on_click=continue_game,
                 ),

@@ -69,7 +69,9 @@ def HomeView(state: AppState) -> ft.View:
 def GameCard(state: AppState, summary: dict) -> ft.Control:
     t = state.t
     game = summary["game"]
-    if summary["finished"]:
+    if summary.get("needs_correction") is not None:
+        status = t("Round {number} needs a correction", number=summary["needs_correction"] + 1)
+    elif summary["finished"]:
         status = (
             t("Over: {names} won", names=", ".join(summary["winners"]))
             if summary["winners"]

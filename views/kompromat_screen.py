@@ -12,7 +12,14 @@ import flet as ft
 import scoring
 from scoring import kompromat as rules
 
-from .frame import game_bar, game_over_panel, problems_text, snack
+from .frame import (
+    correction_banner,
+    entry_exits,
+    game_bar,
+    game_over_panel,
+    problems_text,
+    snack,
+)
 from .i18n import Translator
 from .state import AppState
 from .widgets import body, choice_chips, error_box, heading, info_box, note
@@ -59,12 +66,17 @@ def KompromatScreen(
     game_id: str,
     record: dict[str, Any],
     result: scoring.Replay,
+    fix_round: int | None = None,
     key: str | None = None,
 ) -> ft.View:
+    """`fix_round`: the game was stored before a rule it breaks; only that round's
+    correction is open (`result` is the game up to it)."""
     t = state.t
     standings = result.standings()
-    editing, set_editing = ft.use_state(None)
-    draft, set_draft = ft.use_state(None)
+    editing, set_editing = ft.use_state(fix_round)
+    draft, set_draft = ft.use_state(
+        lambda: None if fix_round is None else copy.deepcopy(record["rounds"][fix_round])
+    )
 
     def open_entry(index: int) -> None:
         if index == NEW:
@@ -74,11 +86,11 @@ def KompromatScreen(
         set_editing(index)
         state.message = None
 
-    controls: list[ft.Control] = [*snack(state), tokens_panel(t, standings)]
+    controls: list[ft.Control] = [*snack(state), *correction_banner(t, fix_round)]
+    controls.append(tokens_panel(t, standings))
     if editing is not None and draft is not None:
-        controls.append(
-            RoundEntry(state, game_id, record, draft, set_draft, editing, lambda: set_editing(None))
-        )
+        leave, saved = entry_exits(state, fix_round, lambda: set_editing(None))
+        controls.append(RoundEntry(state, game_id, record, draft, set_draft, editing, leave, saved))
     else:
         controls.append(game_over_panel(state, game_id, result, final_result(t, result, standings)))
         if not result.finished:
@@ -220,6 +232,7 @@ def RoundEntry(
     set_draft: Any,
     editing: int,
     close: Any,
+    saved: Any,
 ) -> ft.Control:
     t = state.t
     index = len(record["rounds"]) if editing == NEW else editing
@@ -249,7 +262,7 @@ def RoundEntry(
             state.say(" ".join(problems_text(state, invalid.errors)))
             return
         state.say(t("Round {number} saved.", number=index + 1))
-        close()
+        saved()
 
     def delete() -> None:
         try:
@@ -258,7 +271,7 @@ def RoundEntry(
             state.say(" ".join(problems_text(state, invalid.errors)))
             return
         state.say(t("Round {number} deleted", number=index + 1))
-        close()
+        saved()
 
     tabs = ft.Row(
         wrap=True,
@@ -286,19 +299,7 @@ def RoundEntry(
         alarm_picker(t, mission, change),
     ]
     for name in names:
-        controls.append(
-            player_plays(
-                t,
-                name,
-                mission,
-                preview,
-                standings,
-                names,
-                change,
-                draft["missions"],
-                mission_index,
-            )
-        )
+        controls.append(player_plays(t, name, mission, preview, standings, change))
     controls.append(mission_result(t, preview))
     controls.append(error_box(problems_text(state, errors)))
     nav: list[ft.Control] = []
@@ -385,22 +386,13 @@ def player_plays(
     mission: dict[str, Any],
     preview: dict[str, Any],
     standings: dict[str, Any],
-    names: list[str],
     change: Any,
-    missions: list[dict[str, Any]],
-    mission_index: int,
 ) -> ft.Control:
     """The cards `name` played on this mission, and a keypad of what is left of their deck."""
-    played = [as_label(c) for c in mission.get("plays", {}).get(name, [])]
-    mine_elsewhere = Counter(
-        as_label(c)
-        for i, m in enumerate(missions)
-        if i != mission_index
-        for c in m.get("plays", {}).get(name, [])
-    )
-    left = {
-        label: rules.DECK[label] - mine_elsewhere[label] - played.count(label) for label in KEYPAD
-    }
+    played = mission.get("plays", {}).get(name, [])
+    values = (preview.get("values") or {}).get(name) or []
+    left = (preview.get("left") or {}).get(name) or rules.DECK
+    may_add = (preview.get("may_add") or {}).get(name, True)
     total = (preview.get("totals") or {}).get(name)
 
     def add(label: str) -> None:
@@ -409,13 +401,20 @@ def player_plays(
     def remove(position: int) -> None:
         change(lambda m: m["plays"][name].pop(position))
 
+    def declare(position: int, value: int) -> None:
+        """A 1/11 counts as `value` from now on: the player's choice at the reveal."""
+        change(lambda m: m["plays"][name].__setitem__(position, value))
+
     header = ft.Row(
         [
             ft.Text(name, weight=ft.FontWeight.BOLD, size=16, expand=True),
             ft.Text(
                 t("total {total}", total=t.number(total)) if total is not None else t("no cards"),
                 weight=ft.FontWeight.BOLD,
-                color=ft.Colors.ERROR if total and total > 21 else None,
+                color=ft.Colors.ERROR if total and total > rules.PERFECT else None,
+                semantics_label=t("{name}: total {total}", name=name, total=t.number(total))
+                if total is not None
+                else t("{name}: no cards", name=name),
             ),
         ]
     )
@@ -423,13 +422,8 @@ def player_plays(
         wrap=True,
         spacing=4,
         controls=[
-            ft.Chip(
-                label=ft.Text(
-                    label, semantics_label=t("{name}: take back {card}", name=name, card=label)
-                ),
-                on_select=lambda e, p=i: remove(p),
-            )
-            for i, label in enumerate(played)
+            played_card(t, name, card, values[i] if i < len(values) else None, i, remove, declare)
+            for i, card in enumerate(played)
         ]
         or [note(t("No cards played here."))],
     )
@@ -441,7 +435,7 @@ def player_plays(
                 content=ft.Text(
                     f"{label}", semantics_label=t("{name} plays {card}", name=name, card=label)
                 ),
-                disabled=left[label] <= 0,
+                disabled=not may_add or left.get(label, 0) <= 0,
                 on_click=lambda e, lab=label: add(lab),
                 style=ft.ButtonStyle(padding=ft.Padding.symmetric(horizontal=8)),
             )
@@ -449,6 +443,13 @@ def player_plays(
         ],
     )
     extra: list[ft.Control] = []
+    if not may_add:
+        extra.append(
+            ft.Text(
+                t("{name} is above 21: no more cards on this mission.", name=name),
+                color=ft.Colors.ERROR,
+            )
+        )
     if total == rules.PERFECT:
         returning = name in mission.get("perfect_return", [])
         extra.append(
@@ -463,11 +464,45 @@ def player_plays(
                 ),
             )
         )
-    extra += item_effects(t, name, mission, preview, standings, names, change)
+    extra += item_effects(t, name, mission, preview, change)
     return ft.Card(
+        # Each chip, key and switch is its own node for screen readers (and the tests).
+        semantic_container=False,
         content=ft.Container(
             padding=10, content=ft.Column([header, chips, keypad, *extra], spacing=6)
+        ),
+    )
+
+
+def played_card(
+    t: Translator,
+    name: str,
+    card: Any,
+    value: Any,
+    position: int,
+    remove: Any,
+    declare: Any,
+) -> ft.Control:
+    """A played card: a tap takes it back. A 1/11 shows what it counts as and a tap declares
+    the other value (the player's choice at the reveal); its x takes it back."""
+    label = as_label(card)
+    if rules.deck_card(label) != rules.ACE or value is None:
+        return ft.Chip(
+            label=ft.Text(
+                label, semantics_label=t("{name}: take back {card}", name=name, card=label)
+            ),
+            on_select=lambda e: remove(position),
         )
+    counts = int(value)
+    other = 1 if counts == 11 else 11
+    return ft.Chip(
+        label=ft.Text(
+            f"1/11 = {counts}",
+            semantics_label=t("{name}: 1/11 counts as {value}", name=name, value=counts),
+        ),
+        on_click=lambda e: declare(position, other),
+        on_delete=lambda e: remove(position),
+        delete_icon_tooltip=t("{name}: take back 1/11", name=name),
     )
 
 
@@ -476,60 +511,25 @@ def item_effects(
     name: str,
     mission: dict[str, Any],
     preview: dict[str, Any],
-    standings: dict[str, Any],
-    names: list[str],
     change: Any,
 ) -> list[ft.Control]:
-    """Items `name` holds unused before this mission, offered as switches."""
-    unused = (preview.get("unused") or {}).get(name) or []
+    """The items `name` may use on this mission (the engine's offers, including an item won
+    on this very mission that acts after the award), as switches; an effect already chosen
+    stays listed so it can be switched off."""
     effects = mission.get("effects", [])
-    opponent = next(n for n in names if n != name)
-    offers: list[tuple[str, dict[str, Any]]] = []
-    for item in unused:
-        item_name = t(str(rules.ITEM_NAMES[item]))
-        if item == "newspaper":
-            offers.append(
-                (
-                    t("{item}: +3 for {name}", item=item_name, name=opponent),
-                    {"item": item, "by": name, "on": opponent},
-                )
-            )
-        elif item == "vesper-martini":
-            offers += [
-                (t("{item}: +1", item=item_name), {"item": item, "by": name, "adjust": 1}),
-                (t("{item}: −1", item=item_name), {"item": item, "by": name, "adjust": -1}),
-            ]
-        elif item == "usb-stick":
-            for copied in standings["used_items"]:
-                if copied == "usb-stick":
-                    continue
-                effect: dict[str, Any] = {"item": item, "by": name, "as": copied}
-                if copied == "newspaper":
-                    effect["on"] = opponent
-                if copied == "vesper-martini":
-                    effect["adjust"] = 1
-                offers.append(
-                    (
-                        t(
-                            "{item} as {copied}",
-                            item=item_name,
-                            copied=t(str(rules.ITEM_NAMES[copied])),
-                        ),
-                        effect,
-                    )
-                )
-        else:
-            offers.append((t("Use the {item}", item=item_name), {"item": item, "by": name}))
+    offers = list((preview.get("offers") or {}).get(name) or [])
+    offers += [e for e in effects if e.get("by") == name and e not in offers]
     controls: list[ft.Control] = []
     tokens_after = (preview.get("tokens") or {}).get(name)
-    if "balaclava" in unused and tokens_after is not None and tokens_after >= rules.TOKEN_LIMIT:
+    offers_balaclava = any(effect_acts_as(e) == "balaclava" for e in offers)
+    if offers_balaclava and tokens_after is not None and tokens_after >= rules.TOKEN_LIMIT:
         controls.append(
             ft.Text(
                 t("{name} reaches 9 tokens: use the Balaclava to discard 2?", name=name),
                 color=ft.Colors.ERROR,
             )
         )
-    for label, effect in offers:
+    for effect in offers:
         active = effect in effects
 
         def toggle(e: Any, eff: dict[str, Any] = effect) -> None:
@@ -544,8 +544,27 @@ def item_effects(
 
             change(update)
 
-        controls.append(ft.Switch(label=label, value=active, on_change=toggle))
+        controls.append(ft.Switch(label=effect_label(t, effect), value=active, on_change=toggle))
     return controls
+
+
+def effect_acts_as(effect: dict[str, Any]) -> str:
+    return str(effect.get("as") or effect["item"])
+
+
+def effect_label(t: Translator, effect: dict[str, Any]) -> str:
+    """What using an item does, in words: "Newspaper: +3 for Ben", "USB Stick as Balaclava"."""
+    item = t(str(rules.ITEM_NAMES[effect["item"]]))
+    acts_as = effect_acts_as(effect)
+    if acts_as != effect["item"]:
+        item = t("{item} as {copied}", item=item, copied=t(str(rules.ITEM_NAMES[acts_as])))
+    if acts_as == "newspaper":
+        return t("{item}: +3 for {name}", item=item, name=effect["on"])
+    if acts_as == "vesper-martini":
+        return t("{item}: {change}", item=item, change="+1" if effect["adjust"] > 0 else "−1")
+    if acts_as != effect["item"]:
+        return item
+    return t("Use the {item}", item=item)
 
 
 def mission_result(t: Translator, preview: dict[str, Any]) -> ft.Control:

@@ -35,7 +35,15 @@ def SettingsView(state: AppState) -> ft.View:
         document = backup.export_backup(state.store)
         data = json.dumps(document, ensure_ascii=False, indent=1).encode()
         await ft.FilePicker().save_file(file_name=f"debrief-backup-{today}.json", src_bytes=data)
-        state.say(t("Backup of {count} games made.", count=len(document["games"])))
+        made = t("Backup of {count} games made.", count=len(document["games"]))
+        refused = backup.needing_correction(state.store, document)
+        if refused:
+            made += " " + t(
+                "{count} of them need a correction: an import refuses them until they are "
+                "corrected.",
+                count=len(refused),
+            )
+        state.say(made)
 
     async def export_csv() -> None:
         data = backup.csv_of_history(state.store.summaries()).encode()

@@ -9,7 +9,14 @@ import flet as ft
 import scoring
 from scoring.errors import N_
 
-from .frame import game_bar, game_over_panel, problems_text, snack
+from .frame import (
+    correction_banner,
+    entry_exits,
+    game_bar,
+    game_over_panel,
+    problems_text,
+    snack,
+)
 from .i18n import Translator
 from .state import AppState
 from .widgets import body, choice_chips, error_box, heading, info_box, note
@@ -53,14 +60,19 @@ def SpyScreen(
     game_id: str,
     record: dict[str, Any],
     result: scoring.Replay,
+    fix_round: int | None = None,
     key: str | None = None,
 ) -> ft.View:
+    """`fix_round`: the game was stored before a rule it breaks; only that event's correction
+    is open (`result` is the game up to it)."""
     t = state.t
     standings = result.standings()
     still_in = [n for n in result.table.names if n not in standings["eliminated"]]
-    by, set_by = ft.use_state(None)
-    base, set_base = ft.use_state(None)
-    editing, set_editing = ft.use_state(None)  # index of the event being corrected
+    fixing = None if fix_round is None else record["rounds"][fix_round]
+    by, set_by = ft.use_state(fixing["by"] if fixing else None)
+    base, set_base = ft.use_state(fixing["base"] if fixing else None)
+    editing, set_editing = ft.use_state(fix_round)  # index of the event being corrected
+    leave, saved = entry_exits(state, fix_round, lambda: set_editing(None))
     problems, set_problems = ft.use_state(list[str]())
     searcher = by if by in still_in else (still_in[0] if still_in else None)
     others = [n for n in still_in if n != searcher]
@@ -69,14 +81,15 @@ def SpyScreen(
     def record_event(kind: str) -> None:
         event = {"event": kind, "by": searcher, "base": target}
         try:
-            saved = state.save_round(game_id, editing, event)
+            after = state.save_round(game_id, editing, event)
         except scoring.InvalidRecord as invalid:
             set_problems(problems_text(state, invalid.errors))
             return
-        set_problems([])
-        set_editing(None)
-        log = saved.standings()["log"]
+        log = after.standings()["log"]
         state.say(describe(t, log[editing if editing is not None else len(log) - 1]))
+        if fix_round is None:
+            set_problems([])
+        saved()
 
     def delete_event() -> None:
         try:
@@ -84,9 +97,10 @@ def SpyScreen(
         except scoring.InvalidRecord as invalid:
             set_problems(problems_text(state, invalid.errors))
             return
-        set_problems([])
-        set_editing(None)
         state.say(t("Event deleted"))
+        if fix_round is None:
+            set_problems([])
+        saved()
 
     def edit(index: int) -> None:
         event = record["rounds"][index]
@@ -95,7 +109,9 @@ def SpyScreen(
         set_base(event["base"])
         set_problems([])
 
-    controls: list[ft.Control] = [*snack(state), game_over_panel(state, game_id, result)]
+    controls: list[ft.Control] = [*snack(state), *correction_banner(t, fix_round)]
+    if fix_round is None:
+        controls.append(game_over_panel(state, game_id, result))
     controls.append(bases(t, result, standings))
     if not result.finished or editing is not None:
         controls.append(
@@ -110,7 +126,7 @@ def SpyScreen(
                 record_event,
                 editing,
                 delete_event,
-                lambda: set_editing(None),
+                leave,
             )
         )
     controls.append(error_box(problems))

@@ -4,6 +4,7 @@ result with how each score was made."""
 from __future__ import annotations
 
 import copy
+from collections.abc import Collection
 from typing import Any
 
 import flet as ft
@@ -12,7 +13,7 @@ import scoring
 from scoring import spywhere
 from scoring.errors import N_
 
-from .frame import game_bar, game_over_panel, problems_text, snack
+from .frame import correction_banner, game_bar, game_over_panel, problems_text, snack
 from .i18n import Translator
 from .new_game import NATIONALITY_NAMES
 from .state import AppState
@@ -34,10 +35,12 @@ def SpywhereScreen(
     game_id: str,
     record: dict[str, Any],
     result: scoring.Replay,
+    fix_round: int | None = None,
     key: str | None = None,
 ) -> ft.View:
+    """`fix_round` (0): the game was stored before a rule it breaks; the wizard opens on it."""
     t = state.t
-    step, set_step = ft.use_state(None if record["rounds"] else 0)
+    step, set_step = ft.use_state(0 if fix_round is not None or not record["rounds"] else None)
     draft, set_draft = ft.use_state(None)
     names = list(result.table.names)
     current = (
@@ -56,12 +59,12 @@ def SpywhereScreen(
         except scoring.InvalidRecord as invalid:
             state.say(" ".join(problems_text(state, invalid.errors)))
             return
-        if editing is not None:  # a correction keeps this screen: leave the wizard
+        if editing is not None and fix_round is None:  # a correction keeps this screen
             set_step(None)
             set_draft(None)
         state.say(t("Scores saved."))  # a first save gets a fresh screen (see GameView)
 
-    controls: list[ft.Control] = [*snack(state)]
+    controls: list[ft.Control] = [*snack(state), *correction_banner(t, fix_round)]
     if step is None:
         controls += results(state, game_id, result)
         controls.append(
@@ -140,8 +143,9 @@ def wizard(
 
         set_draft(apply)
 
-    def choices(include_none: str | None) -> list[tuple[str, str]]:
-        options = [(n, t(NATIONALITY_NAMES[n])) for n in nationalities]
+    def choices(include_none: str | None, laid: Collection[str] = ()) -> list[tuple[str, str]]:
+        """The nationalities to pick from, without those `laid` elsewhere already."""
+        options = [(n, t(NATIONALITY_NAMES[n])) for n in nationalities if n not in laid]
         if include_none is not None:
             options.insert(0, (NO_ATTEMPT, include_none))
         return options
@@ -199,7 +203,12 @@ def wizard(
                     body.append(
                         choice_chips(
                             t("{guesser} on {opponent}", guesser=guesser, opponent=opponent),
-                            choices(t("no attempt")),
+                            choices(
+                                t("no attempt"),
+                                spywhere.laid_elsewhere(
+                                    draft["identifications"].get(guesser, {}), opponent, slot
+                                ),
+                            ),
                             made[slot] if slot < len(made) else NO_ATTEMPT,
                             lambda key, g=guesser, o=opponent, s=slot: changed(
                                 lambda d: set_guess(d, g, o, s, key)

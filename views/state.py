@@ -114,7 +114,10 @@ class AppState:
         return str(record["meta"]["id"])
 
     def _changed(self, game_id: str, before: Record, label: str) -> None:
-        self.undo_steps = [*self.undo_steps[-19:], UndoStep(game_id, before, label)]
+        """A change was saved: it can be undone, unless it corrected a game stored before a
+        rule it breaks (that record cannot be stored again)."""
+        if scoring.replay_until_broken(before)[1] is None:
+            self.undo_steps = [*self.undo_steps[-19:], UndoStep(game_id, before, label)]
         self.revision += 1
 
     def save_round(self, game_id: str, index: int | None, round_: dict[str, Any]) -> scoring.Replay:
