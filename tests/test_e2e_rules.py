@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import Page
+from builders import SCENARIOS
+from playwright.sync_api import Browser, Page
 from ui import EN, chip, save, shown, start_game, tap_starting
 
 import scoring
-from tools.browser import tap
+from tools.browser import AppServer, open_app, see, tap
 
 pytestmark = pytest.mark.e2e
 
@@ -105,3 +108,40 @@ def test_spywhere_offers_each_identification_card_once(page: Page) -> None:
     laid.wait_for(state="detached", timeout=15_000)
     shown(page, "Anna on Carla: Italy")
     assert page.get_by_role("checkbox", name="Carla on Ben: Spain", exact=True).count() == 1
+
+
+def test_a_game_stored_before_a_rule_opens_at_the_round_to_correct(
+    browser: Browser, tmp_path: Path
+) -> None:
+    """Issue 8: a stored game that breaks a rule added since is reported, kept, and opens at
+    the offending round; once corrected it is an ordinary game again."""
+    from test_storage import stale_kompromat, stored_by_version_2
+
+    folder = tmp_path / "data"
+    stored_by_version_2(folder, [stale_kompromat()], [])
+    server = AppServer(folder).start()
+    page = open_app(browser, server.url)
+    try:
+        shown(page, "Round 1 needs a correction")  # on the game's card at home
+        see(page, "breaks a rule in round 1: Anna played no cards on mission 4 of round 1")
+        tap_starting(page, "Kompromat · Anna, Ben")
+        shown(
+            page,
+            "This game was saved before Debrief knew a rule it breaks. Correct the "
+            "round to go on; until then the game counts in no statistics.",
+        )
+        shown(page, "Correct round 1")
+        chip(page, "Mission 4")
+        tap(page, "Anna plays 6")
+        save(page, "Save round", "Round 1 saved.")
+        fixed = scenario_record("kompromat-first-round")
+        for name, total in scoring.standings(fixed)["totals"].items():
+            shown(page, f"{name}: {EN.number(total)} VP")
+        shown(page, "Enter round 2 of 6 (Anna starts)")
+    finally:
+        page.close()
+        server.stop()
+
+
+def scenario_record(name: str) -> dict[str, Any]:
+    return json.loads((SCENARIOS / f"{name}.json").read_text())
