@@ -4,6 +4,7 @@ the real equipment cards for entering what each player played."""
 from __future__ import annotations
 
 import copy
+import re
 from collections import Counter
 from typing import Any
 
@@ -25,6 +26,7 @@ from .state import AppState
 from .widgets import body, choice_chips, error_box, heading, info_box, note
 
 NEW = -1
+MISSION_PATH = re.compile(r"\.missions\[(\d)\]")
 KEYPAD = ["0.5", "1/11", "2", "3", "4", "5", "6", "7", "8", "9", "10"]
 WARN_AT = rules.TOKEN_LIMIT - 2
 
@@ -239,8 +241,9 @@ def RoundEntry(
     before = {**record, "rounds": record["rounds"][:index]}
     standings = scoring.standings(before)
     names = list(standings["totals"])
-    mission_index, set_mission = ft.use_state(0)
     errors = scoring.check_round(record, draft, None if editing == NEW else editing)
+    # A correction opens at the first mission with a problem (a stored game that needs one).
+    mission_index, set_mission = ft.use_state(lambda: first_mission_of(errors))
     previews = scoring.preview_round(before, draft)
     mission = draft["missions"][mission_index]
     preview = previews[mission_index] if mission_index < len(previews) else {}
@@ -334,6 +337,12 @@ def RoundEntry(
         )
     controls.append(ft.Row(buttons, wrap=True))
     return ft.Column(controls, spacing=10, horizontal_alignment=ft.CrossAxisAlignment.STRETCH)
+
+
+def first_mission_of(errors: list[scoring.RecordError]) -> int:
+    """The index of the first mission a problem is on (0 when none is)."""
+    found = [int(m.group(1)) for e in errors if (m := MISSION_PATH.search(e.path))]
+    return min(found, default=0)
 
 
 def mission_card_picker(
