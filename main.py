@@ -31,6 +31,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--web", action="store_true", help="serve the app to a browser")
     parser.add_argument("--port", type=int, default=8550, help="port for --web (default 8550)")
     parser.add_argument("--data-dir", help="data folder (default: $DEBRIEF_DATA_DIR)")
+    parser.add_argument(
+        "--no-browser", action="store_true", help="with --web: do not open a browser"
+    )
     args = parser.parse_args(argv)
     if not args.web and no_display():
         print("No screen here: serving Debrief to a browser instead.", flush=True)

@@ -8,13 +8,14 @@ role and name, which is how the tests find buttons and read texts.
 from __future__ import annotations
 
 import contextlib
+import http.client
 import os
+import secrets
 import shutil
 import socket
 import subprocess
 import sys
 import time
-import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -43,27 +44,52 @@ def free_port() -> int:
 
 
 class AppServer:
-    """`python main.py --web` on a free port with its own data folder."""
+    """`python main.py --web` on a free port with its own data folder and launch secret.
 
-    def __init__(self, data_dir: Path, port: int | None = None) -> None:
+    `url` is the link the app prints (it carries the secret); `env` adds to or, with None
+    values, removes from the server's environment; `web=False` starts it as `python main.py`.
+    """
+
+    def __init__(
+        self,
+        data_dir: Path,
+        port: int | None = None,
+        secret: str | None = None,
+        env: dict[str, str | None] | None = None,
+        web: bool = True,
+    ) -> None:
         self.data_dir = data_dir
         self.port = port or free_port()
+        self.secret = secret or secrets.token_urlsafe(24)
+        self.extra_env = env or {}
+        self.web = web
         self.process: subprocess.Popen[bytes] | None = None
 
     @property
+    def origin(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    @property
     def url(self) -> str:
-        return f"http://127.0.0.1:{self.port}/"
+        return f"{self.origin}/?key={self.secret}"
+
+    @property
+    def log(self) -> Path:
+        return self.data_dir.parent / f"server-{self.port}.log"
 
     def start(self) -> AppServer:
-        env = {
-            **os.environ,
-            "DEBRIEF_DATA_DIR": str(self.data_dir),
-            "FLET_FORCE_WEB_SERVER": "1",
-            "LANG": "en_US.UTF-8",
-        }
-        log = open(self.data_dir.parent / f"server-{self.port}.log", "ab")  # noqa: SIM115
+        env = {**os.environ, "DEBRIEF_DATA_DIR": str(self.data_dir), "LANG": "en_US.UTF-8"}
+        env["DEBRIEF_SECRET"] = self.secret
+        for name, value in self.extra_env.items():
+            if value is None:
+                env.pop(name, None)
+            else:
+                env[name] = value
+        self.data_dir.parent.mkdir(parents=True, exist_ok=True)
+        log = open(self.log, "ab")  # noqa: SIM115
+        command = [sys.executable, "main.py", *(["--web"] if self.web else [])]
         self.process = subprocess.Popen(
-            [sys.executable, "main.py", "--web", "--port", str(self.port)],
+            [*command, "--port", str(self.port), "--no-browser"],
             cwd=ROOT,
             env=env,
             stdout=log,
@@ -71,14 +97,23 @@ class AppServer:
         )
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline:
-            with (
-                contextlib.suppress(OSError),
-                urllib.request.urlopen(self.url, timeout=2) as answer,
-            ):
-                if answer.status == 200:
-                    return self
+            if self.process.poll() is not None:
+                raise RuntimeError(f"the app ended at start:\n{self.log.read_text()}")
+            if self._answers():
+                return self
             time.sleep(0.3)
-        raise RuntimeError(f"the app did not start on {self.url}")
+        raise RuntimeError(f"the app did not start on {self.origin}:\n{self.log.read_text()}")
+
+    def _answers(self) -> bool:
+        """Whether the server answers HTTP on its port (any answer: the guard may refuse)."""
+        connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=2)
+        try:
+            connection.request("GET", "/")
+            return connection.getresponse().status < 500
+        except OSError:
+            return False
+        finally:
+            connection.close()
 
     def stop(self) -> None:
         if self.process is not None:

@@ -1,0 +1,193 @@
+"""Nobody in: the web server answers only its own pages, at its own address, with the secret.
+
+Tried from the attacker's side: a foreign Host (DNS rebinding), a foreign Origin, a client
+without the launch secret, a page on another origin in real Chromium, and an environment set up
+to widen what the server exposes.
+"""
+
+from __future__ import annotations
+
+import http.client
+import http.server
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from listening import listening
+from playwright.sync_api import Browser
+from websockets.exceptions import InvalidStatus
+from websockets.sync.client import connect
+
+from tools.browser import AppServer, free_port
+
+SECRET = "guard-test-secret-7f3a9c"
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[AppServer]:
+    started = AppServer(tmp_path_factory.mktemp("guard") / "data", secret=SECRET).start()
+    yield started
+    started.stop()
+
+
+def request(
+    server: AppServer,
+    path: str = "/",
+    headers: dict[str, str] | None = None,
+    method: str = "GET",
+    body: bytes | None = None,
+) -> tuple[int, dict[str, str], bytes]:
+    """One HTTP request, redirects not followed: (status, lower-cased headers, body)."""
+    connection = http.client.HTTPConnection("127.0.0.1", server.port, timeout=10)
+    try:
+        connection.request(method, path, body=body, headers=headers or {})
+        response = connection.getresponse()
+        found = {name.lower(): value for name, value in response.getheaders()}
+        return response.status, found, response.read()
+    finally:
+        connection.close()
+
+
+def login(server: AppServer) -> str:
+    """The cookie the printed link sets, as a Cookie header value."""
+    status, headers, _ = request(server, f"/?key={server.secret}")
+    assert status in (302, 303), status
+    return headers["set-cookie"].split(";")[0]
+
+
+def test_the_printed_link_sets_a_strict_http_only_cookie(server: AppServer) -> None:
+    status, headers, _ = request(server, f"/?key={SECRET}")
+    assert status in (302, 303) and headers["location"] == "/"
+    cookie = headers["set-cookie"]
+    assert SECRET in cookie and "HttpOnly" in cookie and "SameSite=Strict" in cookie
+    status, headers, body = request(server, "/", {"Cookie": cookie.split(";")[0]})
+    assert status == 200 and b"flutter" in body.lower()
+    assert "access-control-allow-origin" not in headers  # no wildcard CORS
+
+
+def test_without_the_secret_an_http_client_gets_nothing(server: AppServer) -> None:
+    for path in ("/", "/index.html", "/main.dart.js", "/docs", "/openapi.json", "/?key=wrong"):
+        status, headers, body = request(server, path)
+        assert status == 403, path
+        assert b"flutter" not in body.lower() and "set-cookie" not in headers, path
+
+
+def test_a_foreign_host_is_refused_even_with_the_cookie(server: AppServer) -> None:
+    """DNS rebinding: a foreign name that resolves to 127.0.0.1 sends its own Host."""
+    cookie = login(server)
+    for host in (f"evil.example:{server.port}", "127.0.0.1", f"127.0.0.1:{server.port + 1}"):
+        status, _, body = request(server, "/", {"Host": host, "Cookie": cookie})
+        assert status == 403 and b"flutter" not in body.lower(), host
+
+
+def test_the_websocket_needs_the_cookie_and_an_own_origin(server: AppServer) -> None:
+    url = f"ws://127.0.0.1:{server.port}/ws"
+    cookie = login(server)
+    with pytest.raises(InvalidStatus):  # no cookie
+        connect(url, origin=server.origin).close()  # type: ignore[arg-type]
+    with pytest.raises(InvalidStatus):  # a foreign page, even one the browser sends it from
+        connect(
+            url,
+            origin="http://evil.example",  # type: ignore[arg-type]
+            additional_headers={"Cookie": cookie},
+        ).close()
+    with pytest.raises(InvalidStatus):  # a wrong secret
+        connect(
+            url,
+            origin=server.origin,  # type: ignore[arg-type]
+            additional_headers={"Cookie": cookie.split("=")[0] + "=wrong"},
+        ).close()
+    with connect(url, origin=server.origin, additional_headers={"Cookie": cookie}):  # type: ignore[arg-type]
+        pass  # its own page, with the cookie: accepted
+
+
+EVIL_PAGE = """<!doctype html><title>waiting</title><script>
+const app = "127.0.0.1:%d";
+const ws = new WebSocket("ws://" + app + "/ws");
+ws.onopen = () => { document.title = "socket opened"; };
+ws.onclose = () => { if (document.title === "waiting") document.title = "socket refused"; };
+fetch("http://" + app + "/").then(r => r.text())
+    .then(() => { document.body.dataset.fetch = "read"; })
+    .catch(() => { document.body.dataset.fetch = "blocked"; });
+</script>"""
+
+
+@pytest.mark.e2e
+def test_a_page_on_another_origin_cannot_reach_the_app(
+    browser: Browser, server: AppServer, tmp_path: Path
+) -> None:
+    """The user has Debrief open (its cookie is in the browser) and visits a foreign page on
+    another port of the same machine: same site, so the cookie would be sent; the Origin is
+    what refuses it."""
+    (tmp_path / "index.html").write_text(EVIL_PAGE % server.port)
+
+    class Quiet(http.server.SimpleHTTPRequestHandler):
+        def __init__(self, *args: object, **kwargs: object) -> None:
+            super().__init__(*args, directory=str(tmp_path), **kwargs)  # type: ignore[arg-type]
+
+        def log_message(self, *args: object) -> None:
+            pass
+
+    evil = http.server.ThreadingHTTPServer(("127.0.0.1", free_port()), Quiet)
+    threading.Thread(target=evil.serve_forever, daemon=True).start()
+    context = browser.new_context()
+    try:
+        own = context.new_page()
+        own.goto(server.url)
+        own.wait_for_selector("flt-semantics-placeholder", state="attached", timeout=60_000)
+        page = context.new_page()
+        page.goto(f"http://127.0.0.1:{evil.server_address[1]}/")
+        page.wait_for_function("document.title !== 'waiting' && document.body.dataset.fetch")
+        assert page.title() == "socket refused"
+        assert page.evaluate("document.body.dataset.fetch") == "blocked"
+    finally:
+        context.close()
+        evil.shutdown()
+
+
+def test_the_environment_cannot_widen_what_is_served(tmp_path: Path) -> None:
+    """FLET_SERVER_IP, FLET_SERVER_PORT, FLET_ASSETS_DIR, FLET_UPLOAD_DIR and
+    FLET_FORCE_WEB_SERVER change nothing: 127.0.0.1 and the chosen port only, no foreign
+    folder, no upload route; the app says where it listens."""
+    private = tmp_path / "private"
+    private.mkdir()
+    (private / "passwords.txt").write_text("hunter2")
+    env: dict[str, str | None] = {
+        "FLET_SERVER_IP": "0.0.0.0",
+        "FLET_SERVER_PORT": str(free_port()),
+        "FLET_ASSETS_DIR": str(private),
+        "FLET_UPLOAD_DIR": str(tmp_path / "uploads"),
+        "FLET_FORCE_WEB_SERVER": "1",
+    }
+    server = AppServer(tmp_path / "data", secret=SECRET, env=env).start()
+    try:
+        assert server.process is not None
+        assert set(listening(server.process.pid)) == {("127.0.0.1", server.port)}
+        cookie = login(server)
+        _, _, body = request(server, "/passwords.txt", {"Cookie": cookie})
+        assert b"hunter2" not in body
+        status, _, _ = request(server, "/upload", {"Cookie": cookie}, method="PUT", body=b"x")
+        assert status in (404, 405)
+        assert f"http://127.0.0.1:{server.port}/?key=" in server.log.read_text()
+    finally:
+        server.stop()
+
+
+def test_without_a_screen_a_plain_start_serves_the_guarded_app(tmp_path: Path) -> None:
+    """No DISPLAY (Flet's test for a server) but WAYLAND_DISPLAY set, and FLET_FORCE_WEB_SERVER:
+    `python main.py` must still serve the guarded app on 127.0.0.1 only, never Flet's own
+    unguarded server on 0.0.0.0:8000."""
+    env: dict[str, str | None] = {
+        "DISPLAY": None,
+        "WAYLAND_DISPLAY": "wayland-0",
+        "FLET_FORCE_WEB_SERVER": "1",
+    }
+    server = AppServer(tmp_path / "data", secret=SECRET, env=env, web=False).start()
+    try:
+        assert server.process is not None
+        assert set(listening(server.process.pid)) == {("127.0.0.1", server.port)}
+        assert request(server, "/")[0] == 403
+        assert f"http://127.0.0.1:{server.port}/?key=" in server.log.read_text()
+    finally:
+        server.stop()
