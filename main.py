@@ -3,7 +3,8 @@
     python main.py                      # the app in a window
     python main.py --web --port 8550    # in a browser, served on localhost only, offline
 
-Both use $DEBRIEF_DATA_DIR (or --data-dir) for the data folder.
+Both use $DEBRIEF_DATA_DIR (or --data-dir) for the data folder. In a browser the app is behind
+a guard (web/guard.py): it prints a link with a per-launch key, and answers nothing else.
 """
 
 from __future__ import annotations
@@ -15,15 +16,15 @@ import sys
 import flet as ft
 
 from views.app import make_main
+from web.serve import sanitize_environment, serve
 
 ASSETS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "assets")
 
 
 def no_display() -> bool:
-    """A Linux machine without a desktop session cannot open the app's window."""
-    return sys.platform.startswith("linux") and not (
-        os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")
-    )
+    """A Linux machine without an X display cannot open the app's window (Flet itself checks
+    only DISPLAY and would then start its own, unguarded, web server)."""
+    return sys.platform.startswith("linux") and not os.environ.get("DISPLAY")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -35,19 +36,13 @@ def main(argv: list[str] | None = None) -> int:
         "--no-browser", action="store_true", help="with --web: do not open a browser"
     )
     args = parser.parse_args(argv)
+    for name in sanitize_environment():
+        print(f"Ignoring {name}: Debrief decides itself where and what it serves.", flush=True)
     if not args.web and no_display():
         print("No screen here: serving Debrief to a browser instead.", flush=True)
         args.web = True
     if args.web:
-        print(f"Debrief is served at http://127.0.0.1:{args.port}/", flush=True)
-        ft.run(
-            make_main(args.data_dir),
-            view=ft.AppView.WEB_BROWSER,
-            host="127.0.0.1",
-            port=args.port,
-            no_cdn=True,
-            assets_dir=ASSETS,
-        )
+        serve(make_main(args.data_dir), args.port, ASSETS, open_browser=not args.no_browser)
     else:
         ft.run(make_main(args.data_dir), assets_dir=ASSETS)
     return 0

@@ -1,0 +1,182 @@
+"""One guard in front of everything the app serves over HTTP, the way Jupyter guards its server.
+
+Every request and every websocket handshake passes three checks before Flet sees it:
+
+- **Host** must be an address the app itself serves (also stops DNS rebinding: a foreign name
+  resolving to 127.0.0.1 still sends its own Host);
+- **Origin**, when the browser sends one, must be one of those addresses (a page on another
+  origin, even another port of the same machine, is refused);
+- the **launch secret**: the link the app prints carries it as ``?key=…``; that first visit
+  sets it as an HttpOnly, SameSite=Strict cookie and redirects to the same path without it, so
+  reloads and other paths work. Every request and every websocket handshake (Flet sessions
+  reattach for up to an hour) must carry the cookie.
+
+Responses lose Flet's wildcard ``Access-Control-Allow-Origin`` and gain headers that keep them
+out of other sites' frames. What the guard refuses gets a short page and no data.
+"""
+
+from __future__ import annotations
+
+import hmac
+import http
+from collections.abc import Awaitable, Callable, Iterable, MutableMapping
+from dataclasses import dataclass
+from typing import Any
+from urllib.parse import parse_qsl, urlencode
+
+Scope = MutableMapping[str, Any]
+Message = MutableMapping[str, Any]
+Receive = Callable[[], Awaitable[Message]]
+Send = Callable[[Message], Awaitable[None]]
+ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
+
+KEY_PARAMETER = "key"
+DROPPED_HEADERS = {b"access-control-allow-origin"}
+ADDED_HEADERS = [
+    (b"x-content-type-options", b"nosniff"),
+    (b"referrer-policy", b"no-referrer"),
+    (b"content-security-policy", b"frame-ancestors 'none'"),
+]
+REFUSED_PAGE = (
+    "<!doctype html><meta charset=utf-8><title>Debrief</title>"
+    "<p>Debrief opens only from the link it printed when it started (it carries a key)."
+    "</p><p>Debrief öffnet sich nur über den Link, den es beim Start ausgegeben hat.</p>"
+).encode()
+
+
+@dataclass(frozen=True)
+class Addresses:
+    """Where the app is served: the Host values it answers to and the Origins it trusts."""
+
+    hosts: frozenset[str]
+
+    @classmethod
+    def local(cls, port: int, names: Iterable[str] = ("127.0.0.1", "localhost")) -> Addresses:
+        return cls(frozenset(f"{name}:{port}" for name in names))
+
+    @property
+    def origins(self) -> frozenset[str]:
+        return frozenset(f"http://{host}" for host in self.hosts)
+
+
+class Guard:
+    """ASGI middleware: refuses what does not come from the app's own pages with its secret."""
+
+    def __init__(self, app: ASGIApp, secret: str, addresses: Addresses, cookie: str) -> None:
+        if not secret:
+            raise ValueError("the guard needs a secret")
+        self.app = app
+        self.secret = secret
+        self.addresses = addresses
+        self.cookie = cookie
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] not in ("http", "websocket"):
+            await self.app(scope, receive, send)  # lifespan: start and stop Flet's sessions
+            return
+        headers = _headers(scope)
+        if not self._from_own_page(headers):
+            await self._refuse(scope, receive, send)
+            return
+        if scope["type"] == "http" and self._key_in_query(scope) is not None:
+            await self._exchange_key(scope, send)
+            return
+        if not self._has_secret(headers):
+            await self._refuse(scope, receive, send)
+            return
+        await self.app(scope, receive, _with_safe_headers(send))
+
+    # --- the checks ------------------------------------------------------------------------
+
+    def _from_own_page(self, headers: dict[bytes, bytes]) -> bool:
+        host = headers.get(b"host", b"").decode("latin-1")
+        origin = headers.get(b"origin")
+        if host not in self.addresses.hosts:
+            return False
+        return origin is None or origin.decode("latin-1") in self.addresses.origins
+
+    def _has_secret(self, headers: dict[bytes, bytes]) -> bool:
+        cookies = _cookies(headers.get(b"cookie", b"").decode("latin-1"))
+        return self._is_secret(cookies.get(self.cookie, ""))
+
+    def _is_secret(self, value: str) -> bool:
+        return hmac.compare_digest(value.encode(), self.secret.encode())
+
+    @staticmethod
+    def _key_in_query(scope: Scope) -> str | None:
+        query = scope.get("query_string", b"").decode("latin-1")
+        return dict(parse_qsl(query)).get(KEY_PARAMETER)
+
+    # --- answers ---------------------------------------------------------------------------
+
+    async def _exchange_key(self, scope: Scope, send: Send) -> None:
+        """The printed link: a right key becomes the cookie; the address bar loses the key."""
+        key = self._key_in_query(scope) or ""
+        if not self._is_secret(key):
+            await _respond(send, http.HTTPStatus.FORBIDDEN, REFUSED_PAGE)
+            return
+        rest = [
+            (k, v)
+            for k, v in parse_qsl(scope["query_string"].decode("latin-1"))
+            if k != KEY_PARAMETER
+        ]
+        location = scope.get("path", "/") + (f"?{urlencode(rest)}" if rest else "")
+        cookie = f"{self.cookie}={self.secret}; Path=/; HttpOnly; SameSite=Strict"
+        await _respond(
+            send,
+            http.HTTPStatus.SEE_OTHER,
+            b"",
+            [(b"location", location.encode()), (b"set-cookie", cookie.encode())],
+        )
+
+    async def _refuse(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "websocket":
+            await receive()  # the handshake request
+            await send({"type": "websocket.close", "code": 1008})  # before accept: HTTP 403
+            return
+        await _respond(send, http.HTTPStatus.FORBIDDEN, REFUSED_PAGE)
+
+
+def _headers(scope: Scope) -> dict[bytes, bytes]:
+    return {name.lower(): value for name, value in scope.get("headers", [])}
+
+
+def _cookies(header: str) -> dict[str, str]:
+    found: dict[str, str] = {}
+    for part in header.split(";"):
+        name, _, value = part.strip().partition("=")
+        if name:
+            found.setdefault(name, value)
+    return found
+
+
+def _with_safe_headers(send: Send) -> Send:
+    """`send` with Flet's wildcard CORS header removed and our own added to every response."""
+
+    async def safe_send(message: Message) -> None:
+        if message["type"] == "http.response.start":
+            kept = [
+                (k, v) for k, v in message.get("headers", []) if k.lower() not in DROPPED_HEADERS
+            ]
+            message = {**message, "headers": kept + ADDED_HEADERS}
+        await send(message)
+
+    return safe_send
+
+
+async def _respond(
+    send: Send, status: int, body: bytes, headers: list[tuple[bytes, bytes]] | None = None
+) -> None:
+    await send(
+        {
+            "type": "http.response.start",
+            "status": int(status),
+            "headers": [
+                (b"content-type", b"text/html; charset=utf-8"),
+                (b"content-length", str(len(body)).encode()),
+                *(headers or []),
+                *ADDED_HEADERS,
+            ],
+        }
+    )
+    await send({"type": "http.response.body", "body": body})

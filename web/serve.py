@@ -1,0 +1,82 @@
+"""Serve the app to a browser on this computer only, behind the guard.
+
+Flet's own web server accepts any Origin and Host, and reads environment variables that change
+where and what it serves. So the app is built as Flet's ASGI app (`ft.run(...,
+export_asgi_app=True)`), wrapped in `Guard`, and served by our own uvicorn on 127.0.0.1 with
+the settings Flet uses. Environment variables that would widen what is exposed are removed
+before Flet can read them (`sanitize_environment`).
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+import webbrowser
+from collections.abc import Callable
+from typing import Any
+
+import flet as ft
+import uvicorn
+
+from .guard import Addresses, Guard
+
+LOOPBACK = "127.0.0.1"
+# Flet reads these at start: each could move the server to another address or port, serve a
+# folder of the user's choosing, add an upload route or rename the routes the guard knows.
+WIDENING_VARIABLES = (
+    "FLET_SERVER_IP",
+    "FLET_SERVER_PORT",
+    "FLET_SERVER_UDS_PATH",
+    "FLET_FORCE_WEB_SERVER",
+    "FLET_ASSETS_DIR",
+    "FLET_UPLOAD_DIR",
+    "FLET_MAX_UPLOAD_SIZE",
+    "FLET_SECRET_KEY",
+    "FLET_WEB_APP_PATH",
+    "FLET_WEB_PATH",
+    "FLET_WEBSOCKET_HANDLER_ENDPOINT",
+    "FLET_UPLOAD_HANDLER_ENDPOINT",
+    "FLET_OAUTH_CALLBACK_HANDLER_ENDPOINT",
+    "FLET_DISPLAY_URL_PREFIX",
+)
+# A backup of 10,000 games is about 35 MB and travels as one websocket message when imported
+# in the browser; uvicorn's default limit (16 MiB) would drop it without a word.
+WEBSOCKET_MAX_BYTES = 128 * 1024 * 1024
+
+
+def sanitize_environment() -> list[str]:
+    """Remove the variables that would widen what Flet serves; returns the names removed."""
+    removed = [name for name in WIDENING_VARIABLES if os.environ.get(name)]
+    for name in WIDENING_VARIABLES:
+        os.environ.pop(name, None)
+    return removed
+
+
+def launch_secret() -> str:
+    """A new secret per launch, or $DEBRIEF_SECRET (for scripts and tests)."""
+    return os.environ.get("DEBRIEF_SECRET") or secrets.token_urlsafe(32)
+
+
+def serve(
+    main: Callable[[ft.Page], Any],
+    port: int,
+    assets_dir: str,
+    open_browser: bool = True,
+) -> None:
+    """Serve the app on 127.0.0.1:`port` until stopped; prints (and opens) the link."""
+    secret = launch_secret()
+    flet_app = ft.run(main, export_asgi_app=True, assets_dir=assets_dir, no_cdn=True)
+    guarded = Guard(flet_app, secret, Addresses.local(port), cookie=f"debrief-key-{port}")
+    config = uvicorn.Config(
+        guarded,
+        host=LOOPBACK,
+        port=port,
+        ws="websockets-sansio",
+        ws_max_size=WEBSOCKET_MAX_BYTES,
+        log_level="warning",
+    )
+    link = f"http://{LOOPBACK}:{port}/?key={secret}"
+    print(f"Debrief is served at {link} (on this computer only)", flush=True)
+    if open_browser:
+        webbrowser.open(link)
+    uvicorn.Server(config).run()
