@@ -1,0 +1,116 @@
+"""An import is one change: a SIGKILL at any moment of its write phase leaves all of it or none
+of it, roster included, and says so honestly (issue 9.2).
+
+The parent watches the data folder for the journal and kills the importing child while the
+journal is there (the write phase) and just after it is gone; then the data must open clean and
+hold either every imported game and player or none, and importing the file again must complete
+it.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import generators
+import pytest
+from builders import ROOT
+
+from storage import Store
+
+CHILD = Path(__file__).resolve().parent / "import_child.py"
+RUNS = 25
+
+
+def a_backup(rng: random.Random) -> dict[str, Any]:
+    """400 finished and 200 unfinished games, and 60 players who are not in the roster yet."""
+    games = []
+    for number in range(600):
+        record = generators.black_spy_record(rng, max_deals=40 if number < 400 else 2)
+        record["meta"] = {"id": f"import-{number:04d}", "started": None, "ended": None}
+        if number < 400:
+            record["meta"]["ended"] = "2026-11-20T22:00:00+01:00"
+        games.append(record)
+    players = [
+        {"name": f"Player {n}", "born": None, "archived": False, "former_names": []}
+        for n in range(60)
+    ]
+    return {"format": "debrief-backup/1", "players": players, "games": games}
+
+
+def kill_during_import(folder: Path, source: Path, rng: random.Random, after_journal: bool) -> bool:
+    """Run the child and kill it while the journal is there (or just after it is gone);
+    returns whether it reported the import done."""
+    journal = folder / "journal.json"
+    child = subprocess.Popen(
+        [sys.executable, str(CHILD), str(folder), str(source)],
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    assert child.stdout is not None
+    assert child.stdout.readline().strip() == "ready"
+    deadline = time.monotonic() + 60
+    while not journal.exists() and child.poll() is None and time.monotonic() < deadline:
+        pass
+    if after_journal:
+        while journal.exists() and child.poll() is None:
+            pass
+    else:
+        time.sleep(rng.uniform(0, 0.05))
+    if child.poll() is None:
+        os.kill(child.pid, signal.SIGKILL)
+    out, err = child.communicate()
+    assert "Traceback" not in err, err
+    return "imported" in out
+
+
+def imported(folder: Path, document: dict[str, Any]) -> tuple[int, int]:
+    """How many of the backup's games and players the data holds, after a clean open."""
+    store = Store.open(folder)
+    try:
+        assert [n.code for n in store.notices if n.code != "InterruptedWorkCompleted"] == []
+        assert store.check()[1] == []
+        ids = {s["id"] for s in store.summaries()}
+        games = sum(g["meta"]["id"] in ids for g in document["games"])
+        roster = {p["name"] for p in store.players(include_archived=True)}
+        players = sum(p["name"] in roster for p in document["players"])
+        return games, players
+    finally:
+        store.close()
+
+
+@pytest.mark.skipif(os.name == "nt", reason="SIGKILL is POSIX")
+def test_a_killed_import_leaves_all_of_it_or_none(tmp_path: Path) -> None:
+    rng = random.Random(9)
+    document = a_backup(rng)
+    source = tmp_path / "backup.json"
+    source.write_text(json.dumps(document))
+    everything = (len(document["games"]), len(document["players"]))
+    outcomes: list[tuple[int, int]] = []
+    for run in range(RUNS):
+        folder = tmp_path / f"data-{run}"
+        done = kill_during_import(folder, source, rng, after_journal=run % 5 == 4)
+        found = imported(folder, document)
+        outcomes.append(found)
+        assert found in ((0, 0), everything), f"run {run}: {found} of {everything}"
+        if done:
+            assert found == everything
+        again = subprocess.run(
+            [sys.executable, "-m", "storage", "--data-dir", str(folder), "import", str(source)],
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+        assert again.returncode == 0, again.stderr
+        assert imported(folder, document) == everything
+    assert outcomes.count(everything) >= RUNS // 2  # a kill in the write phase rolls forward
