@@ -158,17 +158,12 @@ def _new_players(
     return new
 
 
-def apply_import(store: Store, plan: ImportPlan) -> None:
-    """Write a plan without problems: the games (one write per file touched) and players."""
+def apply_import(store: Store, plan: ImportPlan) -> int:
+    """Write a plan without problems as one change (all of it or none of it, roster included);
+    returns how many games were added (games another import stored meanwhile are skipped)."""
     if not plan.ok:
         raise err.ImportRefused(source=plan.source, count=len(plan.errors))
-    store.add_games(plan.games)
-    for player in plan.players:
-        added = store.add_player(player["name"], player["born"])
-        if player["archived"]:
-            store.archive_player(added["id"])
-        for former in player["former_names"]:
-            store.add_former_name(added["id"], former)
+    return store.add_games(plan.games, plan.players)
 
 
 def export_backup(store: Store, game_id: str | None = None) -> dict[str, Any]:

@@ -72,6 +72,10 @@ class IndexRebuilt(StartupNotice):
     template = "the list of finished games was rebuilt from the game files ({count} games)"
 
 
+class InterruptedImportCompleted(StartupNotice):
+    template = "an import that was interrupted was completed: {games} games and {players} players"
+
+
 class InterruptedWorkCompleted(StartupNotice):
     template = "an interrupted change to {count} games was completed"
 

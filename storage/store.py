@@ -21,7 +21,7 @@ import hashlib
 import json
 import threading
 import uuid
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -91,6 +91,11 @@ class IdTable(Table):
 
     def _get_next_id(self) -> str:
         raise TypeError("documents here are always inserted with their own id")
+
+    def put_many(self, documents: dict[str, dict[str, Any]]) -> None:
+        """Insert or replace many documents in one write (imports, and their recovery)."""
+        if documents:
+            self._update_table(lambda table: table.update(documents))
 
 
 class Database(TinyDB):
@@ -280,9 +285,11 @@ class Store:
     def _recover_journal(self) -> None:
         """Bring an interrupted multi-file change to a consistent end.
 
-        Every step of such a change is an idempotent put or remove, so finishing means: where a
-        game is archived, its summary is made again from the archive; where it is both active
-        and archived, the operation says which copy is the one meant.
+        An import's journal holds everything it writes, so it is written again in full (one
+        write per file). Every step of the other changes is an idempotent put or remove, so
+        finishing means: where a game is archived, its summary is made again from the
+        archive; where it is both active and archived, the operation says which copy is the
+        one meant.
         """
         try:
             journal = json.loads(self._journal_path.read_text(encoding="utf-8"))
@@ -290,6 +297,16 @@ class Store:
             return
         except ValueError:
             journal = {"operation": "unknown", "games": []}
+        if journal.get("operation") == "import":
+            self._write_import(journal)
+            self._end()
+            self.notices.append(
+                err.InterruptedImportCompleted(
+                    games=len(journal["index"]) + len(journal["active"]),
+                    players=len(journal["players"]),
+                )
+            )
+            return
         operation, game_ids = journal.get("operation"), journal.get("games", [])
         for game_id in game_ids:
             archived = self._shard(shard_of(game_id)).get(doc_id=game_id)
@@ -551,33 +568,57 @@ class Store:
                 return False
             return True
 
-    def add_games(self, records: list[Record]) -> None:
-        """Store many valid new records at once (imports): finished ones (``meta.ended`` set, or
-        over by the rules) go to the history with one write per archive file, the others to the
-        table. Each record must carry a ``meta.id`` not stored yet."""
-        archived: dict[str, dict[str, dict[str, Any]]] = {}
-        summaries: dict[str, Summary] = {}
-        active: dict[str, dict[str, Any]] = {}
-        for record in records:
-            result = scoring.replay(record)
-            game_id = record["meta"]["id"]
-            doc = {"record": copy.deepcopy(record), "deleted_at": None}
-            if record["meta"].get("ended") or result.finished:
-                archived.setdefault(shard_of(game_id), {})[game_id] = doc
-                summaries[game_id] = self._archived_summary(doc)
-            else:
-                active[game_id] = doc
+    def add_games(self, records: Sequence[Record], players: Sequence[dict[str, Any]] = ()) -> int:
+        """Import valid new records and roster entries as one change: all of it or none of it,
+        whenever the process is killed. Finished records (``meta.ended`` set, or over by the
+        rules) go to the history, the others to the table; records whose ``meta.id`` is
+        stored already are skipped (another import got there first). Returns how many games
+        were added.
+
+        The whole change is written to the journal first, then one write per file touched;
+        an interrupted import is written again from the journal at the next start.
+        """
         with self._lock:
-            if any(self.contains_game(game_id) for game_id in [*summaries, *active]):
-                raise ValueError("add_games is for games not stored yet")
-            self._begin("import", list(summaries))
-            for name, docs in archived.items():
-                self._shard(name).insert_multiple(documents(docs))
-            if summaries:
-                self._index.insert_multiple(documents(summaries))
-            if active:
-                self._active.insert_multiple(documents(active))
+            change: dict[str, Any] = {
+                "operation": "import",
+                "archived": {},
+                "index": {},
+                "active": {},
+                "players": {},
+            }
+            for record in records:
+                game_id = record["meta"]["id"]
+                if self.contains_game(game_id) or game_id in change["index"]:
+                    continue
+                result = scoring.replay(record)
+                doc = {"record": copy.deepcopy(record), "deleted_at": None}
+                if record["meta"].get("ended") or result.finished:
+                    change["archived"].setdefault(shard_of(game_id), {})[game_id] = doc
+                    change["index"][game_id] = self._archived_summary(doc)
+                else:
+                    change["active"][game_id] = doc
+            taken = {name_key(p["name"]) for p in self.players(include_archived=True)}
+            for player in players:
+                if name_key(player["name"]) not in taken:
+                    taken.add(name_key(player["name"]))
+                    change["players"][uuid.uuid4().hex] = dict(player)
+            added = len(change["index"]) + len(change["active"])
+            if not added and not change["players"]:
+                return 0
+            write_atomically(self._journal_path, json.dumps(change, ensure_ascii=False))
+            self._write_import(change)
             self._end()
+            return added
+
+    def _write_import(self, change: dict[str, Any]) -> None:
+        """Write an import's games, summaries and players: one write per file (idempotent)."""
+        for shard, docs in change["archived"].items():
+            self._shard(shard).put_many(docs)
+        self._index.put_many(change["index"])
+        self._active.put_many(change["active"])
+        roster = self._main.table("players")
+        assert isinstance(roster, IdTable)
+        roster.put_many(change["players"])
 
     # --- players ---------------------------------------------------------------------------
 

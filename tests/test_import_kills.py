@@ -30,12 +30,13 @@ RUNS = 25
 
 
 def a_backup(rng: random.Random) -> dict[str, Any]:
-    """400 finished and 200 unfinished games, and 60 players who are not in the roster yet."""
+    """200 finished and 100 unfinished games (in every archive file and the table), and 60
+    players who are not in the roster yet."""
     games = []
-    for number in range(600):
-        record = generators.black_spy_record(rng, max_deals=40 if number < 400 else 2)
+    for number in range(300):
+        record = generators.black_spy_record(rng, max_deals=3)
         record["meta"] = {"id": f"import-{number:04d}", "started": None, "ended": None}
-        if number < 400:
+        if number < 200:
             record["meta"]["ended"] = "2026-11-20T22:00:00+01:00"
         games.append(record)
     players = [
@@ -77,7 +78,8 @@ def imported(folder: Path, document: dict[str, Any]) -> tuple[int, int]:
     """How many of the backup's games and players the data holds, after a clean open."""
     store = Store.open(folder)
     try:
-        assert [n.code for n in store.notices if n.code != "InterruptedWorkCompleted"] == []
+        completed = {"InterruptedWorkCompleted", "InterruptedImportCompleted"}
+        assert [n.code for n in store.notices if n.code not in completed] == []
         assert store.check()[1] == []
         ids = {s["id"] for s in store.summaries()}
         games = sum(g["meta"]["id"] in ids for g in document["games"])
@@ -104,6 +106,8 @@ def test_a_killed_import_leaves_all_of_it_or_none(tmp_path: Path) -> None:
         assert found in ((0, 0), everything), f"run {run}: {found} of {everything}"
         if done:
             assert found == everything
+        if run % 5:
+            continue
         again = subprocess.run(
             [sys.executable, "-m", "storage", "--data-dir", str(folder), "import", str(source)],
             cwd=ROOT,
