@@ -505,3 +505,43 @@ def test_games_that_break_a_new_rule_are_kept_and_marked_for_correction(tmp_path
         assert store.load_game("k1")["rounds"][0] == fixed
     finally:
         store.close()
+
+
+# --- issue 9.3: a damaged archive file ------------------------------------------------------
+
+
+def test_a_damaged_archive_file_is_kept_aside_once_and_its_games_can_come_back(
+    tmp_path: Path,
+) -> None:
+    """Its kept-aside copy must not be taken for an archive file again (the name grew at every
+    open until "File name too long"), and re-importing its games must work."""
+    folder = tmp_path / "data"
+    store = Store.open(folder)
+    records = [
+        {**scenario("spywhere-four-players"), "meta": {"id": f"g{n}", "ended": "2026-11-20"}}
+        for n in range(40)
+    ]
+    store.add_games(records)
+    shard = shard_of("g0")
+    lost = [r for r in records if shard_of(r["meta"]["id"]) == shard]
+    store.close()
+    (folder / "games" / f"{shard}.json").write_text("{ not json")
+    for _ in range(12):
+        store = Store.open(folder)
+        try:
+            count, problems = store.check()  # reads every archive file
+            assert count == len(records) - len(lost)
+            store.summaries()
+        finally:
+            store.close()
+        kept = sorted(p.name for p in (folder / "games").glob(f"{shard}.damaged-*"))
+        assert len(kept) == 1 and kept[0].count("damaged") == 1, kept
+    store = Store.open(folder)
+    try:
+        ids = {s["id"] for s in store.summaries()}
+        assert not ids & {r["meta"]["id"] for r in lost}  # not listed as if still there
+        assert store.add_games(lost) == len(lost)  # they can come back
+        assert {s["id"] for s in store.summaries()} >= {r["meta"]["id"] for r in lost}
+        assert store.check() == (len(records), [])
+    finally:
+        store.close()
