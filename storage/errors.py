@@ -68,6 +68,14 @@ class DamagedFileKeptAside(StartupNotice):
     )
 
 
+class DamagedArchiveKeptAside(StartupNotice):
+    template = (
+        "{file} could not be read ({reason}); it was kept as {kept_as}. The {count} finished "
+        "games in it are missing from the history until it is repaired or they are imported "
+        "again"
+    )
+
+
 class IndexRebuilt(StartupNotice):
     template = "the list of finished games was rebuilt from the game files ({count} games)"
 

@@ -19,6 +19,7 @@ import copy
 import datetime as dt
 import hashlib
 import json
+import re
 import threading
 import uuid
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -34,12 +35,13 @@ from scoring.reader import Reader
 from scoring.table import name_key, read_birth, read_name
 
 from . import errors as err
-from .files import AtomicStorage, Damaged, read_tables, remove_stale_temp_files, write_atomically
+from .files import AtomicStorage, Damaged, remove_stale_temp_files, write_atomically
 from .paths import data_directory
 from .summaries import summarize
 
 SCHEMA_VERSION = 3
 SHARDS = 64
+SHARD_FILE = re.compile(r"^\d{2}\.json$")
 Record = dict[str, Any]
 Summary = dict[str, Any]
 
@@ -195,11 +197,11 @@ class Store:
         elif index_missing:  # a new folder: an index that exists means "trust it" from now on
             self._replace_index({})
 
-    def _database(self, path: Path) -> Database:
+    def _database(self, path: Path, report: bool = True) -> Database:
         db = Database(path, storage=AtomicStorage)
         storage = db.storage
         assert isinstance(storage, AtomicStorage)
-        if storage.damaged:
+        if storage.damaged and report:
             self._report_damage(storage.damaged)
         return db
 
@@ -240,14 +242,35 @@ class Store:
     # --- archive files ---------------------------------------------------------------------
 
     def _shard(self, name: str) -> Table:
+        """An archive file, opened on first use (a damaged one is kept aside then)."""
         if name not in self._shards:
-            self._shards[name] = self._database(self.folder / "games" / f"{name}.json").table(
-                "games"
-            )
+            db = self._database(self.folder / "games" / f"{name}.json", report=False)
+            self._shards[name] = db.table("games")
+            storage = db.storage
+            assert isinstance(storage, AtomicStorage)
+            if storage.damaged:
+                self._archive_lost(name, storage.damaged)
         return self._shards[name]
 
+    def _archive_lost(self, name: str, damaged: Damaged) -> None:
+        """An archive file could not be read and was kept aside: its games leave the list of
+        finished games (they can be imported again), and the user is told how many."""
+        lost = [doc.doc_id for doc in self._index.all() if shard_of(doc.doc_id) == name]
+        if lost:
+            self._index.remove(doc_ids=lost)
+        self.notices.append(
+            err.DamagedArchiveKeptAside(
+                file=f"games/{damaged.path.name}",
+                kept_as=f"games/{damaged.kept_as.name}",
+                reason=damaged.reason,
+                count=len(lost),
+            )
+        )
+
     def _shard_files(self) -> Iterator[Path]:
-        return (path for path in sorted((self.folder / "games").glob("*.json")))
+        """The archive files: exactly ``NN.json`` (never a kept-aside ``NN.damaged-….json``)."""
+        folder = self.folder / "games"
+        return (path for path in sorted(folder.glob("*.json")) if SHARD_FILE.match(path.name))
 
     def _rebuild_index(self, announce: bool = True) -> None:
         """Summaries are derived data: make them again from the archived records."""
@@ -721,12 +744,9 @@ class Store:
         with self._lock:
             archived_ids: set[str] = set()
             for path in self._shard_files():
-                try:
-                    read_tables(path)
-                except (ValueError, OSError) as error:
-                    problems.append(f"games/{path.name}: cannot be read ({error})")
-                    continue
+                reported = len(self.notices)
                 archived_ids |= {doc.doc_id for doc in self._shard(path.stem).all()}
+                problems += [notice.message for notice in self.notices[reported:]]
             index_ids = {doc.doc_id for doc in self._index.all()}
             for game_id in sorted(archived_ids - index_ids):
                 problems.append(f"{game_id}: finished but missing from the index")
