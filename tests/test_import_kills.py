@@ -118,3 +118,37 @@ def test_a_killed_import_leaves_all_of_it_or_none(tmp_path: Path) -> None:
         assert again.returncode == 0, again.stderr
         assert imported(folder, document) == everything
     assert outcomes.count(everything) >= RUNS // 2  # a kill in the write phase rolls forward
+
+
+@pytest.mark.skipif(os.name == "nt", reason="SIGKILL is POSIX")
+def test_recovering_an_interrupted_import_writes_each_file_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 9.4: recovery after a crash in a big import rewrote the index once per game
+    (minutes for thousands of games); it must take one write per file, like the import."""
+    rng = random.Random(4)
+    document = a_backup(rng)
+    source = tmp_path / "backup.json"
+    source.write_text(json.dumps(document))
+    folder = tmp_path / "data"
+    while True:  # until a kill lands while the journal is there
+        done = kill_during_import(folder, source, rng, after_journal=False)
+        if (folder / "journal.json").exists() or not done:
+            break
+    assert (folder / "journal.json").exists()
+    from storage import files
+
+    writes: list[str] = []
+    original = files.write_atomically
+
+    def counted(path: Path, text: str) -> None:
+        writes.append(path.name)
+        original(path, text)
+
+    monkeypatch.setattr(files, "write_atomically", counted)
+    store = Store.open(folder)
+    store.close()
+    assert writes.count("index.json") <= 1, writes.count("index.json")
+    assert len(writes) <= 64 + 4, len(writes)  # archive files, index, table, roster
+    assert "InterruptedImportCompleted" in [n.code for n in store.notices]
+    assert imported(folder, document) == (len(document["games"]), len(document["players"]))

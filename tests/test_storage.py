@@ -529,7 +529,7 @@ def test_a_damaged_archive_file_is_kept_aside_once_and_its_games_can_come_back(
     for _ in range(12):
         store = Store.open(folder)
         try:
-            count, problems = store.check()  # reads every archive file
+            count, _ = store.check()  # reads every archive file
             assert count == len(records) - len(lost)
             store.summaries()
         finally:
