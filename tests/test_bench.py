@@ -27,3 +27,28 @@ def test_benchmark_prints_one_json_line_with_both_designs() -> None:
     assert set(figures["ours"]) == FIGURES and set(figures["naive_tinydb"]) == FIGURES
     assert all(value > 0 for value in figures["ours"].values())
     assert report["limits"] == {"record_round_ms": 10, "history_ms": 300}
+
+
+def test_import_benchmark_prints_every_figure() -> None:
+    done = subprocess.run(
+        [sys.executable, "bench/imports.py", "--games", "30", "--players", "20,40"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=300,
+    )
+    assert done.returncode == 0, done.stderr
+    [line] = done.stdout.splitlines()
+    report = json.loads(line)
+    assert set(report["players"]) == {"20", "40"}
+    assert all(figures["import_s"] > 0 for figures in report["players"].values())
+    games = report["games"]["30"]
+    assert set(games) == {
+        "import_s",
+        "open_s",
+        "check_s",
+        "recovery_s",
+        "recovery_over_open_plus_check",
+    }
+    assert games["recovery_s"] > 0
