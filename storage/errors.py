@@ -68,6 +68,36 @@ class DamagedFileKeptAside(StartupNotice):
     )
 
 
+class PartsKeptAside(StartupNotice):
+    template = (
+        "parts of {file} could not be read ({reason}); they were kept in {kept_as} and Debrief "
+        "started with the rest"
+    )
+
+
+class DocumentKeptAside(StartupNotice):
+    template = (
+        "an entry of {file} ({id}) cannot be used: {reason}. It was kept in {kept_as} and "
+        "Debrief started with everything else"
+    )
+
+
+class JournalKeptAside(StartupNotice):
+    template = (
+        "an interrupted change could not be completed: its journal could not be read ({reason}) "
+        "and was kept as {kept_as}. The list of finished games was rebuilt; check that your "
+        "last change is there"
+    )
+
+
+class SchemaVersionRepaired(StartupNotice):
+    template = "the data's version mark was damaged ({found}); the data was brought up to date"
+
+
+class LockKeptAside(StartupNotice):
+    template = "debrief.lock was not a lock file; it was kept as {kept_as}"
+
+
 class DamagedArchiveKeptAside(StartupNotice):
     template = (
         "{file} could not be read ({reason}); it was kept as {kept_as}. The {count} finished "

@@ -62,28 +62,60 @@ def remove_stale_temp_files(folder: Path) -> None:
 
 @dataclass(frozen=True)
 class Damaged:
-    """A file that could not be read at start-up, and where it was kept."""
+    """Something that could not be read at start-up, and where it was kept.
+
+    `whole` is True when the whole file was moved aside (the storage then starts empty),
+    False when only its unreadable parts were copied out and the rest kept in place.
+    """
 
     path: Path
     kept_as: Path
     reason: str
+    whole: bool = True
 
 
-def keep_aside(path: Path, reason: str) -> Damaged:
-    """Rename a damaged file to ``NAME.damaged-YYYYMMDD-HHMMSS.json`` so nothing is lost."""
+def aside_name(path: Path) -> Path:
+    """``NAME.damaged-YYYYMMDD-HHMMSS.EXT`` next to `path`, not taken yet."""
     stamp = dt.datetime.now().strftime("%Y%m%d-%H%M%S")
     kept = path.with_name(f"{path.stem}.damaged-{stamp}{path.suffix}")
     counter = 1
     while kept.exists():
         counter += 1
         kept = path.with_name(f"{path.stem}.damaged-{stamp}-{counter}{path.suffix}")
+    return kept
+
+
+def keep_aside(path: Path, reason: str) -> Damaged:
+    """Rename a damaged file (or folder) aside so nothing is lost."""
+    kept = aside_name(path)
     os.replace(path, kept)
     sync_folder(path.parent)
     return Damaged(path, kept, reason)
 
 
+def keep_parts_aside(path: Path, parts: object, reason: str) -> Damaged:
+    """Copy the unreadable parts of `path` into a file of their own (`path` is then rewritten
+    without them by the caller)."""
+    kept = aside_name(path)
+    write_atomically(kept, json.dumps(parts, ensure_ascii=False, indent=1))
+    return Damaged(path, kept, reason, whole=False)
+
+
 def read_tables(path: Path) -> Tables:
-    """The TinyDB data in `path` ({} when missing); ValueError when it is not TinyDB JSON."""
+    """The TinyDB data in `path` ({} when missing); ValueError when it is not TinyDB JSON.
+
+    Tables and documents that are not JSON objects are not TinyDB data either; use
+    `split_tables` to keep the rest.
+    """
+    data = read_json_object(path)
+    clean, bad = split_tables(data)
+    if bad:
+        raise ValueError("not a TinyDB database")
+    return clean
+
+
+def read_json_object(path: Path) -> dict[str, Any]:
+    """The JSON object in `path` ({} when missing); ValueError for anything else."""
     try:
         text = path.read_text(encoding="utf-8")
     except FileNotFoundError:
@@ -92,31 +124,73 @@ def read_tables(path: Path) -> Tables:
         raise ValueError("not UTF-8 text") from error
     if not text.strip():
         raise ValueError("the file is empty")
-    data = json.loads(text)
-    if not isinstance(data, dict) or not all(isinstance(t, dict) for t in data.values()):
+    try:
+        data = json.loads(text)
+    except RecursionError as error:
+        raise ValueError("nested too deeply") from error
+    if not isinstance(data, dict):
         raise ValueError("not a TinyDB database")
     return data
+
+
+def split_tables(data: dict[str, Any]) -> tuple[Tables, dict[str, Any]]:
+    """(the TinyDB tables and documents in `data`, the parts that are not: tables that are not
+    objects, documents that are not objects)."""
+    clean: Tables = {}
+    bad: dict[str, Any] = {}
+    for name, table in data.items():
+        if not isinstance(table, dict):
+            bad[name] = table
+            continue
+        clean[name] = {doc_id: doc for doc_id, doc in table.items() if isinstance(doc, dict)}
+        wrong = {doc_id: doc for doc_id, doc in table.items() if not isinstance(doc, dict)}
+        if wrong:
+            bad[name] = wrong
+    return clean, bad
 
 
 class AtomicStorage(Storage):
     """A TinyDB storage on one JSON file: atomic durable writes, write-through cache.
 
     A file that cannot be read is moved aside (see `keep_aside`) and the storage starts empty;
+    tables or documents that are not JSON objects are copied aside and the file keeps the rest.
     `damaged` then says what happened so the app can tell the user.
     """
 
     def __init__(self, path: str | Path) -> None:
         self.path = Path(path)
-        self.damaged: Damaged | None = None
+        self.damaged: list[Damaged] = []
         self._cache: Tables | None = None
         self._load()
 
     def _load(self) -> None:
         try:
-            self._cache = read_tables(self.path)
+            data = read_json_object(self.path)
         except (ValueError, OSError) as error:
-            self.damaged = keep_aside(self.path, str(error) or type(error).__name__)
+            self.damaged.append(keep_aside(self.path, str(error) or type(error).__name__))
             self._cache = {}
+            return
+        clean, bad = split_tables(data)
+        self._cache = clean
+        if bad:
+            reason = "parts of it are not TinyDB tables or documents"
+            self.damaged.append(keep_parts_aside(self.path, bad, reason))
+            self.write(clean)
+
+    def keep_documents_aside(self, table: str, doc_ids: list[str], reason: str) -> Damaged:
+        """Move documents that cannot be used out of this file into a kept-aside one."""
+        data = self.read() or {}
+        documents = data.get(table, {})
+        parts = {table: {doc_id: documents[doc_id] for doc_id in doc_ids if doc_id in documents}}
+        damaged = keep_parts_aside(self.path, parts, reason)
+        self.write(
+            {
+                **data,
+                table: {k: v for k, v in documents.items() if k not in set(doc_ids)},
+            }
+        )
+        self.damaged.append(damaged)
+        return damaged
 
     def read(self) -> Tables | None:
         if self._cache is None:

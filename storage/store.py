@@ -31,11 +31,18 @@ from tinydb import TinyDB
 from tinydb.table import Document, Table
 
 import scoring
-from scoring.reader import Reader
+from scoring.reader import Reader, show
 from scoring.table import name_key, read_birth, read_name
 
 from . import errors as err
-from .files import AtomicStorage, Damaged, remove_stale_temp_files, write_atomically
+from . import shapes
+from .files import (
+    AtomicStorage,
+    Damaged,
+    keep_aside,
+    remove_stale_temp_files,
+    write_atomically,
+)
 from .paths import data_directory
 from .summaries import summarize
 
@@ -169,6 +176,7 @@ class Store:
         self._lock = threading.RLock()
         folder.mkdir(parents=True, exist_ok=True)
         (folder / "games").mkdir(exist_ok=True)
+        self._keep_aside_odd_lock(folder / "debrief.lock")
         self._file_lock = filelock.FileLock(str(folder / "debrief.lock"), timeout=0)
         try:
             self._file_lock.acquire()
@@ -180,6 +188,12 @@ class Store:
             self._file_lock.release()
             raise
 
+    def _keep_aside_odd_lock(self, lock: Path) -> None:
+        """The lock must be a plain file; anything else there (a folder) is kept aside."""
+        if (lock.exists() or lock.is_symlink()) and not lock.is_file():
+            kept = keep_aside(lock, "not a lock file")
+            self.notices.append(err.LockKeptAside(kept_as=kept.kept_as.name))
+
     def _open_files(self) -> None:
         remove_stale_temp_files(self.folder)
         remove_stale_temp_files(self.folder / "games")
@@ -189,27 +203,62 @@ class Store:
         index_missing = not (self.folder / "index.json").exists()
         index_db = self._database(self.folder / "index.json")
         self._index = index_db.table("games")
+        self._keep_aside_unusable(self._main.table("players"), shapes.player_problem)
+        self._keep_aside_unusable(self._main.table("settings"), shapes.setting_problem)
+        self._keep_aside_unusable(self._active, shapes.game_problem)
         self._migrate()
         self._recover_journal()
-        index_damaged = isinstance(index_db.storage, AtomicStorage) and index_db.storage.damaged
-        if index_damaged or (index_missing and any(self._shard_files())):
+        index_storage = index_db.storage
+        assert isinstance(index_storage, AtomicStorage)
+        index_unusable = bool(index_storage.damaged) or any(
+            shapes.summary_problem(doc) for doc in self._index.all()
+        )
+        if index_unusable or (index_missing and any(self._shard_files())):
             self._rebuild_index()
         elif index_missing:  # a new folder: an index that exists means "trust it" from now on
             self._replace_index({})
+
+    def _keep_aside_unusable(
+        self, table: Table, problem_of: Callable[[Any], str | None]
+    ) -> set[str]:
+        """Move the documents of `table` that cannot be used into a kept-aside file (one for
+        all of them), tell the user about each, and return their ids."""
+        reasons = {doc.doc_id: problem_of(dict(doc)) for doc in table.all()}
+        bad = {doc_id: reason for doc_id, reason in reasons.items() if reason is not None}
+        if not bad:
+            return set()
+        storage = table.storage
+        assert isinstance(storage, AtomicStorage)
+        kept = storage.keep_documents_aside(table.name, list(bad), "cannot be used")
+        table.clear_cache()
+        for doc_id, reason in bad.items():
+            self.notices.append(
+                err.DocumentKeptAside(
+                    file=self._relative(storage.path),
+                    id=doc_id,
+                    reason=reason,
+                    kept_as=self._relative(kept.kept_as),
+                )
+            )
+        return set(bad)
+
+    def _relative(self, path: Path) -> str:
+        return str(path.relative_to(self.folder))
 
     def _database(self, path: Path, report: bool = True) -> Database:
         db = Database(path, storage=AtomicStorage)
         storage = db.storage
         assert isinstance(storage, AtomicStorage)
-        if storage.damaged and report:
-            self._report_damage(storage.damaged)
+        for damaged in storage.damaged if report else ():
+            self._report_damage(damaged)
         return db
 
     def _report_damage(self, damaged: Damaged) -> None:
+        notice = err.DamagedFileKeptAside if damaged.whole else err.PartsKeptAside
         self.notices.append(
-            err.DamagedFileKeptAside(
-                file=damaged.path.name,
-                kept_as=damaged.kept_as.name,
+            notice(
+                file=self._relative(damaged.path),
+                kept_as=self._relative(damaged.kept_as),
                 reason=damaged.reason,
             )
         )
@@ -223,21 +272,38 @@ class Store:
     # --- schema ----------------------------------------------------------------------------
 
     @property
-    def schema_version(self) -> int:
+    def schema_version(self) -> int | None:
+        """The version of the data's layout (None: the mark is missing or damaged)."""
         doc = self._main.table("meta").get(doc_id="schema")
-        return int(doc["version"]) if doc else 0
+        version = doc.get("version") if doc else None
+        valid = isinstance(version, int) and not isinstance(version, bool) and version >= 1
+        return version if valid else None
 
     def _migrate(self) -> None:
         meta = self._main.table("meta")
-        if meta.get(doc_id="schema") is None:
+        doc = meta.get(doc_id="schema")
+        if doc is None and not self._holds_data():
             meta.insert(Document({"version": SCHEMA_VERSION, "created": now()}, doc_id="schema"))
             return
         found = self.schema_version
+        if found is None:
+            # Unknown: every migration rebuilds derived data, so running them all is safe.
+            mark = show(doc.get("version") if doc else None)
+            self.notices.append(err.SchemaVersionRepaired(found=mark))
+            self._put(meta, "schema", {"version": 1, "created": now()})
+            found = 1
         if found > SCHEMA_VERSION:
             raise err.NewerData(folder=str(self.folder), found=found)
         for version in range(found, SCHEMA_VERSION):
             MIGRATIONS[version](self)
             meta.update({"version": version + 1}, doc_ids=["schema"])
+
+    def _holds_data(self) -> bool:
+        """Whether the folder holds games or players already (a lost version mark then
+        does not mean "new")."""
+        return bool(
+            len(self._active) or len(self._main.table("players")) or any(self._shard_files())
+        )
 
     # --- archive files ---------------------------------------------------------------------
 
@@ -245,23 +311,35 @@ class Store:
         """An archive file, opened on first use (a damaged one is kept aside then)."""
         if name not in self._shards:
             db = self._database(self.folder / "games" / f"{name}.json", report=False)
-            self._shards[name] = db.table("games")
+            shard = self._shards[name] = db.table("games")
             storage = db.storage
             assert isinstance(storage, AtomicStorage)
-            if storage.damaged:
-                self._archive_lost(name, storage.damaged)
+            for damaged in storage.damaged:
+                if damaged.whole:
+                    self._archive_lost(name, damaged)
+                else:
+                    self._report_damage(damaged)
+            self._forget_summaries(self._keep_aside_unusable(shard, shapes.game_shape_problem))
         return self._shards[name]
+
+    def _forget_summaries(self, game_ids: set[str]) -> None:
+        """Archived games kept aside leave the list of finished games."""
+        listed = [game_id for game_id in game_ids if self._index.contains(doc_id=game_id)]
+        if listed:
+            self._index.remove(doc_ids=listed)
 
     def _archive_lost(self, name: str, damaged: Damaged) -> None:
         """An archive file could not be read and was kept aside: its games leave the list of
         finished games (they can be imported again), and the user is told how many."""
         lost = [doc.doc_id for doc in self._index.all() if shard_of(doc.doc_id) == name]
-        if lost:
-            self._index.remove(doc_ids=lost)
+        if not lost:
+            self._report_damage(damaged)
+            return
+        self._index.remove(doc_ids=lost)
         self.notices.append(
             err.DamagedArchiveKeptAside(
-                file=f"games/{damaged.path.name}",
-                kept_as=f"games/{damaged.kept_as.name}",
+                file=self._relative(damaged.path),
+                kept_as=self._relative(damaged.kept_as),
                 reason=damaged.reason,
                 count=len(lost),
             )
@@ -273,10 +351,13 @@ class Store:
         return (path for path in sorted(folder.glob("*.json")) if SHARD_FILE.match(path.name))
 
     def _rebuild_index(self, announce: bool = True) -> None:
-        """Summaries are derived data: make them again from the archived records."""
+        """Summaries are derived data: make them again from the archived records (a record
+        that cannot be opened is kept aside)."""
         summaries: dict[str, Summary] = {}
         for path in self._shard_files():
-            for doc in self._shard(path.stem).all():
+            shard = self._shard(path.stem)
+            self._keep_aside_unusable(shard, shapes.game_problem)
+            for doc in shard.all():
                 summaries[doc.doc_id] = self._archived_summary(doc)
         self._replace_index(summaries)
         if announce:
@@ -318,9 +399,14 @@ class Store:
             journal = json.loads(self._journal_path.read_text(encoding="utf-8"))
         except FileNotFoundError:
             return
-        except ValueError:
-            journal = {"operation": "unknown", "games": []}
-        if journal.get("operation") == "import":
+        except (ValueError, RecursionError):
+            journal = None
+        reason = shapes.journal_problem(journal)
+        if reason is not None:
+            self._journal_unusable(reason)
+            return
+        assert isinstance(journal, dict)
+        if journal["operation"] == "import":
             self._write_import(journal)
             self._end()
             self.notices.append(
@@ -342,6 +428,13 @@ class Store:
                     self._active.remove(doc_ids=[game_id])
         self._end()
         self.notices.append(err.InterruptedWorkCompleted(count=len(game_ids)))
+
+    def _journal_unusable(self, reason: str) -> None:
+        """A journal that cannot be read cannot be finished: keep it, rebuild what is derived,
+        and tell the user to look at their last change."""
+        kept = keep_aside(self._journal_path, reason)
+        self._rebuild_index(announce=False)
+        self.notices.append(err.JournalKeptAside(kept_as=kept.kept_as.name, reason=reason))
 
     # --- small table helpers ---------------------------------------------------------------
 
@@ -752,6 +845,10 @@ class Store:
                 problems.append(f"{game_id}: finished but missing from the index")
             for game_id in sorted(index_ids - archived_ids):
                 problems.append(f"{game_id}: in the index but its record is missing")
+            reported = len(self.notices)
+            for table in [self._active, *(self._shard(p.stem) for p in self._shard_files())]:
+                self._forget_summaries(self._keep_aside_unusable(table, shapes.game_problem))
+            problems += [notice.message for notice in self.notices[reported:]]
         for record in self.all_records(include_deleted=True):
             count += 1
             game_id = record.get("meta", {}).get("id", "?")

@@ -145,3 +145,26 @@ def test_a_game_stored_before_a_rule_opens_at_the_round_to_correct(
 
 def scenario_record(name: str) -> dict[str, Any]:
     return json.loads((SCENARIOS / f"{name}.json").read_text())
+
+
+def test_the_app_starts_on_a_damaged_folder_and_says_what_was_kept_aside(
+    browser: Browser, tmp_path: Path
+) -> None:
+    """Issue 9.5: every damage of tests/damaged.py at once; the app starts, shows each notice
+    and the game in progress."""
+    from damaged import damaged_folder
+
+    folder = damaged_folder(tmp_path / "data")
+    server = AppServer(folder).start()
+    page = open_app(browser, server.url)
+    try:
+        tap_starting(page, "Black Spy · Anna, Ben, Carla, Dirk")
+        shown(page, "Deal 4: Dirk deals 15 cards each")
+        tap(page, "Back")
+        see(page, "the data's version mark was damaged")
+        see(page, "an interrupted change could not be completed")
+        see(page, "debrief.lock was not a lock file")
+        see(page, "an entry of active.json (chess-1) cannot be used")
+    finally:
+        page.close()
+        server.stop()

@@ -239,13 +239,14 @@ def GamePageView(state: AppState, game_id: str) -> ft.View:
     notes, set_notes = ft.use_state(None)
     try:
         record = state.record(game_id)
-    except StorageError as error:
+        result, correction = scoring.replay_until_broken(record)
+    except (StorageError, scoring.InvalidRecord) as error:
+        problems = error.errors if isinstance(error, scoring.InvalidRecord) else [error]
         return ft.View(
             route=f"/history/{game_id}",
             appbar=back_bar(t("Game"), lambda: state.go("/history"), t),
-            controls=[ft.Text(t.problem(error))],
+            controls=[ft.Text(t.problem(problem)) for problem in problems],
         )
-    result, correction = scoring.replay_until_broken(record)
     fix_round = None if correction is None else correction.round
     summary = state.store.summary(game_id)
     active = summary["active"]

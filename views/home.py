@@ -8,15 +8,29 @@ from .state import AppState
 from .widgets import GAME_ICONS, GAME_TITLES, body, heading, icon_button, info_box, note
 
 
+def sentence(text: str) -> str:
+    """A message as a sentence: capital first letter, full stop."""
+    text = text[:1].upper() + text[1:]
+    return text if text.endswith((".", "!", "?")) else text + "."
+
+
 @ft.component
 def HomeView(state: AppState) -> ft.View:
     t = state.t
     _ = state.revision  # redraw after changes
     active = state.store.active_games()
-    notices = [t.problem(n) for n in state.store.notices]
+    notices = [sentence(t.problem(n)) for n in state.store.notices]
     controls: list[ft.Control] = []
     if notices:
-        controls.append(info_box([ft.Text(n) for n in notices], ft.Colors.ERROR_CONTAINER))
+        controls.append(
+            info_box(
+                [
+                    *[ft.Text(n) for n in notices],
+                    ft.TextButton(t("Understood"), on_click=lambda: state.dismiss_notices()),
+                ],
+                ft.Colors.ERROR_CONTAINER,
+            )
+        )
     controls.append(
         ft.FilledButton(
             t("New game"),

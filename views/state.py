@@ -103,6 +103,11 @@ class AppState:
     def say(self, message: str) -> None:
         self.message = message
 
+    def dismiss_notices(self) -> None:
+        """The user has read what was found when the data was opened."""
+        self.store.notices.clear()
+        self.revision += 1
+
     # --- games -----------------------------------------------------------------------------
 
     def record(self, game_id: str) -> Record:
