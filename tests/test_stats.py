@@ -113,3 +113,15 @@ def test_results_list_the_winner_first_then_the_games_own_order() -> None:
     spywhere = scoring.replay(finished_spywhere())  # Anna 18, Ben 6, Carla 8, Dirk 6
     assert spywhere.ranking == ["Anna", "Carla", "Ben", "Dirk"]
     assert spywhere.places == {"Anna": 1, "Carla": 2, "Ben": 3, "Dirk": 3}
+
+
+def test_a_game_length_needs_two_comparable_times() -> None:
+    """Issue 9.6: a `started` without a UTC offset and an `ended` with one broke History and
+    the game's page (comparing them raised); such a length is simply not shown."""
+    from views.history import length
+    from views.i18n import Translator
+
+    summary = {"started": "2026-11-20T19:30:00", "ended": "2026-11-20T21:00:00+01:00"}
+    assert length(Translator("en"), summary) is None
+    both = {"started": "2026-11-20T19:30:00+01:00", "ended": "2026-11-20T21:00:00+01:00"}
+    assert length(Translator("en"), both) == "1 h 30 min"

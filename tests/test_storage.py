@@ -16,7 +16,7 @@ import pytest
 from builders import ROOT, SCENARIOS
 
 import scoring
-from storage import Store, data_directory
+from storage import Store, backup, data_directory
 from storage import errors as err
 from storage import store as store_module
 from storage.store import shard_of
@@ -545,3 +545,61 @@ def test_a_damaged_archive_file_is_kept_aside_once_and_its_games_can_come_back(
         assert store.check() == (len(records), [])
     finally:
         store.close()
+
+
+# --- issue 9.6: input that passes validation and then crashes the write ----------------------
+
+
+def test_a_lone_surrogate_is_refused_before_anything_is_written(tmp_path: Path) -> None:
+    """ "\\ud800" cannot be written as UTF-8: refused with its place, nothing half-written."""
+    folder = tmp_path / "data"
+    store = Store.open(folder)
+    try:
+        game_id = store.create_game("spy", SPY_PLAYERS, {})["meta"]["id"]
+        before = files_of(folder)
+        with pytest.raises(err.InvalidPlayer):
+            store.add_player("An\ud800na")
+        with pytest.raises(scoring.InvalidRecord) as refused:
+            store.set_notes(game_id, "good game \ud800")
+        assert refused.value.errors[0].path == "meta.notes"
+        with pytest.raises(scoring.InvalidRecord):
+            store.create_game("spy", [{"name": "Z\ud800"}, *SPY_PLAYERS[1:]], {})
+        record = {**scenario("spy-three-players"), "meta": {"id": "s1", "notes": "\udfff"}}
+        plan = backup.plan_import(
+            store,
+            {
+                "format": "debrief-backup/1",
+                "players": [
+                    {"name": "Bad\ud800", "born": None, "archived": False, "former_names": []}
+                ],
+                "games": [record],
+            },
+            "file",
+        )
+        assert [e.path for e in plan.errors] == ["players[0].name", "games[0].meta.notes"]
+        assert files_of(folder) == before and not (folder / "journal.json").exists()
+    finally:
+        store.close()
+
+
+def test_player_entries_of_a_backup_are_validated_like_a_record(store: Store) -> None:
+    """former_names stored as "None" or 100,000 characters, "archived": "false" archiving,
+    and a former name claiming another player's games were all let in."""
+    store.add_player("Anna")
+
+    def problems_of(player: dict[str, Any]) -> list[tuple[str, str]]:
+        entry = {"name": "Ben", "born": None, "archived": False, "former_names": [], **player}
+        document = {"format": "debrief-backup/1", "players": [entry], "games": []}
+        return [(e.code, e.path) for e in backup.plan_import(store, document, "file").errors]
+
+    assert problems_of({"former_names": None}) == [("NotAList", "players[0].former_names")]
+    assert problems_of({"former_names": ["x" * 100_000]}) == [
+        ("NameTooLong", "players[0].former_names[0]")
+    ]
+    assert problems_of({"archived": "false"}) == [("NotTrueOrFalse", "players[0].archived")]
+    assert problems_of({"former_names": ["anna"]}) == [
+        ("NameOfAnotherPlayer", "players[0].former_names[0]")
+    ]
+    assert problems_of({"born": "yesterday"}) == [("BadDate", "players[0].born")]
+    assert problems_of({"colour": "red"}) == [("UnknownKey", "players[0].colour")]
+    assert problems_of({}) == []
