@@ -103,6 +103,14 @@ class NotText(RecordError):
     template = "must be text"
 
 
+class NotValidText(RecordError):
+    template = "holds a character that is not valid text (a broken surrogate)"
+
+
+class NotTrueOrFalse(RecordError):
+    template = "must be true or false, not {value}"
+
+
 class NotAWholeNumber(RecordError):
     template = "must be a whole number, not {value}"
 
@@ -176,6 +184,10 @@ class NameTooLong(RecordError):
 
 class DuplicateName(RecordError):
     template = "{name} is the same name as player {other}"
+
+
+class NameOfAnotherPlayer(RecordError):
+    template = "{name} is already the name of another player ({other})"
 
 
 class UnknownPlayer(RecordError):

@@ -25,13 +25,32 @@ def child(path: str, key: str | int) -> str:
         return f"{path}[{key}]"
     if _SIMPLE_KEY.match(key):
         return f"{path}.{key}" if path else key
-    return f"{path}[{json.dumps(key, ensure_ascii=False)}]"
+    return f"{path}[{printable(json.dumps(key, ensure_ascii=False))}]"
 
 
 def show(value: object) -> str:
     """A short JSON rendering of a value for messages."""
-    text = json.dumps(value, ensure_ascii=False, default=str)
+    text = printable(json.dumps(value, ensure_ascii=False, default=str))
     return text if len(text) <= 40 else text[:37] + "..."
+
+
+def printable(text: str) -> str:
+    """`text` with anything that is not valid Unicode (a lone surrogate) written as an escape,
+    so a message about it can itself be printed and stored.
+
+    >>> printable("Z\\ud800")
+    'Z\\\\ud800'
+    """
+    return text.encode("utf-8", "backslashreplace").decode("utf-8")
+
+
+def is_valid_text(text: str) -> bool:
+    """Whether `text` can be written as UTF-8 (no lone surrogates)."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 class Reader:
@@ -90,6 +109,16 @@ class Reader:
     def text(self, value: object, path: str) -> str | None:
         if not isinstance(value, str):
             self.add(e.NotText(path))
+            return None
+        if not is_valid_text(value):
+            self.add(e.NotValidText(path))
+            return None
+        return value
+
+    def flag(self, value: object, path: str) -> bool | None:
+        """true or false (not "false", not 0)."""
+        if not isinstance(value, bool):
+            self.add(e.NotTrueOrFalse(path, value=show(value)))
             return None
         return value
 

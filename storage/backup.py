@@ -19,7 +19,7 @@ from typing import Any
 
 import scoring
 import scoring.numbers
-from scoring.errors import RecordError
+from scoring.errors import NameOfAnotherPlayer, RecordError
 from scoring.reader import Reader, child
 from scoring.table import name_key, read_birth, read_name
 
@@ -96,6 +96,7 @@ def plan_import(store: Store, data: Any, source: str) -> ImportPlan:
         seen.add(game_id)
     plan.players = _new_players(store, player_entries, plan)
     _add_players_of_games(store, plan)
+    plan.errors.sort(key=lambda error: not error.path.startswith("players"))  # file order
     return plan
 
 
@@ -126,36 +127,55 @@ def _add_players_of_games(store: Store, plan: ImportPlan) -> None:
 def _new_players(
     store: Store, entries: list[tuple[str, Any]], plan: ImportPlan
 ) -> list[dict[str, Any]]:
-    known = {
-        name_key(n)
+    """The backup's roster entries not in the roster yet, each validated as strictly as a game
+    record: a valid name, birth date, archived true/false, former names that are valid names
+    and nobody else's."""
+    owner = {
+        name_key(n): p["name"]
         for p in store.players(include_archived=True)
         for n in [p["name"], *p["former_names"]]
     }
     new: list[dict[str, Any]] = []
     for path, raw in entries:
         reader = Reader()
-        fields = reader.obj(
-            raw, path, required=["name"], optional=["born", "archived", "former_names"]
-        )
-        name = read_name(reader, fields.get("name"), child(path, "name")) if fields else None
-        born = None
-        if fields and fields.get("born") is not None:
-            birth = read_birth(reader, fields["born"], child(path, "born"))
-            born = birth.to_json() if birth else None
+        player = _read_player(reader, raw, path, owner)
         plan.errors += reader.errors
-        if reader.errors or fields is None or name is None or name_key(name) in known:
+        if player is None or reader.errors or name_key(player["name"]) in owner:
             continue
-        known.add(name_key(name))
-        former = fields.get("former_names", [])
-        new.append(
-            {
-                "name": name,
-                "born": born,
-                "archived": bool(fields.get("archived", False)),
-                "former_names": [str(n) for n in former] if isinstance(former, list) else [],
-            }
-        )
+        for name in [player["name"], *player["former_names"]]:
+            owner[name_key(name)] = player["name"]
+        new.append(player)
     return new
+
+
+def _read_player(
+    reader: Reader, raw: Any, path: str, owner: dict[str, str]
+) -> dict[str, Any] | None:
+    fields = reader.obj(raw, path, required=["name"], optional=["born", "archived", "former_names"])
+    if fields is None:
+        return None
+    name = read_name(reader, fields.get("name"), child(path, "name"))
+    born = None
+    if fields.get("born") is not None:
+        birth = read_birth(reader, fields["born"], child(path, "born"))
+        born = birth.to_json() if birth else None
+    archived = reader.flag(fields.get("archived", False), child(path, "archived"))
+    former: list[str] = []
+    former_path = child(path, "former_names")
+    for index, value in enumerate(reader.list(fields.get("former_names", []), former_path) or []):
+        former_name = read_name(reader, value, child(former_path, index))
+        if former_name is None:
+            continue
+        other = owner.get(name_key(former_name))
+        if other is not None and (name is None or name_key(other) != name_key(name)):
+            reader.add(
+                NameOfAnotherPlayer(child(former_path, index), name=former_name, other=other)
+            )
+            continue
+        former.append(former_name)
+    if name is None:
+        return None
+    return {"name": name, "born": born, "archived": bool(archived), "former_names": former}
 
 
 def apply_import(store: Store, plan: ImportPlan) -> int:

@@ -45,7 +45,9 @@ def when(t: Translator, summary: dict[str, Any]) -> str:
 def length(t: Translator, summary: dict[str, Any]) -> str | None:
     """How long the game took, when it has a start and an end."""
     started, ended = parse_time(summary.get("started")), parse_time(summary.get("ended"))
-    if not started or not ended or ended < started:
+    if not started or not ended or (started.tzinfo is None) != (ended.tzinfo is None):
+        return None  # a time without its UTC offset cannot be compared with one that has it
+    if ended < started:
         return None
     minutes = int((ended - started).total_seconds() // 60)
     return t("{hours} h {minutes} min", hours=minutes // 60, minutes=minutes % 60)
