@@ -20,6 +20,7 @@ from storage import Store, backup, data_directory
 from storage import errors as err
 from storage import store as store_module
 from storage.store import shard_of
+from storage.summaries import summarize
 
 SPY_PLAYERS = [{"name": "Anna"}, {"name": "Ben"}, {"name": "Carla"}]
 
@@ -603,3 +604,33 @@ def test_player_entries_of_a_backup_are_validated_like_a_record(store: Store) ->
     assert problems_of({"born": "yesterday"}) == [("BadDate", "players[0].born")]
     assert problems_of({"colour": "red"}) == [("UnknownKey", "players[0].colour")]
     assert problems_of({}) == []
+
+
+# --- issue 9.7: CSV exports and formula injection ---------------------------------------------
+
+
+def test_csv_cells_that_a_spreadsheet_would_run_are_neutralised_scores_stay_numbers() -> None:
+    """OWASP: a cell starting with = + - @ tab or carriage return is prefixed with a quote."""
+    import csv
+    import io
+
+    names = ['=HYPERLINK("http://evil.example","x")', "+1", "-1"]
+    record = {
+        **scenario("spy-three-players"),
+        "players": [{"name": n} for n in names],
+        "rounds": [{"event": "target", "by": "+1", "base": "-1"}],
+        "meta": {"id": "=cmd|' /C calc'!A0", "started": None, "ended": None, "notes": "@SUM(A1)"},
+    }
+    summary = {**summarize(record), "active": True, "deleted_at": None}
+    history = list(csv.reader(io.StringIO(backup.csv_of_history([summary]))))
+    game = list(csv.reader(io.StringIO(backup.csv_of_game(record))))
+    for row in history[1:] + game:
+        for cell in row:
+            assert not cell.startswith(("=", "+", "@", "\t", "\r")), cell
+            if cell.startswith("-"):
+                float(cell)  # only a number may start with a minus
+    assert history[1][0] == "'=cmd|' /C calc'!A0"
+    assert [row[6] for row in history[1:]] == ["'" + names[0], "'+1", "'-1"]
+    assert game[0] == ["round", "'" + names[0], "'+1", "'-1"]
+    totals = [row[7] for row in history[1:]]
+    assert all(cell.lstrip("-").isdigit() for cell in totals)  # scores stay plain numbers
