@@ -224,12 +224,12 @@ def csv_of_game(record: Record) -> str:
     names = list(result.table.names)
     out = io.StringIO()
     writer = csv.writer(out)
-    writer.writerow(["round", *names])
+    writer.writerow(cells(["round", *names]))
     for index, totals in enumerate(result.round_totals, start=1):
-        writer.writerow([index, *(to_text(totals[name]) for name in names)])
+        writer.writerow([index, *(number(totals[name]) for name in names)])
     if correction is not None:
         writer.writerow(["needs a correction from round", correction.round + 1])
-    writer.writerow(["winners", " & ".join(result.winners)])
+    writer.writerow(cells(["winners", " & ".join(result.winners)]))
     return out.getvalue()
 
 
@@ -244,13 +244,17 @@ def csv_of_history(summaries: list[dict[str, Any]]) -> str:
         for name in summary["players"]:
             writer.writerow(
                 [
-                    summary["id"],
-                    summary["game"],
-                    summary["started"] or "",
-                    summary["ended"] or "",
+                    *cells(
+                        [
+                            summary["id"],
+                            summary["game"],
+                            summary["started"] or "",
+                            summary["ended"] or "",
+                        ]
+                    ),
                     summary["rounds"],
                     summary["finished"],
-                    name,
+                    safe_cell(name),
                     summary["totals"][name],
                     name in summary["winners"],
                 ]
@@ -258,5 +262,23 @@ def csv_of_history(summaries: list[dict[str, Any]]) -> str:
     return out.getvalue()
 
 
-def to_text(value: Any) -> str:
+# A cell starting with one of these is a formula to a spreadsheet (OWASP, CSV injection).
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def safe_cell(text: str) -> str:
+    """Text a spreadsheet shows as text: a formula-like start gets a leading quote.
+
+    >>> safe_cell("=SUM(A1)"), safe_cell("-1"), safe_cell("Anna")
+    ("'=SUM(A1)", "'-1", 'Anna')
+    """
+    return "'" + text if text.startswith(FORMULA_STARTS) else text
+
+
+def cells(texts: list[Any]) -> list[Any]:
+    return [safe_cell(t) if isinstance(t, str) else t for t in texts]
+
+
+def number(value: Any) -> str:
+    """A score as the spreadsheet number it is (37.5, -5): never neutralised."""
     return str(scoring.numbers.to_json(value))
