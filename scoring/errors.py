@@ -162,6 +162,14 @@ class BadDateTime(RecordError):
 # --- envelope ------------------------------------------------------------------------------
 
 
+class TextTooLong(RecordError):
+    template = "is {length} characters long; at most {limit} are allowed"
+
+
+class TooManyRounds(RecordError):
+    template = "holds {count} rounds; at most {limit} are allowed"
+
+
 class UnsupportedFormat(RecordError):
     template = "{value} is not a format Debrief reads (expected {expected})"
 

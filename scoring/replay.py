@@ -19,6 +19,8 @@ from .table import Table, read_players
 FORMAT = "game-record/1"
 ENVELOPE_KEYS = ("format", "game", "players", "options", "rounds")
 META_KEYS = ("id", "started", "ended", "notes")
+MAX_NOTES = 10_000  # characters (FORMAT.md limits)
+MAX_ROUNDS = 1_000
 
 AnyRules = GameRules[Any, Any, Any]
 
@@ -107,6 +109,8 @@ def _read_envelope(reader: Reader, record: object) -> _Envelope | None:
     if table is not None and rules is not None:
         _check_player_count(reader, rules, table)
     rounds = reader.list(fields["rounds"], "rounds") if "rounds" in fields else None
+    if rounds is not None and len(rounds) > MAX_ROUNDS:
+        reader.add(e.TooManyRounds("rounds", count=len(rounds), limit=MAX_ROUNDS))
     if "meta" in fields:
         _read_meta(reader, fields["meta"])
     if reader.errors or rules is None or table is None or rounds is None:
@@ -147,7 +151,9 @@ def _read_meta(reader: Reader, value: object) -> None:
     if "id" in fields:
         reader.text(fields["id"], "meta.id")
     if "notes" in fields:
-        reader.text(fields["notes"], "meta.notes")
+        notes = reader.text(fields["notes"], "meta.notes")
+        if notes is not None and len(notes) > MAX_NOTES:
+            reader.add(e.TextTooLong("meta.notes", length=len(notes), limit=MAX_NOTES))
     for key in ("started", "ended"):
         if key in fields and fields[key] is not None:
             _read_datetime(reader, fields[key], child("meta", key))

@@ -36,6 +36,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(f"note: {notice.message}", file=sys.stderr)
         command = {"import": _import, "export": _export, "check": _check}[args.command]
         return command(store, args)
+    except err.StorageError as error:
+        print(error.message, file=sys.stderr)
+        return EXIT_REFUSED if args.command == "import" else EXIT_PROBLEMS
     finally:
         store.close()
 

@@ -19,6 +19,27 @@ class NewerData(StorageError):
     )
 
 
+class DiskFull(StorageError):
+    template = (
+        "the disk is full: the change was not saved in {folder}. Everything saved before is "
+        "kept. Free some space on the disk and try again"
+    )
+
+
+class DataReadOnly(StorageError):
+    template = (
+        "the data folder {folder} is read-only: nothing can be saved. Everything saved before "
+        "is kept and can be viewed and exported; make the folder writable to save again"
+    )
+
+
+class WriteFailed(StorageError):
+    template = (
+        "the change could not be written in {folder} ({reason}). Everything saved before is "
+        "kept; try again"
+    )
+
+
 class GameNotFound(StorageError):
     template = "there is no game {game_id}"
 
@@ -82,6 +103,13 @@ class DocumentKeptAside(StartupNotice):
     )
 
 
+class DocumentLeftOut(StartupNotice):
+    template = (
+        "an entry of {file} ({id}) cannot be used: {reason}. Debrief leaves it out; it stays in "
+        "the file, as nothing can be written there now"
+    )
+
+
 class JournalKeptAside(StartupNotice):
     template = (
         "an interrupted change could not be completed: its journal could not be read ({reason}) "
@@ -108,6 +136,20 @@ class DamagedArchiveKeptAside(StartupNotice):
 
 class IndexRebuilt(StartupNotice):
     template = "the list of finished games was rebuilt from the game files ({count} games)"
+
+
+class ReadOnlyData(StartupNotice):
+    template = (
+        "the data folder {folder} is read-only: your games can be viewed and exported, but "
+        "nothing can be saved until it is writable again"
+    )
+
+
+class ImportWaitsForSpace(StartupNotice):
+    template = (
+        "an interrupted import cannot be finished yet: {problem}. Debrief finishes it at the "
+        "next start; until then some of its games may be missing"
+    )
 
 
 class InterruptedImportCompleted(StartupNotice):

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import contextlib
 import datetime as dt
+import errno
 import json
 import os
 from dataclasses import dataclass
@@ -22,12 +23,22 @@ from typing import Any
 
 from tinydb.storages import Storage
 
+from . import errors as err
+
 TEMP_MARK = ".tmp-"
 Tables = dict[str, dict[str, Any]]
 
 
+DISK_FULL = {errno.ENOSPC, errno.EDQUOT}
+READ_ONLY = {errno.EROFS, errno.EACCES, errno.EPERM}
+
+
 def write_atomically(path: Path, text: str) -> None:
-    """Replace `path` with `text` so that a crash leaves the old or the new content."""
+    """Replace `path` with `text` so that a crash leaves the old or the new content.
+
+    A failed write leaves the old content and raises a `StorageError` that says what to do
+    (`DiskFull`, `DataReadOnly`, or `WriteFailed`).
+    """
     temp = path.with_name(f"{path.name}{TEMP_MARK}{os.getpid()}")
     try:
         with open(temp, "w", encoding="utf-8") as handle:
@@ -35,11 +46,22 @@ def write_atomically(path: Path, text: str) -> None:
             handle.flush()
             os.fsync(handle.fileno())
         os.replace(temp, path)
-    except BaseException:
+    except BaseException as error:
         with contextlib.suppress(OSError):
             temp.unlink()
+        if isinstance(error, OSError):
+            raise write_failure(error, path.parent) from error
         raise
     sync_folder(path.parent)
+
+
+def write_failure(error: OSError, folder: Path) -> err.StorageError:
+    """The problem to tell the user for an operating system error while writing."""
+    if error.errno in DISK_FULL:
+        return err.DiskFull(folder=str(folder))
+    if error.errno in READ_ONLY:
+        return err.DataReadOnly(folder=str(folder))
+    return err.WriteFailed(folder=str(folder), reason=error.strerror or str(error))
 
 
 def sync_folder(folder: Path) -> None:
@@ -174,21 +196,24 @@ class AtomicStorage(Storage):
         self._cache = clean
         if bad:
             reason = "parts of it are not TinyDB tables or documents"
-            self.damaged.append(keep_parts_aside(self.path, bad, reason))
-            self.write(clean)
+            with contextlib.suppress(err.StorageError):  # read-only: left as it is, not used
+                self.damaged.append(keep_parts_aside(self.path, bad, reason))
+                self.write(clean)
+            self._cache = clean
 
-    def keep_documents_aside(self, table: str, doc_ids: list[str], reason: str) -> Damaged:
-        """Move documents that cannot be used out of this file into a kept-aside one."""
+    def keep_documents_aside(self, table: str, doc_ids: list[str], reason: str) -> Damaged | None:
+        """Move documents that cannot be used out of this file into a kept-aside one; where
+        nothing can be written (read-only, disk full) they are only left unused (None)."""
         data = self.read() or {}
         documents = data.get(table, {})
         parts = {table: {doc_id: documents[doc_id] for doc_id in doc_ids if doc_id in documents}}
-        damaged = keep_parts_aside(self.path, parts, reason)
-        self.write(
-            {
-                **data,
-                table: {k: v for k, v in documents.items() if k not in set(doc_ids)},
-            }
-        )
+        kept = {**data, table: {k: v for k, v in documents.items() if k not in set(doc_ids)}}
+        try:
+            damaged = keep_parts_aside(self.path, parts, reason)
+            self.write(kept)
+        except err.StorageError:
+            self._cache = kept
+            return None
         self.damaged.append(damaged)
         return damaged
 

@@ -20,6 +20,7 @@ import datetime as dt
 import hashlib
 import json
 import re
+import shutil
 import threading
 import uuid
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -37,17 +38,20 @@ from scoring.table import name_key, read_birth, read_name
 from . import errors as err
 from . import shapes
 from .files import (
+    READ_ONLY,
     AtomicStorage,
     Damaged,
     keep_aside,
     remove_stale_temp_files,
     write_atomically,
+    write_failure,
 )
 from .paths import data_directory
 from .summaries import summarize
 
 SCHEMA_VERSION = 3
 SHARDS = 64
+SPACE_MARGIN = 1024 * 1024  # bytes an import leaves free on the disk
 SHARD_FILE = re.compile(r"^\d{2}\.json$")
 Record = dict[str, Any]
 Summary = dict[str, Any]
@@ -177,15 +181,23 @@ class Store:
         folder.mkdir(parents=True, exist_ok=True)
         (folder / "games").mkdir(exist_ok=True)
         self._keep_aside_odd_lock(folder / "debrief.lock")
-        self._file_lock = filelock.FileLock(str(folder / "debrief.lock"), timeout=0)
+        self._file_lock: filelock.FileLock | None = filelock.FileLock(
+            str(folder / "debrief.lock"), timeout=0
+        )
         try:
             self._file_lock.acquire()
         except filelock.Timeout:
             raise err.DataDirectoryInUse(folder=str(folder)) from None
+        except OSError as error:
+            if error.errno not in READ_ONLY:
+                raise write_failure(error, folder) from error
+            # Nothing can be written here, by anyone: open it to look at and export.
+            self._file_lock = None
+            self.notices.append(err.ReadOnlyData(folder=str(folder)))
         try:
             self._open_files()
         except BaseException:
-            self._file_lock.release()
+            self._release()
             raise
 
     def _keep_aside_odd_lock(self, lock: Path) -> None:
@@ -231,15 +243,15 @@ class Store:
         assert isinstance(storage, AtomicStorage)
         kept = storage.keep_documents_aside(table.name, list(bad), "cannot be used")
         table.clear_cache()
+        file = self._relative(storage.path)
         for doc_id, reason in bad.items():
-            self.notices.append(
-                err.DocumentKeptAside(
-                    file=self._relative(storage.path),
-                    id=doc_id,
-                    reason=reason,
-                    kept_as=self._relative(kept.kept_as),
+            if kept is None:  # nothing can be written here: left in its file, but not used
+                self.notices.append(err.DocumentLeftOut(file=file, id=doc_id, reason=reason))
+            else:
+                kept_as = self._relative(kept.kept_as)
+                self.notices.append(
+                    err.DocumentKeptAside(file=file, id=doc_id, reason=reason, kept_as=kept_as)
                 )
-            )
         return set(bad)
 
     def _relative(self, path: Path) -> str:
@@ -267,6 +279,10 @@ class Store:
         """Release the folder (another process may open it now)."""
         with self._instances_lock, self._lock:
             self._instances.pop(self.folder, None)
+            self._release()
+
+    def _release(self) -> None:
+        if self._file_lock is not None:
             self._file_lock.release()
 
     # --- schema ----------------------------------------------------------------------------
@@ -407,7 +423,11 @@ class Store:
             return
         assert isinstance(journal, dict)
         if journal["operation"] == "import":
-            self._write_import(journal)
+            try:
+                self._write_import(journal)
+            except err.StorageError as problem:  # the disk is still full: next time
+                self.notices.append(err.ImportWaitsForSpace(problem=problem))
+                return
             self._end()
             self.notices.append(
                 err.InterruptedImportCompleted(
@@ -721,10 +741,21 @@ class Store:
             added = len(change["index"]) + len(change["active"])
             if not added and not change["players"]:
                 return 0
-            write_atomically(self._journal_path, json.dumps(change, ensure_ascii=False))
+            journal = json.dumps(change, ensure_ascii=False)
+            self._check_space_for(journal)
+            write_atomically(self._journal_path, journal)
             self._write_import(change)
             self._end()
             return added
+
+    def _check_space_for(self, journal: str) -> None:
+        """Refuse an import the disk cannot hold before writing anything: its journal, then
+        its data again in the files, each written beside the old one before replacing it."""
+        needed = 2 * len(journal.encode("utf-8")) + max(
+            (path.stat().st_size for path in self.folder.rglob("*.json")), default=0
+        )
+        if shutil.disk_usage(self.folder).free < needed + SPACE_MARGIN:
+            raise err.DiskFull(folder=str(self.folder))
 
     def _write_import(self, change: dict[str, Any]) -> None:
         """Write an import's games, summaries and players: one write per file (idempotent)."""

@@ -50,7 +50,7 @@ def App(store: Store) -> list[ft.View]:
 
     def on_route_change(event: ft.RouteChangeEvent) -> None:
         state.route = event.route
-        state.store.set_setting("last_route", event.route)
+        state.remember_route(event.route)
 
     def on_view_pop(event: ft.ViewPopEvent) -> None:
         state.go("/")

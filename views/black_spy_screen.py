@@ -21,7 +21,7 @@ from .frame import (
 )
 from .i18n import Translator
 from .new_game import VARIANT_TEXT
-from .state import AppState
+from .state import REFUSALS, AppState
 from .widgets import body, error_box, heading, info_box, note, stepper
 
 NEW = -1  # editing index for a deal not saved yet
@@ -339,8 +339,8 @@ def DealEntry(
     def save() -> None:
         try:
             result_after = state.save_round(game_id, None if editing == NEW else editing, draft)
-        except scoring.InvalidRecord as invalid:
-            set_problems(problems_text(state, invalid.errors))
+        except REFUSALS as refused:
+            set_problems(state.refusal(refused))
             return
         state.say(deal_saved_message(t, result_after, index))
         saved()
@@ -348,8 +348,8 @@ def DealEntry(
     def delete() -> None:
         try:
             state.delete_round(game_id, editing)
-        except scoring.InvalidRecord as invalid:
-            set_problems(problems_text(state, invalid.errors))
+        except REFUSALS as refused:
+            set_problems(state.refusal(refused))
             return
         state.say(t("Deal {number} deleted", number=editing + 1))
         saved()

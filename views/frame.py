@@ -57,7 +57,7 @@ def game_over_panel(
                 t("Finish and save to history"),
                 icon=ft.Icons.CHECK,
                 height=48,
-                on_click=lambda: (state.finish(game_id), state.go("/")),
+                on_click=lambda: finish(state, game_id),
             )
         )
     else:
@@ -115,3 +115,9 @@ def entry_exits(
     if fix_round is None:
         return close_entry, close_entry
     return (lambda: state.go("/")), (lambda: None)
+
+
+def finish(state: AppState, game_id: str) -> None:
+    """Put the game into the history and go home (unless that could not be saved)."""
+    if state.tried(lambda: state.finish(game_id)):
+        state.go("/")

@@ -136,7 +136,7 @@ def HistoryView(state: AppState) -> ft.View:
 
 
 def restore(state: AppState, summary: dict[str, Any]) -> None:
-    state.store.restore_game(summary["id"])
+    state.attempt(lambda: state.store.restore_game(summary["id"]))
     state.revision += 1
 
 
@@ -254,22 +254,26 @@ def GamePageView(state: AppState, game_id: str) -> ft.View:
     active = summary["active"]
 
     def save_notes(value: str) -> None:
-        state.store.set_notes(game_id, value)
-        state.say(t("Notes saved."))
+        if state.tried(lambda: state.store.set_notes(game_id, value)):
+            state.say(t("Notes saved."))
         state.revision += 1
 
     def continue_game() -> None:
-        if not active:
-            state.store.reopen_game(game_id)
-            state.revision += 1
+        if not active and not state.tried(lambda: state.store.reopen_game(game_id)):
+            return
+        state.revision += 1
         state.go(f"/game/{game_id}")
 
     def play_again() -> None:
-        new_id = state.start_game(record["game"], record["players"], record["options"])
-        state.go(f"/game/{new_id}")
+        new_id = state.attempt(
+            lambda: state.start_game(record["game"], record["players"], record["options"])
+        )
+        if new_id is not None:
+            state.go(f"/game/{new_id}")
 
     def delete() -> None:
-        state.store.delete_game(game_id)
+        if not state.tried(lambda: state.store.delete_game(game_id)):
+            return
         state.revision += 1
         state.say(t("Game deleted; History lists it under Deleted games to restore."))
         state.go("/history")

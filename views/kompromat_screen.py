@@ -22,7 +22,7 @@ from .frame import (
     snack,
 )
 from .i18n import Translator
-from .state import AppState
+from .state import REFUSALS, AppState
 from .widgets import body, choice_chips, error_box, heading, info_box, note
 
 NEW = -1
@@ -261,8 +261,8 @@ def RoundEntry(
     def save() -> None:
         try:
             state.save_round(game_id, None if editing == NEW else editing, draft)
-        except scoring.InvalidRecord as invalid:
-            state.say(" ".join(problems_text(state, invalid.errors)))
+        except REFUSALS as refused:
+            state.say(" ".join(state.refusal(refused)))
             return
         state.say(t("Round {number} saved.", number=index + 1))
         saved()
@@ -270,8 +270,8 @@ def RoundEntry(
     def delete() -> None:
         try:
             state.delete_round(game_id, editing)
-        except scoring.InvalidRecord as invalid:
-            state.say(" ".join(problems_text(state, invalid.errors)))
+        except REFUSALS as refused:
+            state.say(" ".join(state.refusal(refused)))
             return
         state.say(t("Round {number} deleted", number=index + 1))
         saved()

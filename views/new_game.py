@@ -15,7 +15,7 @@ from scoring.table import name_key
 from storage.errors import StorageError
 
 from .i18n import Translator
-from .state import AppState
+from .state import REFUSALS, AppState
 from .widgets import (
     GAME_ICONS,
     GAME_TITLES,
@@ -145,8 +145,8 @@ def NewGameView(state: AppState) -> ft.View:
             return
         try:
             game_id = state.start_game(draft.game, draft.players(), draft.options())
-        except scoring.InvalidRecord as invalid:
-            set_problems([t.problem(e) for e in invalid.errors])
+        except REFUSALS as refused:
+            set_problems(state.refusal(refused))
             return
         _remember_birth_dates(state, draft)
         state.go(f"/game/{game_id}")

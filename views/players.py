@@ -157,7 +157,7 @@ def PlayerView(state: AppState, player_id: str) -> ft.View:
         state.revision += 1
 
     def archive() -> None:
-        state.store.archive_player(player_id, not player["archived"])
+        state.attempt(lambda: state.store.archive_player(player_id, not player["archived"]))
         state.revision += 1
 
     controls: list[ft.Control] = [

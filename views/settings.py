@@ -81,11 +81,13 @@ def SettingsView(state: AppState) -> ft.View:
         set_plan(read)
 
     def do_import() -> None:
-        backup.apply_import(state.store, plan)
+        added = state.attempt(lambda: backup.apply_import(state.store, plan))
+        if added is None:
+            return
         state.say(
             t(
                 "Imported {games} games and {players} players.",
-                games=len(plan.games),
+                games=added,
                 players=len(plan.players),
             )
         )
@@ -97,14 +99,14 @@ def SettingsView(state: AppState) -> ft.View:
         choice(
             [("system", t("System")), ("en", "English"), ("de", "Deutsch")],
             state.language_setting,
-            state.set_language,
+            lambda value: state.attempt(lambda: state.set_language(value)),
             t("Language"),
         ),
         heading(t("Theme")),
         choice(
             [("system", t("System")), ("light", t("Light")), ("dark", t("Dark"))],
             state.theme_setting,
-            state.set_theme,
+            lambda value: state.attempt(lambda: state.set_theme(value)),
             t("Theme"),
         ),
         heading(t("Backup and move")),

@@ -14,11 +14,10 @@ from .frame import (
     entry_exits,
     game_bar,
     game_over_panel,
-    problems_text,
     snack,
 )
 from .i18n import Translator
-from .state import AppState
+from .state import REFUSALS, AppState
 from .widgets import body, choice_chips, error_box, heading, info_box, note
 
 TARGET_NAMES = {
@@ -82,8 +81,8 @@ def SpyScreen(
         event = {"event": kind, "by": searcher, "base": target}
         try:
             after = state.save_round(game_id, editing, event)
-        except scoring.InvalidRecord as invalid:
-            set_problems(problems_text(state, invalid.errors))
+        except REFUSALS as refused:
+            set_problems(state.refusal(refused))
             return
         log = after.standings()["log"]
         state.say(describe(t, log[editing if editing is not None else len(log) - 1]))
@@ -94,8 +93,8 @@ def SpyScreen(
     def delete_event() -> None:
         try:
             state.delete_round(game_id, editing)
-        except scoring.InvalidRecord as invalid:
-            set_problems(problems_text(state, invalid.errors))
+        except REFUSALS as refused:
+            set_problems(state.refusal(refused))
             return
         state.say(t("Event deleted"))
         if fix_round is None:

@@ -13,10 +13,10 @@ import scoring
 from scoring import spywhere
 from scoring.errors import N_
 
-from .frame import correction_banner, game_bar, game_over_panel, problems_text, snack
+from .frame import correction_banner, game_bar, game_over_panel, snack
 from .i18n import Translator
 from .new_game import NATIONALITY_NAMES
-from .state import AppState
+from .state import REFUSALS, AppState
 from .widgets import body, choice_chips, error_box, heading, info_box, note, stepper
 
 STEPS = (
@@ -56,8 +56,8 @@ def SpywhereScreen(
     def save() -> None:
         try:
             state.save_round(game_id, editing, current)
-        except scoring.InvalidRecord as invalid:
-            state.say(" ".join(problems_text(state, invalid.errors)))
+        except REFUSALS as refused:
+            state.say(" ".join(state.refusal(refused)))
             return
         if editing is not None and fix_round is None:  # a correction keeps this screen
             set_step(None)

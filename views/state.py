@@ -6,9 +6,11 @@ Screens read games from `storage` and standings from `scoring`; they change game
 
 from __future__ import annotations
 
+import contextlib
 import copy
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 import flet as ft
 
@@ -19,6 +21,8 @@ from storage.errors import StorageError
 from .i18n import Translator, system_language
 
 Record = dict[str, Any]
+T = TypeVar("T")
+REFUSALS = (scoring.InvalidRecord, StorageError)  # a change refused: nothing was written
 
 
 @dataclass(frozen=True)
@@ -95,13 +99,42 @@ class AppState:
         """Open a screen: the browser's address and back button follow."""
         self.message = None
         self.route = route
-        self.store.set_setting("last_route", route)
+        self.remember_route(route)
         page = ft.context.page
         if page is not None and page.route != route:
             page.navigate(route)
 
+    def remember_route(self, route: str) -> None:
+        """Where to reopen the app; a convenience that a full disk may skip."""
+        with contextlib.suppress(StorageError):
+            self.store.set_setting("last_route", route)
+
     def say(self, message: str) -> None:
         self.message = message
+
+    def refusal(self, error: scoring.InvalidRecord | StorageError) -> list[str]:
+        """Why a change was not saved, in the player's language (nothing was changed)."""
+        if isinstance(error, scoring.InvalidRecord):
+            return [self.t.problem(problem) for problem in error.errors]
+        return [self.t.problem(error)]
+
+    def attempt(self, change: Callable[[], T]) -> T | None:
+        """Make `change` and return its result; when it is refused (a rule, a full disk, ...)
+        say why and return None."""
+        try:
+            return change()
+        except REFUSALS as error:
+            self.say(" ".join(self.refusal(error)))
+            return None
+
+    def tried(self, change: Callable[[], object]) -> bool:
+        """Make `change`; whether it was saved (when refused, the reason is said)."""
+        try:
+            change()
+        except REFUSALS as error:
+            self.say(" ".join(self.refusal(error)))
+            return False
+        return True
 
     def dismiss_notices(self) -> None:
         """The user has read what was found when the data was opened."""
