@@ -191,3 +191,45 @@ def test_export_writes_games_that_need_a_correction_and_names_them(tmp_path: Pat
     assert json.loads(out.read_text())["games"] == [stale_kompromat()]
     assert "an import refuses it until it is corrected" in done.stderr
     assert "k1" in done.stderr and "rounds[0].missions[3].plays.Anna" in done.stderr
+
+
+def test_export_out_where_it_cannot_write_says_so(tmp_path: Path) -> None:
+    """Issue 9.9: into a missing folder, onto a folder: tracebacks; into the data folder: the
+    roster file was replaced without a word."""
+    folder = tmp_path / "data"
+    assert storage("--data-dir", folder, "import", RECORDS[0]).returncode == 0
+    roster = (folder / "debrief.json").read_bytes()
+    for out in (tmp_path / "missing" / "backup.json", tmp_path, folder / "debrief.json"):
+        done = storage("--data-dir", folder, "export", "--out", out)
+        assert done.returncode == 1, out
+        assert "Traceback" not in done.stderr and str(out) in done.stderr, done.stderr
+    assert (folder / "debrief.json").read_bytes() == roster
+    assert not (tmp_path / "missing").exists()
+
+
+def test_a_data_dir_that_is_a_file_is_refused_in_words(tmp_path: Path) -> None:
+    path = tmp_path / "a-file"
+    path.write_text("not a folder")
+    for command in ("check", "export"):
+        done = storage("--data-dir", path, command)
+        assert done.returncode == 1 and "Traceback" not in done.stderr, done.stderr
+        assert "is not a folder" in done.stderr
+    assert path.read_text() == "not a folder"
+
+
+def test_two_imports_of_the_same_file_at_once_do_not_crash(tmp_path: Path) -> None:
+    """Issue 9.9: two tabs plan the same import, one applies it, then the other: the second
+    adds nothing (the games are there) instead of crashing."""
+    from storage import Store, backup
+
+    store = Store.open(tmp_path / "data")
+    try:
+        document = json.loads(RECORDS[0].read_text())
+        document = {**document, "meta": {"id": "same-game"}}
+        first = backup.plan_import(store, document, "file")
+        second = backup.plan_import(store, document, "file")
+        assert backup.apply_import(store, first) == 1
+        assert backup.apply_import(store, second) == 0
+        assert len(store.summaries()) == 1
+    finally:
+        store.close()
