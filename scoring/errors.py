@@ -162,6 +162,10 @@ class BadDateTime(RecordError):
 # --- envelope ------------------------------------------------------------------------------
 
 
+class NestedTooDeep(RecordError):
+    template = "is nested deeper than {limit} levels: no game record is"
+
+
 class TextTooLong(RecordError):
     template = "is {length} characters long; at most {limit} are allowed"
 

@@ -145,6 +145,26 @@ class Reader:
         return value
 
 
+def too_deep(value: object, limit: int) -> str | None:
+    """The path of the first place `value` is nested deeper than `limit` levels, or None.
+
+    Iterative, so absurd nesting is found without running out of stack.
+
+    >>> too_deep({"a": [[1]]}, 2), too_deep({"a": [1]}, 2)
+    ('a[0]', None)
+    """
+    stack: list[tuple[object, str, int]] = [(value, "", 0)]
+    while stack:
+        current, path, depth = stack.pop()
+        if isinstance(current, dict | list) and depth >= limit:
+            return path
+        if isinstance(current, dict):
+            stack += [(v, child(path, str(k)), depth + 1) for k, v in current.items()]
+        elif isinstance(current, list):
+            stack += [(v, child(path, i), depth + 1) for i, v in enumerate(current)]
+    return None
+
+
 def as_whole(value: object) -> int | None:
     """The whole number `value` is, if it is a JSON number without a fraction."""
     if isinstance(value, bool):

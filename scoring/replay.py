@@ -12,7 +12,7 @@ from typing import Any
 from . import errors as e
 from .base import JSON, GameRules, Setup
 from .numbers import to_json
-from .reader import Reader, child, show
+from .reader import Reader, child, show, too_deep
 from .registry import GAMES
 from .table import Table, read_players
 
@@ -21,6 +21,7 @@ ENVELOPE_KEYS = ("format", "game", "players", "options", "rounds")
 META_KEYS = ("id", "started", "ended", "notes")
 MAX_NOTES = 10_000  # characters (FORMAT.md limits)
 MAX_ROUNDS = 1_000
+MAX_DEPTH = 32  # levels of nesting; a valid record has fewer than 10
 
 AnyRules = GameRules[Any, Any, Any]
 
@@ -169,6 +170,10 @@ def _read_datetime(reader: Reader, value: object, path: str) -> None:
 
 
 def _replay(reader: Reader, record: object) -> Replay | None:
+    deep = too_deep(record, MAX_DEPTH)
+    if deep is not None:  # no record is; and checking it further would exhaust the stack
+        reader.add(e.NestedTooDeep(deep, limit=MAX_DEPTH))
+        return None
     envelope = _read_envelope(reader, record)
     if envelope is None:
         return None

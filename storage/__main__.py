@@ -104,6 +104,10 @@ def _export(store: Store, args: argparse.Namespace) -> int:
     if args.out is None:
         sys.stdout.write(text)
     else:
+        problem = _unwritable(args.out, store.folder)
+        if problem:
+            print(problem, file=sys.stderr)
+            return EXIT_PROBLEMS
         write_atomically(args.out.resolve(), text)
         print(
             f"{len(document['games'])} games and {len(document['players'])} players "
@@ -118,6 +122,18 @@ def _export(store: Store, args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
     return EXIT_PROBLEMS if refused else 0
+
+
+def _unwritable(out: Path, data_folder: Path) -> str | None:
+    """Why a backup cannot go to `out` (None: it can)."""
+    target = out.resolve()
+    if target.is_dir():
+        return f"{out} is a folder: give the backup a file name (e.g. {out / 'backup.json'})"
+    if not target.parent.is_dir():
+        return f"{out}: the folder {target.parent} does not exist"
+    if target.is_relative_to(data_folder.resolve()):
+        return f"{out} is inside the data folder {data_folder}: choose a place outside it"
+    return None
 
 
 def _check(store: Store, args: argparse.Namespace) -> int:

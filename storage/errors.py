@@ -19,6 +19,10 @@ class NewerData(StorageError):
     )
 
 
+class NotAFolder(StorageError):
+    template = "{folder} is not a folder: give the folder where Debrief keeps its data"
+
+
 class DiskFull(StorageError):
     template = (
         "the disk is full: the change was not saved in {folder}. Everything saved before is "

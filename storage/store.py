@@ -178,7 +178,12 @@ class Store:
         self.folder = folder
         self.notices: list[err.StartupNotice] = []
         self._lock = threading.RLock()
-        folder.mkdir(parents=True, exist_ok=True)
+        if folder.exists() and not folder.is_dir():
+            raise err.NotAFolder(folder=str(folder))
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+        except OSError as error:
+            raise write_failure(error, folder) from error
         (folder / "games").mkdir(exist_ok=True)
         self._keep_aside_odd_lock(folder / "debrief.lock")
         self._file_lock: filelock.FileLock | None = filelock.FileLock(
