@@ -14,6 +14,7 @@ from typing import Any
 import generators
 import pytest
 from builders import ROOT, SCENARIOS
+from tinydb.table import Document
 
 import scoring
 from storage import Store, backup, data_directory
@@ -634,3 +635,72 @@ def test_csv_cells_that_a_spreadsheet_would_run_are_neutralised_scores_stay_numb
     assert game[0] == ["round", "'" + names[0], "'+1", "'-1"]
     totals = [row[7] for row in history[1:]]
     assert all(cell.lstrip("-").isdigit() for cell in totals)  # scores stay plain numbers
+
+
+# --- issue 9.10: look-alike names in the roster ---------------------------------------------
+
+
+def test_look_alike_names_are_one_player_in_the_roster(store: Store) -> None:
+    zoe = store.add_player("Zoe\u0308  ")
+    assert zoe["name"] == "Zo\u00eb"  # stored in NFC, trimmed
+    with pytest.raises(err.PlayerNameTaken):
+        store.add_player("Zo\u00eb")
+    store.add_player("Anna")
+    with pytest.raises(err.PlayerNameTaken):
+        store.add_player("\uff21\uff4e\uff4e\uff41")  # fullwidth
+    for bad in ("An\u200bna", "\u202eBen", "Ben\x07"):
+        with pytest.raises(err.InvalidPlayer):
+            store.add_player(bad)
+
+
+def test_a_game_record_stores_its_names_normalised(store: Store) -> None:
+    players = [{"name": "Zoe\u0308"}, {"name": " Anna  Lena "}, {"name": "Ben"}]
+    record = store.create_game("spy", players, {})
+    assert [p["name"] for p in record["players"]] == ["Zo\u00eb", "Anna Lena", "Ben"]
+    game_id = record["meta"]["id"]
+    store.append_round(game_id, {"event": "target", "by": "zoe\u0308", "base": "ANNA LENA"})
+    assert store.summary(game_id)["players"] == ["Zo\u00eb", "Anna Lena", "Ben"]
+
+
+def test_stored_names_are_normalised_by_a_migration_and_clashes_are_reported(
+    tmp_path: Path,
+) -> None:
+    """Names stored by an older Debrief: decomposed, fullwidth twins, invisible characters.
+    A migration stores them normalised, renames a clash and says so; games stay valid."""
+    folder = tmp_path / "data"
+    store = Store.open(folder)
+    roster = store._main.table("players")
+    for player_id, name in [
+        ("p1", "Anna"),
+        ("p2", "\uff21\uff4e\uff4e\uff41"),
+        ("p3", "Zoe\u0308"),
+        ("p4", "Be\u200bn"),
+    ]:
+        roster.insert(
+            Document(
+                {"name": name, "born": None, "archived": False, "former_names": []},
+                doc_id=player_id,
+            )
+        )
+    game = scenario("spy-three-players")
+    game["players"][0]["name"] = "Anna"
+    game["players"][1]["name"] = "\uff21\uff4e\uff4e\uff41"
+    for event in game["rounds"]:  # the record refers to the fullwidth player exactly
+        for key in ("by", "base"):
+            if event[key] == "Ben":
+                event[key] = "\uff21\uff4e\uff4e\uff41"
+    game["meta"] = {"id": "old-game", "started": None, "ended": None}
+    store._put(store._active, "old-game", {"record": game, "deleted_at": None})
+    store._main.table("meta").update({"version": 3}, doc_ids=["schema"])
+    store.close()
+    store = Store.open(folder)
+    try:
+        names = sorted(p["name"] for p in store.players())
+        assert names == sorted(["Anna", "\uff21\uff4e\uff4e\uff41 2", "Zo\u00eb", "Ben"])
+        assert "NamesRenamed" in [n.code for n in store.notices]
+        record = store.load_game("old-game")
+        assert [p["name"] for p in record["players"]][:2] == ["Anna", "\uff21\uff4e\uff4e\uff41 2"]
+        assert scoring.problems(record) == []
+        assert store.check()[1] == []
+    finally:
+        store.close()

@@ -223,3 +223,55 @@ def test_every_game_has_a_blank_round(name: str) -> None:
     assert isinstance(blank, dict) and blank
     errors = scoring.check_round(rec, blank)
     assert all(err.path.startswith("rounds[0]") for err in errors)
+
+
+# --- issue 9.10: look-alike names (FORMAT.md, players) --------------------------------------
+
+COMPOSED, DECOMPOSED = "Zo\u00eb", "Zoe\u0308"
+
+
+@pytest.mark.parametrize(
+    ("first", "second"),
+    [
+        (COMPOSED, DECOMPOSED),  # one name in two Unicode spellings
+        ("Anna", "\uff21\uff4e\uff4e\uff41"),  # fullwidth
+        ("Anna Lena", "anna   lena"),  # inner whitespace runs count as one space
+        ("Stra\u00dfe", "STRASSE"),  # case folding
+    ],
+)
+def test_names_that_look_alike_are_one_name(first: str, second: str) -> None:
+    """FORMAT.md: "Two names are the same name when their NFKC case-folded forms are equal"."""
+    rec = black_spy([first, second, "Carla"], [])
+    assert codes_and_paths(rec) == [("DuplicateName", "players[1].name")]
+
+
+@pytest.mark.parametrize(
+    ("name", "code"),
+    [
+        ("An\u200bna", "InvisibleCharacter"),  # zero-width space
+        ("\u202eAnna", "InvisibleCharacter"),  # right-to-left override
+        ("Ada\u200d", "InvisibleCharacter"),  # a zero-width joiner outside an emoji sequence
+        ("An\x07na", "ControlCharacter"),
+        ("Anna\nLena", "ControlCharacter"),
+    ],
+)
+def test_names_with_invisible_or_control_characters_are_refused(name: str, code: str) -> None:
+    """FORMAT.md: no control characters (Cc) and no invisible format characters (Cf) other
+    than the zero-width joiner and variation selectors inside an emoji sequence."""
+    rec = black_spy([name, "Ben", "Carla"], [])
+    assert codes_and_paths(rec) == [(code, "players[0].name")]
+
+
+def test_names_are_stored_normalised_and_emoji_sequences_are_kept() -> None:
+    """FORMAT.md: names in NFC, inner whitespace runs one space, ends trimmed; references
+    match by NFKC case-folded form."""
+    technologist = "\U0001f469\u200d\U0001f4bb Ada"  # woman technologist: an emoji sequence
+    heart = "\u2764\ufe0f Ben"  # a variation selector
+    rec = black_spy([DECOMPOSED, technologist, heart], [])
+    rec["options"]["first_dealer"] = "zo\u00cb"
+    result = scoring.replay(rec)
+    assert result.table.names == (COMPOSED, technologist, heart)
+    assert scoring.problems(black_spy(["  Anna \t Lena ", "Ben", "Carla"], [])) == []
+    assert scoring.replay(black_spy(["  Anna \t Lena ", "Ben", "Carla"], [])).table.names[0] == (
+        "Anna Lena"
+    )
