@@ -194,6 +194,14 @@ class NameTooLong(RecordError):
     template = "the name is {length} characters long; at most {limit} are allowed"
 
 
+class ControlCharacter(RecordError):
+    template = "character {position} of the name is a control character ({code})"
+
+
+class InvisibleCharacter(RecordError):
+    template = "character {position} of the name is an invisible character ({code})"
+
+
 class DuplicateName(RecordError):
     template = "{name} is the same name as player {other}"
 

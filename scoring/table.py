@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 import re
+import unicodedata
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
@@ -14,9 +15,67 @@ MAX_NAME_LENGTH = 40
 _YEAR = re.compile(r"^\d{4}$")
 
 
+ZERO_WIDTH_JOINER = "\u200d"
+# Characters that may sit between an emoji and the joiner (skin tones, variation selectors).
+EMOJI_MODIFIERS = frozenset(chr(c) for c in [*range(0x1F3FB, 0x1F400), 0xFE0E, 0xFE0F])
+
+
+def normal_name(name: str) -> str:
+    """A name as it is stored: Unicode NFC, every run of whitespace one space, ends trimmed.
+
+    >>> normal_name("  Zoe\u0308   Lena ")
+    'Zoë Lena'
+    """
+    return " ".join(unicodedata.normalize("NFC", name).split())
+
+
 def name_key(name: str) -> str:
-    """Names are the same when they match after trimming and case-folding."""
-    return name.strip().casefold()
+    """Two names are the same name when these are equal: their NFKC case-folded forms
+    ("Zoë" in either spelling, "Ａｎｎａ" and "anna" are one name).
+
+    >>> name_key("\uff21\uff4e\uff4e\uff41") == name_key(" anna ")
+    True
+    """
+    folded = unicodedata.normalize("NFKC", normal_name(name)).casefold()
+    return unicodedata.normalize("NFKC", folded)
+
+
+def forbidden_character(name: str) -> tuple[int, str] | None:
+    """(position, category) of the first character a name may not hold: a control character
+    (Cc) or an invisible format character (Cf) — except a zero-width joiner inside an emoji
+    sequence. None when there is none."""
+    for index, character in enumerate(name):
+        category = unicodedata.category(character)
+        if category == "Cc":
+            return index, category
+        if category == "Cf" and not _joins_emoji(name, index):
+            return index, category
+    return None
+
+
+def _joins_emoji(name: str, index: int) -> bool:
+    """Whether the joiner at `index` sits between two emoji (modifiers skipped)."""
+    if name[index] != ZERO_WIDTH_JOINER:
+        return False
+    before = name[:index].rstrip("".join(EMOJI_MODIFIERS))
+    after = name[index + 1 :]
+    return bool(before) and bool(after) and _is_emoji(before[-1]) and _is_emoji(after[0])
+
+
+def _is_emoji(character: str) -> bool:
+    return unicodedata.category(character) == "So" or ord(character) >= 0x1F000
+
+
+def clean_name(name: str, fallback: str) -> str:
+    """A stored name made valid: normalised, forbidden characters dropped, at most 40
+    characters; `fallback` when nothing is left (for names stored before these rules)."""
+    kept = "".join(
+        character
+        for index, character in enumerate(name)
+        if unicodedata.category(character) != "Cc"
+        and (unicodedata.category(character) != "Cf" or _joins_emoji(name, index))
+    )
+    return normal_name(kept)[:MAX_NAME_LENGTH].strip() or fallback
 
 
 @dataclass(frozen=True)
@@ -136,16 +195,24 @@ def read_players(reader: Reader, value: object, path: str = "players") -> Table 
 
 
 def read_name(reader: Reader, value: object, path: str) -> str | None:
-    """A player name: text, 1 to 40 characters after trimming. Returns it trimmed."""
+    """A player name (FORMAT.md): text without control or invisible characters, 1 to 40
+    characters once normalised. Returns it normalised (`normal_name`)."""
     text = reader.text(value, path)
     if text is None:
         return None
-    name = text.strip()
+    name = normal_name(text)
     if not name:
         reader.add(e.EmptyName(path))
         return None
     if len(name) > MAX_NAME_LENGTH:
         reader.add(e.NameTooLong(path, length=len(name), limit=MAX_NAME_LENGTH))
+        return None
+    forbidden = forbidden_character(name)
+    if forbidden is not None:
+        index, category = forbidden
+        code = f"U+{ord(name[index]):04X}"
+        error = e.ControlCharacter if category == "Cc" else e.InvisibleCharacter
+        reader.add(error(path, position=index + 1, code=code))
         return None
     return name
 

@@ -142,6 +142,13 @@ class IndexRebuilt(StartupNotice):
     template = "the list of finished games was rebuilt from the game files ({count} games)"
 
 
+class NamesRenamed(StartupNotice):
+    template = (
+        "player names are now compared the way they look, so these were changed: {renames}. "
+        "Check them in Players"
+    )
+
+
 class ReadOnlyData(StartupNotice):
     template = (
         "the data folder {folder} is read-only: your games can be viewed and exported, but "

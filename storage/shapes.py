@@ -62,6 +62,22 @@ def game_shape_problem(doc: Any) -> str | None:
     return None
 
 
+def player_shape_problem(doc: Any) -> str | None:
+    """What a migration needs of a roster entry: a name in text and the other fields' types."""
+    if not isinstance(doc, dict) or not isinstance(doc.get("name"), str):
+        return "it is not a player"
+    return _player_fields_problem(doc)
+
+
+def _player_fields_problem(doc: dict[str, Any]) -> str | None:
+    if not isinstance(doc.get("archived"), bool):
+        return "archived is not true or false"
+    former = doc.get("former_names")
+    if not isinstance(former, list) or not all(isinstance(n, str) for n in former):
+        return "its former names are not a list of names"
+    return None
+
+
 def player_problem(doc: Any) -> str | None:
     """A roster entry: a valid name, a birth date or None, archived true/false, former names."""
     if not isinstance(doc, dict):
@@ -71,12 +87,7 @@ def player_problem(doc: Any) -> str | None:
         return str(reader.errors[0])
     if doc.get("born") is not None and read_birth(reader, doc["born"], "born") is None:
         return str(reader.errors[0])
-    if not isinstance(doc.get("archived"), bool):
-        return "archived is not true or false"
-    former = doc.get("former_names")
-    if not isinstance(former, list) or not all(isinstance(n, str) for n in former):
-        return "its former names are not a list of names"
-    return None
+    return _player_fields_problem(doc)
 
 
 def setting_problem(doc: Any) -> str | None:

@@ -33,10 +33,10 @@ from tinydb.table import Document, Table
 
 import scoring
 from scoring.reader import Reader, show
-from scoring.table import name_key, read_birth, read_name
+from scoring.table import name_key, normal_name, read_birth, read_name
 
 from . import errors as err
-from . import shapes
+from . import names, shapes
 from .files import (
     READ_ONLY,
     AtomicStorage,
@@ -49,7 +49,7 @@ from .files import (
 from .paths import data_directory
 from .summaries import summarize
 
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 SHARDS = 64
 SPACE_MARGIN = 1024 * 1024  # bytes an import leaves free on the disk
 SHARD_FILE = re.compile(r"^\d{2}\.json$")
@@ -57,18 +57,19 @@ Record = dict[str, Any]
 Summary = dict[str, Any]
 
 
-def _summaries_with_facts(store: Store) -> None:
-    """Version 2 adds each player's game facts (moons, tokens, ...) to the summaries."""
-    store._rebuild_index(announce=False)
+def _derived_only(store: Store) -> None:
+    """Versions 2 and 3 changed only derived data (facts, places and corrections in the
+    summaries): the index made anew after the migrations brings it."""
 
 
-def _places_and_corrections(store: Store) -> None:
-    """Version 3 adds each player's place to the summaries, and marks the games stored before
-    a rule they break (issue 8's stricter Kompromat and Spywhere rules): they are kept as they
-    are, reported once here, and wait for a correction."""
-    store._rebuild_index(announce=False)
+def _report_games_needing_correction(store: Store) -> None:
+    """Games stored before a rule they break (issue 8's stricter Kompromat and Spywhere
+    rules, schema 3) are kept as they are, reported once, and wait for a correction."""
     for doc in store._all_documents():
-        correction = _correction_of(doc["record"])
+        try:
+            correction = _correction_of(doc["record"])
+        except scoring.InvalidRecord:
+            continue  # cannot be opened at all: kept aside by the checks after migrating
         if correction is not None:
             store.notices.append(_needs_correction_notice(doc["record"], correction))
 
@@ -89,11 +90,38 @@ def _needs_correction_notice(record: Record, correction: scoring.Correction) -> 
     )
 
 
-# MIGRATIONS[n] upgrades data of schema version n to n + 1; run in order at start-up.
+def _normalised_names(store: Store) -> None:
+    """Version 4 stores names as FORMAT.md says (NFC, one space, no invisible characters) and
+    compares them by their NFKC case-folded form: stored names are made so, and players whose
+    names are now one name are renamed "Name 2" (each change is reported)."""
+    renames: list[names.Rename] = []
+    roster = store._main.table("players")
+    docs = list(roster.all())
+    players = [dict(doc) for doc in docs]
+    renames += names.normalise_roster(players)
+    store._put_many(roster, {doc.doc_id: p for doc, p in zip(docs, players, strict=True)})
+    for table in [store._active, *(store._shard(p.stem) for p in store._shard_files())]:
+        changed: dict[str, dict[str, Any]] = {}
+        for doc in table.all():
+            record = copy.deepcopy(doc["record"])
+            renames += names.normalise_record(record)
+            if record != doc["record"]:
+                changed[doc.doc_id] = {**doc, "record": record}
+        store._put_many(table, changed)
+    if renames:
+        listed = ", ".join(f"{names.shown(old)} → {new}" for old, new in dict(renames).items())
+        store.notices.append(err.NamesRenamed(renames=listed))
+
+
+# MIGRATIONS[n] upgrades the stored data of schema version n to n + 1; run in order at
+# start-up, then the index (derived data) is made anew and the REPORTS of the versions passed
+# are made.
 MIGRATIONS: dict[int, Callable[[Store], None]] = {
-    1: _summaries_with_facts,
-    2: _places_and_corrections,
+    1: _derived_only,
+    2: _derived_only,
+    3: _normalised_names,
 }
+REPORTS: dict[int, Callable[[Store], None]] = {2: _report_games_needing_correction}
 
 
 class IdTable(Table):
@@ -145,6 +173,15 @@ def _validated_change(old: Record, new: Record) -> scoring.Replay:
     if new_tail < old_tail or (new_tail == old_tail and new["rounds"] == old["rounds"]):
         return result
     raise scoring.InvalidRecord(correction.problems)
+
+
+def with_normal_names(record: Record) -> Record:
+    """A copy of a valid record whose players' names are stored as FORMAT.md says (the
+    references in its rounds find them by their NFKC case-folded form)."""
+    copied = copy.deepcopy(record)
+    for player in copied["players"]:
+        player["name"] = normal_name(player["name"])
+    return copied
 
 
 def shard_of(game_id: str) -> str:
@@ -220,10 +257,13 @@ class Store:
         index_missing = not (self.folder / "index.json").exists()
         index_db = self._database(self.folder / "index.json")
         self._index = index_db.table("games")
-        self._keep_aside_unusable(self._main.table("players"), shapes.player_problem)
+        # What migrations can read first; what the rules of this version accept after them.
+        self._keep_aside_unusable(self._main.table("players"), shapes.player_shape_problem)
         self._keep_aside_unusable(self._main.table("settings"), shapes.setting_problem)
-        self._keep_aside_unusable(self._active, shapes.game_problem)
+        self._keep_aside_unusable(self._active, shapes.game_shape_problem)
         self._migrate()
+        self._keep_aside_unusable(self._main.table("players"), shapes.player_problem)
+        self._keep_aside_unusable(self._active, shapes.game_problem)
         self._recover_journal()
         index_storage = index_db.storage
         assert isinstance(index_storage, AtomicStorage)
@@ -318,6 +358,11 @@ class Store:
         for version in range(found, SCHEMA_VERSION):
             MIGRATIONS[version](self)
             meta.update({"version": version + 1}, doc_ids=["schema"])
+        if found < SCHEMA_VERSION:
+            self._rebuild_index(announce=False)
+            for version in range(found, SCHEMA_VERSION):
+                if version in REPORTS:
+                    REPORTS[version](self)
 
     def _holds_data(self) -> bool:
         """Whether the folder holds games or players already (a lost version mark then
@@ -464,6 +509,11 @@ class Store:
     # --- small table helpers ---------------------------------------------------------------
 
     @staticmethod
+    def _put_many(table: Table, documents: dict[str, dict[str, Any]]) -> None:
+        assert isinstance(table, IdTable)
+        table.put_many(documents)
+
+    @staticmethod
     def _put(table: Table, doc_id: str, value: dict[str, Any]) -> None:
         """Insert or replace a whole document in one write."""
         if table.contains(doc_id=doc_id):
@@ -508,6 +558,7 @@ class Store:
             },
         }
         scoring.replay(record)
+        record = with_normal_names(record)
         with self._lock:
             self._active.insert(
                 Document({"record": record, "deleted_at": None}, doc_id=record["meta"]["id"])
@@ -732,7 +783,7 @@ class Store:
                 if self.contains_game(game_id) or game_id in change["index"]:
                     continue
                 result = scoring.replay(record)
-                doc = {"record": copy.deepcopy(record), "deleted_at": None}
+                doc = {"record": with_normal_names(record), "deleted_at": None}
                 if record["meta"].get("ended") or result.finished:
                     change["archived"].setdefault(shard_of(game_id), {})[game_id] = doc
                     change["index"][game_id] = self._archived_summary(doc)
