@@ -786,7 +786,8 @@ class Store:
                 doc = {"record": with_normal_names(record), "deleted_at": None}
                 if record["meta"].get("ended") or result.finished:
                     change["archived"].setdefault(shard_of(game_id), {})[game_id] = doc
-                    change["index"][game_id] = self._archived_summary(doc)
+                    summary = summarize(doc["record"], result)
+                    change["index"][game_id] = {**summary, "active": False, "deleted_at": None}
                 else:
                     change["active"][game_id] = doc
             taken = {name_key(p["name"]) for p in self.players(include_archived=True)}
@@ -915,29 +916,41 @@ class Store:
     # --- checking --------------------------------------------------------------------------
 
     def check(self) -> tuple[int, list[str]]:
-        """Load and validate every record, and compare the index with the archive.
+        """Load and validate every record (keeping aside those that cannot be opened), and
+        compare the index with the archive.
 
         Returns (games checked, problems as text with the game id and path).
         """
-        problems: list[str] = []
-        count = 0
+        rule_problems: list[str] = []
+
+        def problem_of(doc: dict[str, Any]) -> str | None:
+            """Why a stored game cannot be opened; a rule it breaks in a round is listed."""
+            shape = shapes.game_shape_problem(doc)
+            if shape is not None:
+                return shape
+            found = scoring.problems(doc["record"])
+            outside = [error for error in found if scoring.round_of(error) is None]
+            if outside:
+                return str(outside[0])
+            game_id = doc["record"].get("meta", {}).get("id", "?")
+            rule_problems.extend(f"{game_id}: {error}" for error in found)
+            return None
+
         with self._lock:
+            reported = len(self.notices)
+            shards = [self._shard(path.stem) for path in self._shard_files()]
+            count = 0
             archived_ids: set[str] = set()
-            for path in self._shard_files():
-                reported = len(self.notices)
-                archived_ids |= {doc.doc_id for doc in self._shard(path.stem).all()}
-                problems += [notice.message for notice in self.notices[reported:]]
+            for table in [self._active, *shards]:
+                self._forget_summaries(self._keep_aside_unusable(table, problem_of))
+                ids = {doc.doc_id for doc in table.all()}
+                count += len(ids)
+                if table is not self._active:
+                    archived_ids |= ids
+            problems = [notice.message for notice in self.notices[reported:]]
             index_ids = {doc.doc_id for doc in self._index.all()}
             for game_id in sorted(archived_ids - index_ids):
                 problems.append(f"{game_id}: finished but missing from the index")
             for game_id in sorted(index_ids - archived_ids):
                 problems.append(f"{game_id}: in the index but its record is missing")
-            reported = len(self.notices)
-            for table in [self._active, *(self._shard(p.stem) for p in self._shard_files())]:
-                self._forget_summaries(self._keep_aside_unusable(table, shapes.game_problem))
-            problems += [notice.message for notice in self.notices[reported:]]
-        for record in self.all_records(include_deleted=True):
-            count += 1
-            game_id = record.get("meta", {}).get("id", "?")
-            problems += [f"{game_id}: {error}" for error in scoring.problems(record)]
-        return count, problems
+        return count, problems + rule_problems

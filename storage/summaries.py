@@ -8,13 +8,14 @@ import scoring
 from scoring.numbers import to_json
 
 
-def summarize(record: dict[str, Any]) -> dict[str, Any]:
-    """What the history and home screens show of a game, without its rounds.
+def summarize(record: dict[str, Any], valid: scoring.Replay | None = None) -> dict[str, Any]:
+    """What the history and home screens show of a game, without its rounds (`valid`: the
+    record's replay, when the caller has it already).
 
     A game stored before a rule it breaks is summarised from its rounds up to the broken one,
     and ``needs_correction`` names that round (its index); None for every valid game.
     """
-    result, correction = scoring.replay_until_broken(record)
+    result, correction = (valid, None) if valid else scoring.replay_until_broken(record)
     meta = record.get("meta", {})
     return {
         "id": meta.get("id"),
