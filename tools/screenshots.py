@@ -1,6 +1,6 @@
 """Regenerate the phone-size screenshots in docs/screenshots/ (shown in the README).
 
-    python tools/screenshots.py
+    python tools/screenshots.py [--out FOLDER]
 
 Serves the app from a temporary data folder, plays the shared scenarios through the screens
 (as the browser tests do) and photographs each main screen at 400 x 800.
@@ -40,6 +40,9 @@ def scenario(name: str) -> dict:
 
 
 def main() -> int:
+    global OUT
+    if "--out" in sys.argv:
+        OUT = Path(sys.argv[sys.argv.index("--out") + 1]).resolve()
     OUT.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory() as folder, chromium() as browser:
         server = AppServer(Path(folder) / "data").start()
@@ -61,7 +64,7 @@ def main() -> int:
             take_history(open_app(browser, server.url))
         finally:
             server.stop()
-    print(f"screenshots written to {OUT.relative_to(ROOT)}/")
+    print(f"screenshots written to {OUT}/")
     return 0
 
 
