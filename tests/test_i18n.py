@@ -80,3 +80,46 @@ def test_kompromat_refusals_name_player_mission_and_round_in_german() -> None:
         assert german != problem.message, german
         for part in ("Anna", f"Mission {mission_number}", "Runde 1"):
             assert part in german, german
+
+
+def test_counts_use_plural_forms() -> None:
+    """Issue 10: "1 tokens", "1 rounds", "1 games", and German "{count} brennt" for 2."""
+    en, de = Translator("en"), Translator("de")
+    assert en.plural("{count} token", "{count} tokens", 1) == "1 token"
+    assert en.plural("{count} token", "{count} tokens", 2) == "2 tokens"
+    assert de.plural("{count} lit", "{count} lit", 1) == "1 brennt"
+    assert de.plural("{count} lit", "{count} lit", 2) == "2 brennen"
+    assert de.plural("{count} round", "{count} rounds", 1) == "1 Runde"
+
+
+def test_no_count_is_translated_without_its_plural_forms() -> None:
+    """Every text with a {count} in views/ goes through the plural call (t.plural), so the
+    catalogue has a singular and a plural for it."""
+    import ast
+
+    found = []
+    for path in sorted((ROOT / "views").rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if (
+                isinstance(node, ast.Call)
+                and isinstance(node.func, ast.Name)
+                and node.func.id == "t"
+                and node.args
+                and isinstance(node.args[0], ast.Constant)
+                and "{count}" in str(node.args[0].value)
+            ):
+                found.append(f"{path.name}:{node.lineno}: {node.args[0].value}")
+    assert found == []
+
+
+def test_plural_entries_are_complete_with_their_placeholders() -> None:
+    with open(ROOT / "assets" / "locales" / "de.po", "rb") as handle:
+        from babel.messages.pofile import read_po
+
+        messages = [m for m in read_po(handle, locale="de") if m.pluralizable]
+    assert messages, "the catalogue has plural entries"
+    for message in messages:
+        singular, plural = message.id
+        assert all(message.string), singular
+        for form in message.string:
+            assert set(PLACEHOLDER.findall(form)) <= set(PLACEHOLDER.findall(plural)), singular

@@ -45,14 +45,27 @@ def test_black_spy_next_dealer_moves_one_seat_clockwise(rng: random.Random) -> N
 @RECORD_SETTINGS
 @given(randoms)
 def test_black_spy_mole_draft_order_is_everyone_highest_first(rng: random.Random) -> None:
-    rec = generators.black_spy_record(rng)
+    """Highest total first; equal totals youngest first (a bare year is 1 January, no birth
+    date is oldest); still equal: seating order from the dealer's left. The game is kept open
+    (a high end value) and cut after a random deal, so every example reaches the draft."""
+    rec = generators.black_spy_record(rng, max_deals=12)
     rec["options"]["variants"] = sorted({*rec["options"]["variants"], "mole"})
+    rec["options"]["end_value"] = 10**6
+    rec["rounds"] = rec["rounds"][: rng.randint(1, len(rec["rounds"]))]
     result = scoring.replay(rec)
-    if result.finished or not rec["rounds"]:
-        return
-    order = result.standings()["next_deal"]["mole_draft_order"]
-    assert sorted(order) == sorted(result.totals)
-    assert [result.totals[n] for n in order] == sorted(result.totals.values(), reverse=True)
+    next_deal = result.standings()["next_deal"]
+    order, dealer = next_deal["mole_draft_order"], next_deal["dealer"]
+    table = result.table
+    assert sorted(order) == sorted(table.names)
+
+    def rank(name: str) -> tuple[Any, ...]:
+        born = table.born(name)
+        age = born.day_of_birth if born else (-1, 0, 0)
+        seat = (table.seat(name) - table.seat(dealer) - 1) % len(table)
+        return (-result.totals[name], tuple(-part for part in age), seat)
+
+    assert [rank(name) for name in order] == sorted(rank(name) for name in order)
+    assert len(order) == len(table)
 
 
 @RECORD_SETTINGS

@@ -704,3 +704,17 @@ def test_stored_names_are_normalised_by_a_migration_and_clashes_are_reported(
         assert store.check()[1] == []
     finally:
         store.close()
+
+
+def test_summaries_are_copies(store: Store) -> None:
+    """Issue 10: changing a summary changed what the next call returned (shallow copies)."""
+    store.add_games(
+        [{**scenario("spy-three-players"), "meta": {"id": "s1", "ended": "2026-11-20"}}]
+    )
+    store.create_game("spy", SPY_PLAYERS, {})
+    for summaries in (store.summaries(), store.active_games(), [store.summary("s1")]):
+        for summary in summaries:
+            summary["players"].append("Mallory")
+            summary["totals"]["Mallory"] = 99
+    for summary in [*store.summaries(), *store.active_games(), store.summary("s1")]:
+        assert "Mallory" not in summary["players"] and "Mallory" not in summary["totals"]

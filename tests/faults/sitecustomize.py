@@ -1,9 +1,13 @@
 """Fault injection for the tests' app servers and CLI children (never loaded by the app).
 
-Tests put this folder on PYTHONPATH and set DEBRIEF_FAULT to "disk-full" or "read-only"; the
-fault is on while the file named by DEBRIEF_FAULT_SWITCH exists (so a test can fill the disk
-and free it again while the app runs). Then every rename onto a file (how every write of the
-data lands) fails as the real fault does, and with "read-only" so does creating the lock.
+Tests put this folder on PYTHONPATH and set DEBRIEF_FAULT to "disk-full", "read-only" or
+"render-once"; the fault is on while the file named by DEBRIEF_FAULT_SWITCH exists (so a test
+can fill the disk and free it again while the app runs).
+
+- disk-full, read-only: every rename onto a file (how every write of the data lands) fails as
+  the real fault does, and with read-only so does creating the lock;
+- render-once: the component named by DEBRIEF_FAULT_TARGET ("module:name") raises the next
+  time it is drawn while the switch exists, once (the switch is removed).
 """
 
 from __future__ import annotations
@@ -17,6 +21,9 @@ FAULTS = {"disk-full": errno.ENOSPC, "read-only": errno.EROFS}
 def _install() -> None:
     fault = os.environ.get("DEBRIEF_FAULT")
     switch = os.environ.get("DEBRIEF_FAULT_SWITCH")
+    if fault == "render-once" and switch:
+        _after_import(os.environ["DEBRIEF_FAULT_TARGET"], switch)
+        return
     if fault not in FAULTS or not switch:
         return
     code = FAULTS[fault]
@@ -37,6 +44,47 @@ def _install() -> None:
 
     os.replace = replace
     os.open = open_
+
+
+
+def _after_import(target: str, switch: str) -> None:
+    """Wrap `target` ("module:name") once its module is imported: it raises once while the
+    switch exists."""
+    import importlib.abc
+    import importlib.machinery
+    import sys
+
+    module_name, name = target.split(":")
+
+    def sabotage(module: object) -> None:
+        original = getattr(module, name)
+
+        def once(*args, **kwargs):  # type: ignore[no-untyped-def]
+            if os.path.exists(switch):
+                os.remove(switch)
+                raise RuntimeError("a drawing fault injected by the test")
+            return original(*args, **kwargs)
+
+        setattr(module, name, once)
+
+    class Finder(importlib.abc.MetaPathFinder):
+        def find_spec(self, fullname, path, target=None):  # type: ignore[no-untyped-def]
+            if fullname != module_name:
+                return None
+            spec = importlib.machinery.PathFinder.find_spec(fullname, path)
+            if spec is None or spec.loader is None:
+                return spec
+            loader = spec.loader
+            run = loader.exec_module
+
+            def exec_module(module):  # type: ignore[no-untyped-def]
+                run(module)
+                sabotage(module)
+
+            loader.exec_module = exec_module  # type: ignore[method-assign]
+            return spec
+
+    sys.meta_path.insert(0, Finder())
 
 
 _install()

@@ -1,0 +1,62 @@
+"""No session freezes in silence (issue 10): a component that raises while the screen is
+redrawn must not stop the session's later updates."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from damaged import good_folder
+from playwright.sync_api import Browser
+from ui import shown, tap_starting
+
+from tools.browser import AppServer, open_app, see, tap
+
+pytestmark = pytest.mark.e2e
+
+
+def wait_until(condition: Callable[[], bool], seconds: float = 15) -> None:
+    """Wait for a state outside the page (a file the server removes)."""
+    deadline = time.monotonic() + seconds
+    while not condition():
+        assert time.monotonic() < deadline, "the state was not reached"
+        time.sleep(0.05)
+FAULTS = Path(__file__).resolve().parent / "faults"
+
+
+def test_a_component_that_raises_once_does_not_freeze_the_session(
+    browser: Browser, tmp_path: Path
+) -> None:
+    """In flet 1.0.5 one exception while re-rendering ended the update loop for good: every
+    later change was dropped without a word. Now the player is told, and the next change
+    reaches the screen."""
+    folder = tmp_path / "data"
+    good_folder(folder)  # a game in progress: its card is drawn on the home screen
+    switch = tmp_path / "raise-once"
+    env: dict[str, str | None] = {
+        "PYTHONPATH": str(FAULTS),
+        "DEBRIEF_FAULT": "render-once",
+        "DEBRIEF_FAULT_SWITCH": str(switch),
+        "DEBRIEF_FAULT_TARGET": "views.home:GameCard",
+    }
+    server = AppServer(folder, env=env).start()
+    page = open_app(browser, server.url)
+    try:
+        shown(page, "Games in progress")
+        switch.write_text("on")
+        tap(page, "Players")  # the home screen is drawn again: its game card raises
+        wait_until(lambda: not switch.exists())  # it did raise
+        see(page, "Something went wrong")
+        if page.get_by_role("button", name="New game", exact=True).count():
+            tap(page, "New game")  # the next change ...
+            shown(page, "Which game?")  # ... reaches the screen
+        else:
+            shown(page, "Add a player")
+            tap(page, "Back")
+            tap_starting(page, "Black Spy · Anna, Ben, Carla, Dirk")
+            shown(page, "Deal 4: Dirk deals 15 cards each")
+    finally:
+        page.close()
+        server.stop()
