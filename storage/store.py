@@ -705,7 +705,7 @@ class Store:
         progress worked out now. `deleted=True` lists the bin instead."""
         key = name_key(player) if player else None
         with self._lock:
-            found = [dict(s) for s in self._index.all()]
+            found = [copy.deepcopy(dict(s)) for s in self._index.all()]
             found += [self._active_summary(doc) for doc in self._active.all()]
         chosen = [
             s
@@ -724,7 +724,9 @@ class Store:
             if table is self._active:
                 return self._active_summary(doc)
             stored = self._index.get(doc_id=game_id)
-            return dict(stored) if stored is not None else self._archived_summary(doc)
+            return (
+                copy.deepcopy(dict(stored)) if stored is not None else self._archived_summary(doc)
+            )
 
     def active_games(self) -> list[Summary]:
         """Games in progress, newest first (for the home screen)."""
