@@ -23,6 +23,8 @@ def wait_until(condition: Callable[[], bool], seconds: float = 15) -> None:
     while not condition():
         assert time.monotonic() < deadline, "the state was not reached"
         time.sleep(0.05)
+
+
 FAULTS = Path(__file__).resolve().parent / "faults"
 
 

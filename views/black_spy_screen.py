@@ -153,9 +153,10 @@ def next_deal_panel(t: Translator, standings: dict[str, Any], record: dict[str, 
     if "mole_draft_order" in deal:
         lines.append(
             ft.Text(
-                t(
+                t.plural(
+                    "The Mole: {count} card set aside first. Draft: {order}",
                     "The Mole: {count} cards set aside first. Draft: {order}",
-                    count=deal["mole_cards"],
+                    deal["mole_cards"],
                     order=" → ".join(deal["mole_draft_order"]),
                 )
             )

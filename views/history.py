@@ -88,10 +88,10 @@ def HistoryView(state: AppState) -> ft.View:
         choice_chips(
             t("Player"), [(ALL, t("Everyone")), *[(n, n) for n in roster]], player, pick_player
         ),
-        note(t("{count} games", count=len(summaries))),
+        note(t.plural("{count} game", "{count} games", len(summaries))),
     ]
     for summary in summaries[:shown]:  # built page by page: 10,000 games stay quick
-        details = [when(t, summary), t("{count} rounds", count=summary["rounds"])]
+        details = [when(t, summary), t.plural("{count} round", "{count} rounds", summary["rounds"])]
         if length(t, summary):
             details.append(length(t, summary) or "")
         details.append(outcome(t, summary))
@@ -106,7 +106,9 @@ def HistoryView(state: AppState) -> ft.View:
     if len(summaries) > shown:
         items.append(
             ft.OutlinedButton(
-                t("Show more ({count} left)", count=len(summaries) - shown),
+                t.plural(
+                    "Show more ({count} left)", "Show more ({count} left)", len(summaries) - shown
+                ),
                 on_click=lambda: set_shown(shown + PAGE_SIZE),
             )
         )
@@ -293,7 +295,7 @@ def GamePageView(state: AppState, game_id: str) -> ft.View:
             data = backup.csv_of_game(record).encode()
             await ft.FilePicker().save_file(file_name=f"{stem}.csv", src_bytes=data)
 
-    facts = [when(t, summary), t("{count} rounds", count=summary["rounds"])]
+    facts = [when(t, summary), t.plural("{count} round", "{count} rounds", summary["rounds"])]
     if length(t, summary):
         facts.append(length(t, summary) or "")
     facts.append(outcome(t, summary))

@@ -7,8 +7,11 @@ and parameters; words inside the parameters (`Term`) are translated too.
 
 from __future__ import annotations
 
+import gettext
 import locale
 import os
+from collections.abc import Callable
+from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache
 from pathlib import Path
@@ -22,15 +25,41 @@ LOCALES = Path(__file__).resolve().parent.parent / "assets" / "locales"
 LANGUAGES = ("en", "de")
 
 
+@dataclass(frozen=True)
+class Catalogue:
+    """One language's translations: msgid -> text, (singular, plural) -> forms, and which
+    form a count takes."""
+
+    messages: dict[str, str]
+    plurals: dict[tuple[str, str], tuple[str, ...]]
+    plural_form: Callable[[int], int]
+
+
+def english_form(count: int) -> int:
+    return 0 if count == 1 else 1
+
+
 @cache
-def catalog(language: str) -> dict[str, str]:
-    """msgid -> translation for `language` (English needs none)."""
+def load(language: str) -> Catalogue:
     path = LOCALES / f"{language}.po"
     if language == "en" or not path.exists():
-        return {}
+        return Catalogue({}, {}, english_form)
     with open(path, "rb") as handle:
         messages = read_po(handle, locale=language)
-    return {str(m.id): str(m.string) for m in messages if m.id and m.string}
+    singles = {
+        str(m.id): str(m.string) for m in messages if m.id and m.string and not m.pluralizable
+    }
+    plurals = {
+        (str(m.id[0]), str(m.id[1])): tuple(str(form) for form in m.string)
+        for m in messages
+        if m.pluralizable and all(m.string)
+    }
+    return Catalogue(singles, plurals, gettext.c2py(messages.plural_expr))
+
+
+def catalog(language: str) -> dict[str, str]:
+    """msgid -> translation for `language` (English needs none)."""
+    return load(language).messages
 
 
 def system_language(preferred: list[str] | None = None) -> str:
@@ -49,13 +78,27 @@ class Translator:
 
     def __init__(self, language: str) -> None:
         self.language = language if language in LANGUAGES else "en"
-        self._messages = catalog(self.language)
+        self._catalogue = load(self.language)
+        self._messages = self._catalogue.messages
 
     def __call__(self, text: str, **params: object) -> str:
         translated = self._messages.get(text) or text
+        return self._format(translated, params)
+
+    def plural(self, singular: str, plural: str, count: int, **params: object) -> str:
+        """The form for `count` ("1 token", "2 tokens"; German "1 brennt", "2 brennen");
+        `count` is also a parameter of the text."""
+        forms = self._catalogue.plurals.get((singular, plural))
+        if forms:
+            text = forms[min(self._catalogue.plural_form(count), len(forms) - 1)]
+        else:
+            text = singular if english_form(count) == 0 else plural
+        return self._format(text, {**params, "count": count})
+
+    def _format(self, text: str, params: dict[str, object]) -> str:
         if not params:
-            return translated
-        return translated.format(**{k: self._param(v) for k, v in params.items()})
+            return text
+        return text.format(**{k: self._param(v) for k, v in params.items()})
 
     def _param(self, value: object) -> object:
         if isinstance(value, Problem):

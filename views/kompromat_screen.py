@@ -126,7 +126,7 @@ def tokens_panel(t: Translator, standings: dict[str, Any]) -> ft.Control:
         lines: list[ft.Control] = [
             ft.Text(name, weight=ft.FontWeight.BOLD),
             ft.Text(
-                t("{count} tokens", count=tokens),
+                t.plural("{count} token", "{count} tokens", tokens),
                 size=18,
                 weight=ft.FontWeight.BOLD,
                 color=ft.Colors.ERROR if danger else None,
@@ -141,9 +141,10 @@ def tokens_panel(t: Translator, standings: dict[str, Any]) -> ft.Control:
         if danger and tokens < rules.TOKEN_LIMIT:
             lines.append(
                 ft.Text(
-                    t(
+                    t.plural(
                         "{count} more and {name} loses!",
-                        count=rules.TOKEN_LIMIT - tokens,
+                        "{count} more and {name} loses!",
+                        rules.TOKEN_LIMIT - tokens,
                         name=name,
                     ),
                     color=ft.Colors.ERROR,

@@ -198,7 +198,7 @@ def NewGameView(state: AppState) -> ft.View:
 
 def player_count(t: Translator, low: int, high: int) -> str:
     if low == high:
-        return t("{count} players", count=low)
+        return t.plural("{count} player", "{count} players", low)
     return t("{low} to {high} players", low=low, high=high)
 
 
@@ -223,9 +223,9 @@ def players_section(
         heading(t("Players")),
         note(
             t(
-                "Tap players in seating order, clockwise. {game}: {count}.",
+                "Tap players in seating order, clockwise. {game}: {players}.",
                 game=GAME_TITLES[rules.id],
-                count=player_count(t, rules.min_players, rules.max_players),
+                players=player_count(t, rules.min_players, rules.max_players),
             )
         ),
         ft.Row(

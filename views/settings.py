@@ -35,13 +35,16 @@ def SettingsView(state: AppState) -> ft.View:
         document = backup.export_backup(state.store)
         data = json.dumps(document, ensure_ascii=False, indent=1).encode()
         await ft.FilePicker().save_file(file_name=f"debrief-backup-{today}.json", src_bytes=data)
-        made = t("Backup of {count} games made.", count=len(document["games"]))
+        made = t.plural(
+            "Backup of {count} game made.", "Backup of {count} games made.", len(document["games"])
+        )
         refused = backup.needing_correction(state.store, document)
         if refused:
-            made += " " + t(
+            made += " " + t.plural(
+                "{count} of them needs a correction: an import refuses it until it is corrected.",
                 "{count} of them need a correction: an import refuses them until they are "
                 "corrected.",
-                count=len(refused),
+                len(refused),
             )
         state.say(made)
 
@@ -73,7 +76,11 @@ def SettingsView(state: AppState) -> ft.View:
                 [
                     t("{file} was not imported; nothing was changed:", file=chosen.name),
                     *shown,
-                    *([t("… and {count} more", count=more)] if more > 0 else []),
+                    *(
+                        [t.plural("… and {count} more", "… and {count} more", more)]
+                        if more > 0
+                        else []
+                    ),
                 ]
             )
             return

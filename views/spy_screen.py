@@ -173,7 +173,11 @@ def bases(t: Translator, result: scoring.Replay, standings: dict[str, Any]) -> f
                                     for i in range(len(TARGET_NAMES))
                                 ],
                                 spacing=0,
-                                tooltip=t("{count} of 4 targets found", count=found),
+                                tooltip=t.plural(
+                                    "{count} of 4 targets found",
+                                    "{count} of 4 targets found",
+                                    found,
+                                ),
                             ),
                             ft.Row(
                                 [
@@ -188,7 +192,7 @@ def bases(t: Translator, result: scoring.Replay, standings: dict[str, Any]) -> f
                                 ],
                                 spacing=0,
                             ),
-                            ft.Text(t("{count} lit", count=lit), size=12),
+                            ft.Text(t.plural("{count} lit", "{count} lit", lit), size=12),
                         ]
                     ),
                 )

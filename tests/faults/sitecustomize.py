@@ -46,7 +46,6 @@ def _install() -> None:
     os.open = open_
 
 
-
 def _after_import(target: str, switch: str) -> None:
     """Wrap `target` ("module:name") once its module is imported: it raises once while the
     switch exists."""
