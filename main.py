@@ -10,6 +10,7 @@ a guard (web/guard.py): it prints a link with a per-launch key, and answers noth
 from __future__ import annotations
 
 import argparse
+import logging
 import os
 import sys
 
@@ -36,6 +37,7 @@ def main(argv: list[str] | None = None) -> int:
         "--no-browser", action="store_true", help="with --web: do not open a browser"
     )
     args = parser.parse_args(argv)
+    logging.basicConfig(level=logging.WARNING, format="%(asctime)s %(name)s: %(message)s")
     for name in sanitize_environment():
         print(f"Ignoring {name}: Debrief decides itself where and what it serves.", flush=True)
     if not args.web and no_display():

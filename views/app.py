@@ -10,7 +10,7 @@ import flet as ft
 from storage import Store
 from storage.errors import StorageError
 
-from . import games, history, home, new_game, players, settings
+from . import games, history, home, new_game, players, safe, settings
 from .state import AppState
 
 SEED = ft.Colors.INDIGO
@@ -58,6 +58,13 @@ def App(store: Store) -> list[ft.View]:
     def on_locale(event: Any) -> None:
         state.device_languages = [str(getattr(loc, "language_code", loc)) for loc in event.locales]
 
+    safe.watch(
+        page,
+        lambda: state.t(
+            "Something went wrong on this screen. Your games are safe; if it happens again, "
+            "go back and open the screen once more."
+        ),
+    )
     page.on_route_change = on_route_change
     page.on_view_pop = on_view_pop
     page.on_locale_change = on_locale
@@ -68,6 +75,8 @@ def App(store: Store) -> list[ft.View]:
 
 def make_main(data_dir: str | None) -> Callable[[ft.Page], None]:
     """The Flet entry point for a data folder."""
+
+    safe.install()
 
     def main(page: ft.Page) -> None:
         page.theme = ft.Theme(color_scheme_seed=SEED)

@@ -1,0 +1,83 @@
+"""No session freezes in silence.
+
+Flet 1.0.5 redraws components in one loop per session (`Session.__updates_scheduler`) that
+calls `Component.update` with no error handling: a single exception while drawing ends the loop
+for good, and every later change of that session is dropped without a word (event handlers still
+run). An exception in an event handler or an effect is instead reported to the browser as a
+crashed session. Both are too much for a table in the middle of a game.
+
+`install()` puts one guard at each of these two places: a drawing that fails is logged with its
+traceback, the player is told in a short message, and the loop goes on (the next change draws
+the screen afresh); an error Flet would report as a crash is logged and told the same way. The
+message is in the player's language: each session's app registers it with `watch`.
+
+Effects of our own go through `safe_effect`, so their failure is told the same way and never
+reaches Flet's crash report.
+"""
+
+from __future__ import annotations
+
+import logging
+import weakref
+from collections.abc import Callable
+from typing import Any
+
+import flet as ft
+from flet.components.component import Component
+from flet.messaging.session import Session
+
+logger = logging.getLogger("debrief")
+_messages: weakref.WeakKeyDictionary[Session, Callable[[], str]] = weakref.WeakKeyDictionary()
+_GUARDED = "_debrief_guarded"
+
+
+def install() -> None:
+    """Guard Flet's drawing loop and its crash report (once per process)."""
+    if getattr(Component.update, _GUARDED, False):
+        return
+    draw = Component.update
+
+    def guarded_update(component: Component) -> None:
+        try:
+            draw(component)
+        except Exception:
+            logger.exception("drawing %s failed; the session goes on", component)
+            tell_player()
+
+    def reported_error(session: Session, message: str) -> None:
+        logger.error("an event or effect failed; the session goes on:\n%s", message)
+        tell_player(session)
+
+    setattr(guarded_update, _GUARDED, True)
+    Component.update = guarded_update  # type: ignore[method-assign]
+    Session.error = reported_error  # type: ignore[method-assign]
+
+
+def watch(page: ft.Page, message: Callable[[], str]) -> None:
+    """What to tell this session's player when something fails (in their language)."""
+    _messages[page.session] = message
+
+
+def tell_player(session: Session | None = None) -> None:
+    """Show a short note at the bottom of the player's screen; never raises."""
+    try:
+        page = session.page if session is not None else ft.context.page
+        message = _messages.get(page.session)
+        if message is not None:
+            page.show_dialog(ft.SnackBar(ft.Text(message()), duration=8000))
+    except Exception:  # the note must not become a failure of its own
+        logger.exception("could not tell the player about a failure")
+
+
+def safe_effect(setup: Callable[[], Any]) -> Callable[[], Any]:
+    """`setup` for `ft.use_effect`, told like a failed drawing when it raises."""
+
+    def guarded() -> Any:
+        try:
+            return setup()
+        except Exception:
+            logger.exception("an effect failed; the session goes on")
+            tell_player()
+            return None
+
+    return guarded
