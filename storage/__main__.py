@@ -115,10 +115,10 @@ def _export(store: Store, args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
     refused = backup.needing_correction(store, document)
-    for game_id, problem in refused:
+    for game_id, reason in refused:
         print(
             f"{game_id}: written as it is, but it needs a correction and an import refuses it "
-            f"until it is corrected: {problem}",
+            f"until it is corrected: {reason}",
             file=sys.stderr,
         )
     return EXIT_PROBLEMS if refused else 0

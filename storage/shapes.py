@@ -110,7 +110,7 @@ def journal_problem(journal: Any) -> str | None:
         parts = [journal.get(part) for part in IMPORT_PARTS]
         if not all(isinstance(part, dict) for part in parts):
             return "its import is incomplete"
-        archived, index, active, players = parts
+        archived, index, active, players = (dict(part or {}) for part in parts)
         documents = [*index.values(), *active.values(), *players.values()]
         documents += [
             doc for shard in archived.values() if isinstance(shard, dict) for doc in shard.values()

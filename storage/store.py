@@ -25,11 +25,9 @@ import threading
 import uuid
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import Any, ClassVar, TypedDict, cast
 
 import filelock
-from tinydb import TinyDB
-from tinydb.table import Document, Table
 
 import scoring
 from scoring.reader import Reader, show
@@ -37,6 +35,7 @@ from scoring.table import name_key, normal_name, read_birth, read_name
 
 from . import errors as err
 from . import names, shapes
+from .documents import Database, Documents
 from .files import (
     READ_ONLY,
     AtomicStorage,
@@ -47,14 +46,38 @@ from .files import (
     write_failure,
 )
 from .paths import data_directory
-from .summaries import summarize
+from .summaries import Summary, summarize
 
 SCHEMA_VERSION = 4
 SHARDS = 64
 SPACE_MARGIN = 1024 * 1024  # bytes an import leaves free on the disk
 SHARD_FILE = re.compile(r"^\d{2}\.json$")
 Record = dict[str, Any]
-Summary = dict[str, Any]
+
+
+class Player(TypedDict):
+    """A roster entry."""
+
+    id: str
+    name: str
+    born: str | None
+    archived: bool
+    former_names: list[str]
+
+
+def _stored(doc: dict[str, Any]) -> Summary:
+    """A summary from the index (checked when the data was opened), as a copy."""
+    return cast(Summary, copy.deepcopy(doc))
+
+
+def _player(player_id: str, doc: dict[str, Any]) -> Player:
+    return {
+        "id": player_id,
+        "name": doc["name"],
+        "born": doc.get("born"),
+        "archived": doc["archived"],
+        "former_names": list(doc["former_names"]),
+    }
 
 
 def _derived_only(store: Store) -> None:
@@ -95,19 +118,19 @@ def _normalised_names(store: Store) -> None:
     compares them by their NFKC case-folded form: stored names are made so, and players whose
     names are now one name are renamed "Name 2" (each change is reported)."""
     renames: list[names.Rename] = []
-    roster = store._main.table("players")
-    docs = list(roster.all())
-    players = [dict(doc) for doc in docs]
+    roster = store._main.documents("players")
+    entries = roster.docs()
+    players = [doc for _, doc in entries]
     renames += names.normalise_roster(players)
-    store._put_many(roster, {doc.doc_id: p for doc, p in zip(docs, players, strict=True)})
+    roster.put_many({player_id: doc for player_id, doc in entries})
     for table in [store._active, *(store._shard(p.stem) for p in store._shard_files())]:
         changed: dict[str, dict[str, Any]] = {}
-        for doc in table.all():
+        for game_id, doc in table.docs():
             record = copy.deepcopy(doc["record"])
             renames += names.normalise_record(record)
             if record != doc["record"]:
-                changed[doc.doc_id] = {**doc, "record": record}
-        store._put_many(table, changed)
+                changed[game_id] = {**doc, "record": record}
+        table.put_many(changed)
     if renames:
         listed = ", ".join(f"{names.shown(old)} → {new}" for old, new in dict(renames).items())
         store.notices.append(err.NamesRenamed(renames=listed))
@@ -124,32 +147,8 @@ MIGRATIONS: dict[int, Callable[[Store], None]] = {
 REPORTS: dict[int, Callable[[Store], None]] = {2: _report_games_needing_correction}
 
 
-class IdTable(Table):
-    """A TinyDB table whose documents are keyed by our own string ids (game and player ids),
-    so looking one up is a dictionary access, not a scan."""
-
-    document_id_class = str
-
-    def _get_next_id(self) -> str:
-        raise TypeError("documents here are always inserted with their own id")
-
-    def put_many(self, documents: dict[str, dict[str, Any]]) -> None:
-        """Insert or replace many documents in one write (imports, and their recovery)."""
-        if documents:
-            self._update_table(lambda table: table.update(documents))
-
-
-class Database(TinyDB):
-    table_class = IdTable
-
-
 def now() -> str:
     return dt.datetime.now(dt.UTC).astimezone().isoformat(timespec="seconds")
-
-
-def documents(values: dict[str, dict[str, Any]]) -> list[Document]:
-    """TinyDB documents keyed by our ids, for `insert_multiple` (one write for all)."""
-    return [Document(value, doc_id=doc_id) for doc_id, value in values.items()]
 
 
 def _validated_change(old: Record, new: Record) -> scoring.Replay:
@@ -252,23 +251,21 @@ class Store:
         remove_stale_temp_files(self.folder)
         remove_stale_temp_files(self.folder / "games")
         self._main = self._database(self.folder / "debrief.json")
-        self._active = self._database(self.folder / "active.json").table("games")
-        self._shards: dict[str, Table] = {}
+        self._active = self._database(self.folder / "active.json").documents("games")
+        self._shards: dict[str, Documents] = {}
         index_missing = not (self.folder / "index.json").exists()
         index_db = self._database(self.folder / "index.json")
-        self._index = index_db.table("games")
+        self._index = index_db.documents("games")
         # What migrations can read first; what the rules of this version accept after them.
-        self._keep_aside_unusable(self._main.table("players"), shapes.player_shape_problem)
-        self._keep_aside_unusable(self._main.table("settings"), shapes.setting_problem)
+        self._keep_aside_unusable(self._main.documents("players"), shapes.player_shape_problem)
+        self._keep_aside_unusable(self._main.documents("settings"), shapes.setting_problem)
         self._keep_aside_unusable(self._active, shapes.game_shape_problem)
         self._migrate()
-        self._keep_aside_unusable(self._main.table("players"), shapes.player_problem)
+        self._keep_aside_unusable(self._main.documents("players"), shapes.player_problem)
         self._keep_aside_unusable(self._active, shapes.game_problem)
         self._recover_journal()
-        index_storage = index_db.storage
-        assert isinstance(index_storage, AtomicStorage)
-        index_unusable = bool(index_storage.damaged) or any(
-            shapes.summary_problem(doc) for doc in self._index.all()
+        index_unusable = bool(self._index.file.damaged) or any(
+            shapes.summary_problem(doc) for _, doc in self._index.docs()
         )
         if index_unusable or (index_missing and any(self._shard_files())):
             self._rebuild_index()
@@ -276,11 +273,11 @@ class Store:
             self._replace_index({})
 
     def _keep_aside_unusable(
-        self, table: Table, problem_of: Callable[[Any], str | None]
+        self, table: Documents, problem_of: Callable[[Any], str | None]
     ) -> set[str]:
         """Move the documents of `table` that cannot be used into a kept-aside file (one for
         all of them), tell the user about each, and return their ids."""
-        reasons = {doc.doc_id: problem_of(dict(doc)) for doc in table.all()}
+        reasons = {doc_id: problem_of(doc) for doc_id, doc in table.docs()}
         bad = {doc_id: reason for doc_id, reason in reasons.items() if reason is not None}
         if not bad:
             return set()
@@ -335,29 +332,29 @@ class Store:
     @property
     def schema_version(self) -> int | None:
         """The version of the data's layout (None: the mark is missing or damaged)."""
-        doc = self._main.table("meta").get(doc_id="schema")
+        doc = self._main.documents("meta").get_doc("schema")
         version = doc.get("version") if doc else None
         valid = isinstance(version, int) and not isinstance(version, bool) and version >= 1
         return version if valid else None
 
     def _migrate(self) -> None:
-        meta = self._main.table("meta")
-        doc = meta.get(doc_id="schema")
+        meta = self._main.documents("meta")
+        doc = meta.get_doc("schema")
         if doc is None and not self._holds_data():
-            meta.insert(Document({"version": SCHEMA_VERSION, "created": now()}, doc_id="schema"))
+            meta.put("schema", {"version": SCHEMA_VERSION, "created": now()})
             return
         found = self.schema_version
         if found is None:
             # Unknown: every migration rebuilds derived data, so running them all is safe.
             mark = show(doc.get("version") if doc else None)
             self.notices.append(err.SchemaVersionRepaired(found=mark))
-            self._put(meta, "schema", {"version": 1, "created": now()})
+            meta.put("schema", {"version": 1, "created": now()})
             found = 1
         if found > SCHEMA_VERSION:
             raise err.NewerData(folder=str(self.folder), found=found)
         for version in range(found, SCHEMA_VERSION):
             MIGRATIONS[version](self)
-            meta.update({"version": version + 1}, doc_ids=["schema"])
+            meta.update_doc("schema", {"version": version + 1})
         if found < SCHEMA_VERSION:
             self._rebuild_index(announce=False)
             for version in range(found, SCHEMA_VERSION):
@@ -368,16 +365,16 @@ class Store:
         """Whether the folder holds games or players already (a lost version mark then
         does not mean "new")."""
         return bool(
-            len(self._active) or len(self._main.table("players")) or any(self._shard_files())
+            len(self._active) or len(self._main.documents("players")) or any(self._shard_files())
         )
 
     # --- archive files ---------------------------------------------------------------------
 
-    def _shard(self, name: str) -> Table:
+    def _shard(self, name: str) -> Documents:
         """An archive file, opened on first use (a damaged one is kept aside then)."""
         if name not in self._shards:
             db = self._database(self.folder / "games" / f"{name}.json", report=False)
-            shard = self._shards[name] = db.table("games")
+            shard = self._shards[name] = db.documents("games")
             storage = db.storage
             assert isinstance(storage, AtomicStorage)
             for damaged in storage.damaged:
@@ -390,18 +387,18 @@ class Store:
 
     def _forget_summaries(self, game_ids: set[str]) -> None:
         """Archived games kept aside leave the list of finished games."""
-        listed = [game_id for game_id in game_ids if self._index.contains(doc_id=game_id)]
+        listed = [game_id for game_id in game_ids if self._index.has(game_id)]
         if listed:
-            self._index.remove(doc_ids=listed)
+            self._index.remove_ids(listed)
 
     def _archive_lost(self, name: str, damaged: Damaged) -> None:
         """An archive file could not be read and was kept aside: its games leave the list of
         finished games (they can be imported again), and the user is told how many."""
-        lost = [doc.doc_id for doc in self._index.all() if shard_of(doc.doc_id) == name]
+        lost = [game_id for game_id in self._index.ids() if shard_of(game_id) == name]
         if not lost:
             self._report_damage(damaged)
             return
-        self._index.remove(doc_ids=lost)
+        self._index.remove_ids(lost)
         self.notices.append(
             err.DamagedArchiveKeptAside(
                 file=self._relative(damaged.path),
@@ -423,20 +420,19 @@ class Store:
         for path in self._shard_files():
             shard = self._shard(path.stem)
             self._keep_aside_unusable(shard, shapes.game_problem)
-            for doc in shard.all():
-                summaries[doc.doc_id] = self._archived_summary(doc)
+            for game_id, doc in shard.docs():
+                summaries[game_id] = self._archived_summary(doc)
         self._replace_index(summaries)
         if announce:
             self.notices.append(err.IndexRebuilt(count=len(summaries)))
 
     def _replace_index(self, summaries: dict[str, Summary]) -> None:
         """Replace every summary in one atomic write."""
-        self._index.storage.write({self._index.name: summaries})
-        self._index.clear_cache()
+        self._index.replace_all(summaries)
 
     @staticmethod
     def _archived_summary(doc: dict[str, Any]) -> Summary:
-        return {**summarize(doc["record"]), "active": False, "deleted_at": doc.get("deleted_at")}
+        return summarize(doc["record"], deleted_at=doc.get("deleted_at"))
 
     # --- changes that touch several files --------------------------------------------------
 
@@ -488,14 +484,14 @@ class Store:
             return
         operation, game_ids = journal.get("operation"), journal.get("games", [])
         for game_id in game_ids:
-            archived = self._shard(shard_of(game_id)).get(doc_id=game_id)
-            active = self._active.get(doc_id=game_id)
+            archived = self._shard(shard_of(game_id)).get_doc(game_id)
+            active = self._active.get_doc(game_id)
             if operation == "reopen" and active is not None:
                 self._remove_archived(game_id)
             elif archived is not None:
-                self._put(self._index, game_id, self._archived_summary(archived))
+                self._index.put(game_id, self._archived_summary(archived))
                 if active is not None:
-                    self._active.remove(doc_ids=[game_id])
+                    self._active.remove_ids([game_id])
         self._end()
         self.notices.append(err.InterruptedWorkCompleted(count=len(game_ids)))
 
@@ -508,30 +504,12 @@ class Store:
 
     # --- small table helpers ---------------------------------------------------------------
 
-    @staticmethod
-    def _put_many(table: Table, documents: dict[str, dict[str, Any]]) -> None:
-        assert isinstance(table, IdTable)
-        table.put_many(documents)
-
-    @staticmethod
-    def _put(table: Table, doc_id: str, value: dict[str, Any]) -> None:
-        """Insert or replace a whole document in one write."""
-        if table.contains(doc_id=doc_id):
-
-            def replace(doc: dict[str, Any]) -> None:
-                doc.clear()
-                doc.update(value)
-
-            table.update(replace, doc_ids=[doc_id])
-        else:
-            table.insert(Document(value, doc_id=doc_id))
-
     def _remove_archived(self, game_id: str) -> None:
         shard = self._shard(shard_of(game_id))
-        if shard.contains(doc_id=game_id):
-            shard.remove(doc_ids=[game_id])
-        if self._index.contains(doc_id=game_id):
-            self._index.remove(doc_ids=[game_id])
+        if shard.has(game_id):
+            shard.remove_ids([game_id])
+        if self._index.has(game_id):
+            self._index.remove_ids([game_id])
 
     # --- games -----------------------------------------------------------------------------
 
@@ -560,9 +538,7 @@ class Store:
         scoring.replay(record)
         record = with_normal_names(record)
         with self._lock:
-            self._active.insert(
-                Document({"record": record, "deleted_at": None}, doc_id=record["meta"]["id"])
-            )
+            self._active.put(record["meta"]["id"], {"record": record, "deleted_at": None})
         return copy.deepcopy(record)
 
     def load_game(self, game_id: str) -> Record:
@@ -574,12 +550,12 @@ class Store:
         with self._lock:
             return self._find(game_id)[0] is self._active
 
-    def _find(self, game_id: str) -> tuple[Table, dict[str, Any]]:
-        doc = self._active.get(doc_id=game_id)
+    def _find(self, game_id: str) -> tuple[Documents, dict[str, Any]]:
+        doc = self._active.get_doc(game_id)
         if doc is not None:
             return self._active, doc
         shard = self._shard(shard_of(game_id))
-        doc = shard.get(doc_id=game_id)
+        doc = shard.get_doc(game_id)
         if doc is None:
             raise err.GameNotFound(game_id=game_id)
         return shard, doc
@@ -593,11 +569,11 @@ class Store:
             result = _validated_change(doc["record"], record)
             new_doc = {**doc, "record": record}
             if table is self._active:
-                self._put(table, game_id, new_doc)
+                table.put(game_id, new_doc)
             else:
                 self._begin("edit", [game_id])
-                self._put(table, game_id, new_doc)
-                self._put(self._index, game_id, self._archived_summary(new_doc))
+                table.put(game_id, new_doc)
+                self._index.put(game_id, self._archived_summary(new_doc))
                 self._end()
             return result
 
@@ -657,9 +633,9 @@ class Store:
             scoring.replay(record)
             archived = {"record": record, "deleted_at": doc.get("deleted_at")}
             self._begin("finish", [game_id])
-            self._put(self._shard(shard_of(game_id)), game_id, archived)
-            self._put(self._index, game_id, self._archived_summary(archived))
-            self._active.remove(doc_ids=[game_id])
+            self._shard(shard_of(game_id)).put(game_id, archived)
+            self._index.put(game_id, self._archived_summary(archived))
+            self._active.remove_ids([game_id])
             self._end()
 
     def reopen_game(self, game_id: str) -> None:
@@ -671,9 +647,7 @@ class Store:
             record = copy.deepcopy(doc["record"])
             record.setdefault("meta", {})["ended"] = None
             self._begin("reopen", [game_id])
-            self._put(
-                self._active, game_id, {"record": record, "deleted_at": doc.get("deleted_at")}
-            )
+            self._active.put(game_id, {"record": record, "deleted_at": doc.get("deleted_at")})
             self._remove_archived(game_id)
             self._end()
 
@@ -689,11 +663,11 @@ class Store:
             table, doc = self._find(game_id)
             new_doc = {**doc, "deleted_at": deleted_at}
             if table is self._active:
-                self._put(table, game_id, new_doc)
+                table.put(game_id, new_doc)
                 return
             self._begin("delete", [game_id])
-            self._put(table, game_id, new_doc)
-            self._put(self._index, game_id, self._archived_summary(new_doc))
+            table.put(game_id, new_doc)
+            self._index.put(game_id, self._archived_summary(new_doc))
             self._end()
 
     # --- history ---------------------------------------------------------------------------
@@ -705,8 +679,8 @@ class Store:
         progress worked out now. `deleted=True` lists the bin instead."""
         key = name_key(player) if player else None
         with self._lock:
-            found = [copy.deepcopy(dict(s)) for s in self._index.all()]
-            found += [self._active_summary(doc) for doc in self._active.all()]
+            found = [_stored(doc) for _, doc in self._index.docs()]
+            found += [self._active_summary(doc) for _, doc in self._active.docs()]
         chosen = [
             s
             for s in found
@@ -723,22 +697,20 @@ class Store:
             table, doc = self._find(game_id)
             if table is self._active:
                 return self._active_summary(doc)
-            stored = self._index.get(doc_id=game_id)
-            return (
-                copy.deepcopy(dict(stored)) if stored is not None else self._archived_summary(doc)
-            )
+            stored = self._index.get_doc(game_id)
+            return self._archived_summary(doc) if stored is None else _stored(stored)
 
     def active_games(self) -> list[Summary]:
         """Games in progress, newest first (for the home screen)."""
         with self._lock:
-            found = [self._active_summary(doc) for doc in self._active.all()]
+            found = [self._active_summary(doc) for _, doc in self._active.docs()]
         found = [s for s in found if s["deleted_at"] is None]
         found.sort(key=lambda s: s["started"] or "", reverse=True)
         return found
 
     @staticmethod
     def _active_summary(doc: dict[str, Any]) -> Summary:
-        return {**summarize(doc["record"]), "active": True, "deleted_at": doc.get("deleted_at")}
+        return summarize(doc["record"], active=True, deleted_at=doc.get("deleted_at"))
 
     def all_records(self, include_deleted: bool = False) -> Iterator[Record]:
         """Every record (copies): games in progress first, then the archive file by file."""
@@ -746,12 +718,12 @@ class Store:
             if include_deleted or doc.get("deleted_at") is None:
                 yield copy.deepcopy(doc["record"])
 
-    def _all_documents(self) -> list[Document]:
-        """Every stored game document (not copies): in progress, then archived."""
+    def _all_documents(self) -> list[dict[str, Any]]:
+        """Every stored game document: in progress, then archived."""
         with self._lock:
-            docs = list(self._active.all())
+            docs = [doc for _, doc in self._active.docs()]
             for path in self._shard_files():
-                docs += self._shard(path.stem).all()
+                docs += [doc for _, doc in self._shard(path.stem).docs()]
         return docs
 
     def contains_game(self, game_id: str) -> bool:
@@ -785,11 +757,11 @@ class Store:
                 if self.contains_game(game_id) or game_id in change["index"]:
                     continue
                 result = scoring.replay(record)
-                doc = {"record": with_normal_names(record), "deleted_at": None}
+                stored = with_normal_names(record)
+                doc = {"record": stored, "deleted_at": None}
                 if record["meta"].get("ended") or result.finished:
                     change["archived"].setdefault(shard_of(game_id), {})[game_id] = doc
-                    summary = summarize(doc["record"], result)
-                    change["index"][game_id] = {**summary, "active": False, "deleted_at": None}
+                    change["index"][game_id] = summarize(stored, result)
                 else:
                     change["active"][game_id] = doc
             taken = {name_key(p["name"]) for p in self.players(include_archived=True)}
@@ -822,31 +794,33 @@ class Store:
             self._shard(shard).put_many(docs)
         self._index.put_many(change["index"])
         self._active.put_many(change["active"])
-        roster = self._main.table("players")
-        assert isinstance(roster, IdTable)
-        roster.put_many(change["players"])
+        self._main.documents("players").put_many(change["players"])
 
     # --- players ---------------------------------------------------------------------------
 
-    def players(self, include_archived: bool = False) -> list[dict[str, Any]]:
+    def players(self, include_archived: bool = False) -> list[Player]:
         """The roster, by name."""
         with self._lock:
-            found = [{**doc, "id": doc.doc_id} for doc in self._main.table("players").all()]
+            found = [_player(player_id, doc) for player_id, doc in self._roster.docs()]
         found = [p for p in found if include_archived or not p["archived"]]
         return sorted(found, key=lambda p: name_key(p["name"]))
 
-    def add_player(self, name: str, born: str | None = None) -> dict[str, Any]:
+    @property
+    def _roster(self) -> Documents:
+        return self._main.documents("players")
+
+    def add_player(self, name: str, born: str | None = None) -> Player:
         with self._lock:
             clean = self._valid_name(name)
-            player = {
+            player: dict[str, Any] = {
                 "name": clean,
                 "born": self._valid_birth(born),
                 "archived": False,
                 "former_names": [],
             }
             player_id = uuid.uuid4().hex
-            self._main.table("players").insert(Document(player, doc_id=player_id))
-            return {**player, "id": player_id}
+            self._roster.put(player_id, player)
+            return _player(player_id, player)
 
     def rename_player(self, player_id: str, name: str) -> None:
         """Rename in the roster; finished games keep the name they were played with."""
@@ -856,30 +830,26 @@ class Store:
             former = list(player["former_names"])
             if clean != player["name"]:
                 former.append(player["name"])
-            self._main.table("players").update(
-                {"name": clean, "former_names": former}, doc_ids=[player_id]
-            )
+            self._roster.update_doc(player_id, {"name": clean, "former_names": former})
 
     def add_former_name(self, player_id: str, name: str) -> None:
         """Link games played under an earlier name to this player (kept by imports)."""
         with self._lock:
             former = [*self._player(player_id)["former_names"], name]
-            self._main.table("players").update({"former_names": former}, doc_ids=[player_id])
+            self._roster.update_doc(player_id, {"former_names": former})
 
     def set_player_birth(self, player_id: str, born: str | None) -> None:
         with self._lock:
             self._player(player_id)
-            self._main.table("players").update(
-                {"born": self._valid_birth(born)}, doc_ids=[player_id]
-            )
+            self._roster.update_doc(player_id, {"born": self._valid_birth(born)})
 
     def archive_player(self, player_id: str, archived: bool = True) -> None:
         with self._lock:
             self._player(player_id)
-            self._main.table("players").update({"archived": archived}, doc_ids=[player_id])
+            self._roster.update_doc(player_id, {"archived": archived})
 
     def _player(self, player_id: str) -> dict[str, Any]:
-        doc = self._main.table("players").get(doc_id=player_id)
+        doc = self._roster.get_doc(player_id)
         if doc is None:
             raise err.PlayerNotFound(player_id=player_id)
         return dict(doc)
@@ -889,8 +859,8 @@ class Store:
         clean = read_name(reader, name, "name")
         if clean is None:
             raise err.InvalidPlayer(problem=reader.errors[0])
-        for doc in self._main.table("players").all():
-            if doc.doc_id != except_id and name_key(doc["name"]) == name_key(clean):
+        for player_id, doc in self._roster.docs():
+            if player_id != except_id and name_key(doc["name"]) == name_key(clean):
                 raise err.PlayerNameTaken(name=clean)
         return clean
 
@@ -908,12 +878,12 @@ class Store:
 
     def setting(self, key: str, default: Any = None) -> Any:
         with self._lock:
-            doc = self._main.table("settings").get(doc_id=key)
+            doc = self._main.documents("settings").get_doc(key)
         return default if doc is None else doc["value"]
 
     def set_setting(self, key: str, value: Any) -> None:
         with self._lock:
-            self._put(self._main.table("settings"), key, {"value": value})
+            self._main.documents("settings").put(key, {"value": value})
 
     # --- checking --------------------------------------------------------------------------
 
@@ -945,12 +915,12 @@ class Store:
             archived_ids: set[str] = set()
             for table in [self._active, *shards]:
                 self._forget_summaries(self._keep_aside_unusable(table, problem_of))
-                ids = {doc.doc_id for doc in table.all()}
+                ids = set(table.ids())
                 count += len(ids)
                 if table is not self._active:
                     archived_ids |= ids
             problems = [notice.message for notice in self.notices[reported:]]
-            index_ids = {doc.doc_id for doc in self._index.all()}
+            index_ids = set(self._index.ids())
             for game_id in sorted(archived_ids - index_ids):
                 problems.append(f"{game_id}: finished but missing from the index")
             for game_id in sorted(index_ids - archived_ids):

@@ -320,7 +320,7 @@ def test_an_interrupted_finish_is_completed_at_start(tmp_path: Path) -> None:
     store._begin("finish", [game_id])
     record = store.load_game(game_id)
     record["meta"]["ended"] = "2026-11-21T23:00:00+01:00"
-    store._put(store._shard(shard_of(game_id)), game_id, {"record": record, "deleted_at": None})
+    store._shard(shard_of(game_id)).put(game_id, {"record": record, "deleted_at": None})
     store.close()
     store = Store.open(folder)
     try:
@@ -374,7 +374,7 @@ def test_check_finds_invalid_records_and_a_stale_index(store: Store) -> None:
     shard = store._shard(shard_of("g2"))
     broken = shard.get(doc_id="g2")["record"]
     broken["rounds"][0]["own_cards"]["Anna"] = 99
-    store._put(shard, "g2", {"record": broken, "deleted_at": None})
+    shard.put("g2", {"record": broken, "deleted_at": None})
     store._index.remove(doc_ids=["g2"])
     count, problems = store.check()
     assert count == 2
@@ -452,14 +452,14 @@ def stored_by_version_2(folder: Path, active: list[dict], finished: list[dict]) 
     """Write records the way schema version 2 stored them, without today's validation."""
     store = Store.open(folder)
     for record in active:
-        store._put(store._active, record["meta"]["id"], {"record": record, "deleted_at": None})
+        store._active.put(record["meta"]["id"], {"record": record, "deleted_at": None})
     for record in finished:
         game_id = record["meta"]["id"]
         record["meta"]["ended"] = "2026-11-02T22:00:00+01:00"
         doc = {"record": record, "deleted_at": None}
-        store._put(store._shard(shard_of(game_id)), game_id, doc)
+        store._shard(shard_of(game_id)).put(game_id, doc)
         summary = {"id": game_id, "game": record["game"], "players": [], "finished": True}
-        store._put(store._index, game_id, {**summary, "active": False, "deleted_at": None})
+        store._index.put(game_id, {**summary, "active": False, "deleted_at": None})
     store._main.table("meta").update({"version": 2}, doc_ids=["schema"])
     store.close()
 
@@ -690,7 +690,7 @@ def test_stored_names_are_normalised_by_a_migration_and_clashes_are_reported(
             if event[key] == "Ben":
                 event[key] = "\uff21\uff4e\uff4e\uff41"
     game["meta"] = {"id": "old-game", "started": None, "ended": None}
-    store._put(store._active, "old-game", {"record": game, "deleted_at": None})
+    store._active.put("old-game", {"record": game, "deleted_at": None})
     store._main.table("meta").update({"version": 3}, doc_ids=["schema"])
     store.close()
     store = Store.open(folder)
