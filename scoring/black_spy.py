@@ -41,6 +41,9 @@ MOLE_CARDS_PER_PLAYER = 3
 MOON_POINTS = Fraction(60)
 END_VALUES = {3: 200, 4: 150, 5: 120, 6: 100}
 PILE_KEYS = ("black_spies", "black_low", "black_high", "colored_spies")
+# The counted parts of a pile and how many of each a deal holds (the steppers' ends).
+PART_LIMITS = {"black_spies": BLACK_SPIES, "black_low": BLACK_LOW, "colored_spies": COLORED_SPIES}
+HIGH_RANKS = tuple(HIGH_POINTS)
 
 
 @dataclass(frozen=True)
@@ -71,6 +74,16 @@ class Pile:
     def black_points(self) -> int:
         return 10 * self.black_spies + self.black_low + sum(HIGH_POINTS[r] for r in self.black_high)
 
+    @property
+    def is_moon(self) -> bool:
+        """All 16 black cards."""
+        return self.black_cards == BLACK_CARDS
+
+    def stepped(self, part: str, step: int) -> Pile:
+        """One more (or fewer) of a counted part, kept within what a deal holds."""
+        value = max(0, min(PART_LIMITS[part], getattr(self, part) + step))
+        return replace(self, **{part: value})
+
     def to_json(self) -> dict[str, JSON]:
         return {
             "black_spies": self.black_spies,
@@ -82,6 +95,8 @@ class Pile:
 
 @dataclass(frozen=True)
 class Deal:
+    """A deal; also the draft the entry screen edits (it may not add up yet)."""
+
     piles: dict[str, Pile]  # every player, seating order
     moon_choice: str | None = None
 
@@ -89,9 +104,101 @@ class Deal:
     def moon_taker(self) -> str | None:
         """The player who took all 16 black cards, if any."""
         for name, pile in self.piles.items():
-            if pile.black_cards == BLACK_CARDS:
+            if pile.is_moon:
                 return name
         return None
+
+    @classmethod
+    def blank(cls, table: Table) -> Deal:
+        return cls({name: Pile() for name in table.names})
+
+    @classmethod
+    def from_json(cls, raw: object, table: Table) -> Deal:
+        """A stored deal as far as it can be read (a draft starts from it)."""
+        fields = raw if isinstance(raw, dict) else {}
+        cards = fields.get("cards") if isinstance(fields.get("cards"), dict) else {}
+        piles = dict(cls.blank(table).piles)
+        for name, pile in (cards or {}).items():
+            seated = table.resolve(str(name))
+            read = read_pile(Reader(), pile, "") if seated else None
+            if seated and read is not None:
+                piles[seated] = read
+        choice = fields.get("moon_choice")
+        return cls(piles, choice if choice in MOON_CHOICES else None)
+
+    def to_json(self) -> dict[str, JSON]:
+        deal: dict[str, JSON] = {"cards": {n: pile.to_json() for n, pile in self.piles.items()}}
+        if self.moon_choice is not None:
+            deal["moon_choice"] = self.moon_choice
+        return deal
+
+    def with_pile(self, name: str, pile: Pile) -> Deal:
+        return replace(self, piles={**self.piles, name: pile})
+
+    def stepped(self, name: str, part: str, step: int) -> Deal:
+        return self.with_pile(name, self.piles[name].stepped(part, step))
+
+    def with_high_card(self, name: str, rank: int) -> Deal:
+        """`name` took the black `rank` (from whoever had it), or gives it back."""
+        if rank in self.piles[name].black_high:
+            mine = replace(self.piles[name], black_high=self.piles[name].black_high - {rank})
+            return self.with_pile(name, mine)
+        piles = {n: replace(p, black_high=p.black_high - {rank}) for n, p in self.piles.items()}
+        piles[name] = replace(piles[name], black_high=piles[name].black_high | {rank})
+        return replace(self, piles=piles)
+
+    def with_moon_choice(self, choice: str | None) -> Deal:
+        return replace(self, moon_choice=choice)
+
+    def completed(self, player: str) -> Deal:
+        """`player`'s pile is what the other piles leave over (unchanged when they already
+        hold more than a deal)."""
+        rest = rest_of_deal({n: p for n, p in self.piles.items() if n != player})
+        return self if rest is None else self.with_pile(player, rest)
+
+
+@dataclass(frozen=True)
+class NextDeal:
+    """What the table needs before the next deal."""
+
+    number: int
+    dealer: str
+    pass_direction: str  # left, right, across
+    cards_each: int
+    mole_cards: int | None  # with The Mole from deal 2 on
+    mole_draft_order: tuple[str, ...] | None
+    caller: str | None  # with Calling Color
+    leader: str | None
+
+
+@dataclass(frozen=True)
+class SheetDeal:
+    """One row of the scoresheet."""
+
+    number: int
+    points: dict[str, Fraction]
+    moon: str | None
+    halved: frozenset[str]
+
+
+@dataclass(frozen=True)
+class Sheet:
+    """The paper pad: a row per deal, the totals, the distance to the end, the next deal."""
+
+    deals: tuple[SheetDeal, ...]
+    totals: dict[str, Fraction]
+    leaders: tuple[str, ...]
+    end_value: int
+    going_back: bool
+    variants: frozenset[str]
+    next_deal: NextDeal | None
+
+    @property
+    def half(self) -> Fraction:
+        return Fraction(self.end_value, 2)
+
+    def to_end(self, name: str) -> Fraction:
+        return self.end_value - self.totals[name]
 
 
 @dataclass(frozen=True)
@@ -457,26 +564,67 @@ class BlackSpy(GameRules[Options, Deal, State]):
         lowest = min(state.totals.values())
         return [name for name, total in state.totals.items() if total == lowest]
 
-    def next_deal(self, state: State) -> dict[str, JSON] | None:
+    def next_deal(self, state: State) -> NextDeal | None:
         """Who deals next, which way to pass, how many cards, the Mole and the caller."""
         if state.over:
             return None
         table, options = state.table, state.options
         number = len(state.deals) + 1
         dealer = dealer_of(table, options.first_dealer, number)
+        mole = options.has("mole") and number >= 2
+        calling = options.has("calling-color")
+        return NextDeal(
+            number=number,
+            dealer=dealer,
+            pass_direction=pass_direction(len(table), number),
+            cards_each=cards_each(len(table), number, options.has("mole")),
+            mole_cards=MOLE_CARDS_PER_PLAYER * len(table) if mole else None,
+            mole_draft_order=tuple(mole_draft_order(table, state.totals, dealer)) if mole else None,
+            caller=dealer if calling else None,
+            leader=table.left_of(dealer) if calling else None,
+        )
+
+    @staticmethod
+    def _next_deal_json(deal: NextDeal | None) -> dict[str, JSON] | None:
+        if deal is None:
+            return None
         info: dict[str, JSON] = {
-            "number": number,
-            "dealer": dealer,
-            "pass": pass_direction(len(table), number),
-            "cards_each": cards_each(len(table), number, options.has("mole")),
+            "number": deal.number,
+            "dealer": deal.dealer,
+            "pass": deal.pass_direction,
+            "cards_each": deal.cards_each,
         }
-        if options.has("mole") and number >= 2:
-            info["mole_cards"] = MOLE_CARDS_PER_PLAYER * len(table)
-            info["mole_draft_order"] = mole_draft_order(table, state.totals, dealer)
-        if options.has("calling-color"):
-            info["caller"] = dealer
-            info["leader"] = table.left_of(dealer)
+        if deal.mole_draft_order is not None:
+            info["mole_cards"] = deal.mole_cards
+            info["mole_draft_order"] = list(deal.mole_draft_order)
+        if deal.caller is not None:
+            info["caller"] = deal.caller
+            info["leader"] = deal.leader
         return info
+
+    def sheet(self, state: State, leaders: tuple[str, ...]) -> Sheet:
+        """The scoresheet of the table screen."""
+        deals = tuple(
+            SheetDeal(number, dict(deal.points), deal.moon_taker, frozenset(deal.halved))
+            for number, deal in enumerate(state.deals, start=1)
+        )
+        options = state.options
+        return Sheet(
+            deals=deals,
+            totals=dict(state.totals),
+            leaders=leaders,
+            end_value=options.end_value,
+            going_back=options.has("going-back"),
+            variants=options.variants,
+            next_deal=self.next_deal(state),
+        )
+
+    def deal_points_so_far(self, state: State, draft: Deal) -> dict[str, Fraction]:
+        """Each player's points for a deal being entered: the deal's once it adds up (moon
+        included), before that each pile's own."""
+        if check_deal_adds_up(Reader(), draft.piles, "draft"):
+            return deal_points(draft, state.options)
+        return {name: pile_points(pile, state.options) for name, pile in draft.piles.items()}
 
     def player_facts(self, state: State) -> dict[str, dict[str, int]]:
         """Moons shot: deals in which the player took all 16 black cards."""
@@ -487,7 +635,7 @@ class BlackSpy(GameRules[Options, Deal, State]):
 
     def details(self, state: State) -> dict[str, JSON]:
         return {
-            "next_deal": self.next_deal(state),
+            "next_deal": self._next_deal_json(self.next_deal(state)),
             "end_value": state.options.end_value,
             "deals": [deal.to_json() for deal in state.deals],
         }

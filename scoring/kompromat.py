@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import ClassVar
 
@@ -92,6 +92,16 @@ class Effect:
     on: str | None = None
     adjust: int = 0
 
+    def to_json(self) -> dict[str, JSON]:
+        effect: dict[str, JSON] = {"item": self.item, "by": self.by}
+        if self.acts_as != self.item:
+            effect["as"] = self.acts_as
+        if self.acts_as == "newspaper":
+            effect["on"] = self.on
+        if self.acts_as == "vesper-martini":
+            effect["adjust"] = self.adjust
+        return effect
+
 
 @dataclass(frozen=True)
 class Mission:
@@ -152,6 +162,186 @@ class MissionResult:
             "winner": self.winner,
             "tokens": dict(self.tokens),
         }
+
+
+def card_json(label: str) -> JSON:
+    """A card label as the record writes it: 0.5 and the numbers as numbers, "1/11" as is."""
+    if label == ACE:
+        return ACE
+    return 0.5 if label == "0.5" else int(label)
+
+
+@dataclass(frozen=True)
+class MissionDraft:
+    """A mission being entered: any of it may still be missing (the rules check it on saving)."""
+
+    card: MissionCard | None = None
+    alarm: int = 0
+    plays: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    perfect_return: frozenset[str] = frozenset()
+    effects: tuple[Effect, ...] = ()
+
+    def cards_of(self, name: str) -> tuple[str, ...]:
+        return self.plays.get(name, ())
+
+    def to_json(self) -> dict[str, JSON]:
+        mission: dict[str, JSON] = {"alarm": self.alarm}
+        if self.card is not None:
+            mission = {"card": self.card.to_json(), **mission}
+        mission["plays"] = {
+            name: [card_json(label) for label in cards] for name, cards in self.plays.items()
+        }
+        if self.perfect_return:
+            mission["perfect_return"] = sorted(self.perfect_return)
+        if self.effects:
+            mission["effects"] = [effect.to_json() for effect in self.effects]
+        return mission
+
+    def with_card(self, card: MissionCard) -> MissionDraft:
+        return replace(self, card=card)
+
+    def with_alarm(self, alarm: int) -> MissionDraft:
+        return replace(self, alarm=alarm)
+
+    def played(self, name: str, label: str) -> MissionDraft:
+        return replace(self, plays={**self.plays, name: (*self.cards_of(name), label)})
+
+    def taken_back(self, name: str, position: int) -> MissionDraft:
+        cards = self.cards_of(name)
+        return replace(self, plays={**self.plays, name: cards[:position] + cards[position + 1 :]})
+
+    def declared(self, name: str, position: int, value: int) -> MissionDraft:
+        """The 1/11 at `position` counts as `value` (1 or 11): the player's choice."""
+        cards = list(self.cards_of(name))
+        cards[position] = str(value)
+        return replace(self, plays={**self.plays, name: tuple(cards)})
+
+    def with_return(self, name: str) -> MissionDraft:
+        """`name` returns a token for a perfect 21 (or no longer does)."""
+        return replace(self, perfect_return=self.perfect_return ^ {name})
+
+    def with_effect(self, effect: Effect) -> MissionDraft:
+        """`effect` used on this mission (or no longer)."""
+        if effect in self.effects:
+            return replace(self, effects=tuple(e for e in self.effects if e != effect))
+        return replace(self, effects=(*self.effects, effect))
+
+
+@dataclass(frozen=True)
+class RoundDraft:
+    """A round being entered: its four missions in reveal order."""
+
+    missions: tuple[MissionDraft, ...]
+
+    @classmethod
+    def blank(cls, table: Table) -> RoundDraft:
+        empty = MissionDraft(plays={name: () for name in table.names})
+        return cls(tuple(empty for _ in range(MISSIONS_PER_ROUND)))
+
+    @classmethod
+    def from_json(cls, raw: object, table: Table) -> RoundDraft:
+        """A stored round as far as it can be read (a correction starts from it)."""
+        missions = raw.get("missions") if isinstance(raw, dict) else None
+        drafts = [
+            _mission_draft(table, item) for item in (missions if isinstance(missions, list) else [])
+        ]
+        blank = cls.blank(table).missions
+        return cls(tuple(drafts[:MISSIONS_PER_ROUND]) + blank[len(drafts) :])
+
+    def to_json(self) -> dict[str, JSON]:
+        return {"missions": [mission.to_json() for mission in self.missions]}
+
+    def with_mission(self, index: int, mission: MissionDraft) -> RoundDraft:
+        missions = list(self.missions)
+        missions[index] = mission
+        return replace(self, missions=tuple(missions))
+
+    def cards_of(self, name: str) -> list[str]:
+        """Every card `name` laid this round."""
+        return [label for mission in self.missions for label in mission.cards_of(name)]
+
+
+def _mission_draft(table: Table, raw: object) -> MissionDraft:
+    """A mission of a stored round, leniently: what cannot be read is left out."""
+    if not isinstance(raw, dict):
+        return MissionDraft(plays={name: () for name in table.names})
+    reader = Reader()
+    card = read_mission_card(reader, raw["card"], "card") if "card" in raw else None
+    alarm = as_whole(raw.get("alarm"))
+    plays = Kompromat._readable_plays(table, raw)
+    returns = raw.get("perfect_return")
+    perfect = frozenset(
+        name
+        for name in (table.resolve(str(n)) for n in (returns if isinstance(returns, list) else []))
+        if name
+    )
+    effects = raw.get("effects")
+    read_effects = [
+        Kompromat._read_effect(Reader(), table, item, "")
+        for item in (effects if isinstance(effects, list) else [])
+    ]
+    return MissionDraft(
+        card=card,
+        alarm=alarm if alarm is not None and 0 <= alarm <= max(ALARM_CARDS) else 0,
+        plays=plays,
+        perfect_return=perfect,
+        effects=tuple(effect for effect in read_effects if effect is not None),
+    )
+
+
+@dataclass(frozen=True)
+class MissionPreview:
+    """A mission being entered, resolved as far as the entries allow."""
+
+    totals: dict[str, Fraction | None]  # None: no cards
+    values: dict[str, tuple[Fraction, ...]]  # what each card counts (a 1/11 as 1 or 11)
+    may_add: dict[str, bool]  # not after a bust
+    left: dict[str, dict[str, int]]  # cards of each kind still in hand this round
+    offers: dict[str, tuple[Effect, ...]]  # the item effects each player may use here
+    resolved: bool = False
+    winner: str | None = None
+    tokens: dict[str, int] | None = None  # after the mission
+    ended: bool = False  # after the mission that ended the game: nothing to enter
+
+
+@dataclass(frozen=True)
+class Standing:
+    """One player in the game so far."""
+
+    name: str
+    tokens: int
+    victory_points: int
+    breakdown: dict[str, int]
+    unused_items: tuple[str, ...]
+
+    @property
+    def to_loss(self) -> int:
+        """Tokens left before the loss at 9."""
+        return TOKEN_LIMIT - self.tokens
+
+    @property
+    def near_loss(self) -> bool:
+        """Two tokens or fewer from the loss (the screen warns)."""
+        return self.to_loss <= 2
+
+
+@dataclass(frozen=True)
+class PlayedMission:
+    card: MissionCard
+    resolved: bool  # not after the mission that ended the game
+    winner: str | None
+
+
+@dataclass(frozen=True)
+class Board:
+    """Kompromat at the table: standings, the next round, what each round's missions did."""
+
+    players: tuple[Standing, ...]
+    next_round: tuple[int, str] | None  # (number, first player)
+    token_losers: tuple[str, ...]
+    rounds: tuple[tuple[PlayedMission, ...], ...]
+    cards_left: tuple[tuple[MissionCard, int], ...]  # the mission deck not laid out yet
+    used_items: frozenset[str]
 
 
 @dataclass(frozen=True)
@@ -269,6 +459,20 @@ def mission_winner(
     ):
         return None
     return ranked[0]
+
+
+def deck_not_laid(state: State) -> list[tuple[MissionCard, int]]:
+    """The mission cards not laid out yet: each kind with how many are left."""
+    deck = [MissionCard("target", vp=vp) for vp in TARGET_VPS]
+    deck += [MissionCard("code"), MissionCard("document")]
+    deck += [MissionCard("item", item=item) for item in ITEMS]
+    left = []
+    for card in deck:
+        total = {"target": TARGET_VPS.get(card.vp, 0), "item": 1}.get(card.kind, SET_CARDS)
+        remaining = total - state.mission_cards.count(card)
+        if remaining > 0:
+            left.append((card, remaining))
+    return left
 
 
 def first_player_of(table: Table, first_player: str, round_number: int) -> str:
@@ -764,70 +968,64 @@ class Kompromat(GameRules[Options, KompromatRound, State]):
 
     # -- a round being entered --
 
-    def preview_round(self, state: State, draft: object) -> list[dict[str, JSON]]:
-        """Each mission of a round still being entered, resolved as far as the entries allow.
-
-        Per mission and player: the total (None: no cards), what each card counts (a 1/11 as 1
-        or 11), whether another card may still be laid there (not after a bust), the cards
-        left in hand this round, and the item effects that may be used there ("offers"); and,
-        once the mission can be resolved, the winner and the tokens after it. `ended` marks
-        missions after the one that ended the game (they need no cards).
-        """
-        missions = draft.get("missions") if isinstance(draft, dict) else None
-        raws = missions if isinstance(missions, list) else []
+    def preview(self, state: State, draft: RoundDraft) -> list[MissionPreview]:
+        """Each mission of a round being entered, resolved as far as the entries allow: each
+        player's total (None: no cards), what each card counts, whether another card may be
+        laid there (not after a bust), the cards left in hand this round and the item effects
+        that may be used there; once the mission can be resolved, its winner and the tokens
+        after it. Missions after the one that ended the game are marked `ended`."""
         table = state.table
-        left = self._cards_left_in_hand(table, raws)
-        previews: list[dict[str, JSON]] = []
+        left = {name: deck_left(draft.cards_of(name)) for name in table.names}
+        previews: list[MissionPreview] = []
         known: State | None = state
         ended = False
-        for index, raw in enumerate(raws):
+        for index, entered in enumerate(draft.missions):
             reader = Reader()
-            mission = self._read_mission(reader, table, raw, child("missions", index))
-            plays = mission.plays if mission else self._readable_plays(table, raw)
-            totals = self._mission_totals(table, mission) if mission else None
-            preview: dict[str, JSON] = {
-                "totals": {
-                    n: None if not plays[n] else to_json(mission_total(plays[n])) for n in plays
-                },
-                "values": self._counted_values(table, plays, mission),
-                "may_add": {name: may_add_card(plays[name]) for name in table.names},
-                "left": {name: dict(left[name]) for name in table.names},
-                "winner": None,
-                "tokens": None,
-                "resolved": False,
-                "ended": ended,
-                "unused": None,
-                "offers": {name: [] for name in table.names},
-            }
+            mission = self._read_mission(reader, table, entered.to_json(), "")
+            plays = {name: entered.cards_of(name) for name in table.names}
+            preview = MissionPreview(
+                totals={n: mission_total(plays[n]) if plays[n] else None for n in table.names},
+                values=self._counted_values(table, plays, mission),
+                may_add={name: may_add_card(plays[name]) for name in table.names},
+                left=left,
+                offers={name: () for name in table.names},
+                ended=ended,
+            )
             if known is not None and not known.token_losers:
+                totals = self._mission_totals(table, mission) if mission else None
                 winner = (
                     mission_winner(totals, {n: len(plays[n]) for n in table.names})
                     if totals
                     else None
                 )
-                card = mission.card if mission else None
-                preview["unused"] = {n: h.unused_items() for n, h in known.holdings.items()}
-                preview["offers"] = {n: self.offers(known, card, winner, n) for n in table.names}
+                offers = {n: self.offers(known, entered.card, winner, n) for n in table.names}
+                preview = replace(preview, offers=offers)
                 where = At(round=known.rounds_played + 1, mission=index + 1)
                 resolved = self._resolve(reader, known, mission, "", where) if mission else None
                 if resolved is None:
                     known = None
                 else:
                     known, result = resolved
-                    preview.update(result.to_json(), resolved=True)
+                    preview = replace(
+                        preview,
+                        totals=dict(result.totals),
+                        resolved=True,
+                        winner=result.winner,
+                        tokens=dict(result.tokens),
+                    )
                     ended = bool(known.token_losers)
             previews.append(preview)
         return previews
 
     def offers(
         self, state: State, card: MissionCard | None, winner: str | None, name: str
-    ) -> list[dict[str, JSON]]:
+    ) -> tuple[Effect, ...]:
         """The item effects `name` may use on a mission: every item won earlier and not used
         yet, and (Decision: items at once) an item acting after the award that `name` wins with
         this mission's `card`."""
         opponent = next(n for n in state.table.names if n != name)
         held = state.holdings[name]
-        found: list[dict[str, JSON]] = []
+        found: list[Effect] = []
         for item in held.unused_items():
             if item == "usb-stick":
                 for copied in sorted(state.used_items - {"usb-stick"}):
@@ -842,19 +1040,16 @@ class Kompromat(GameRules[Options, KompromatRound, State]):
             elif item == "usb-stick":
                 for copied in sorted(state.used_items & ACTS_AFTER_AWARD):
                     found += self._uses(item, copied, name, opponent)
-        return found
+        return tuple(found)
 
     @staticmethod
-    def _uses(item: str, acts_as: str, name: str, opponent: str) -> list[dict[str, JSON]]:
+    def _uses(item: str, acts_as: str, name: str, opponent: str) -> list[Effect]:
         """The ways `name` can use `item` (acting as `acts_as`), as effects of a mission."""
-        base: dict[str, JSON] = {"item": item, "by": name}
-        if item != acts_as:
-            base["as"] = acts_as
         if acts_as == "newspaper":
-            return [{**base, "on": opponent}]
+            return [Effect(item, name, acts_as, on=opponent)]
         if acts_as == "vesper-martini":
-            return [{**base, "adjust": 1}, {**base, "adjust": -1}]
-        return [base]
+            return [Effect(item, name, acts_as, adjust=1), Effect(item, name, acts_as, adjust=-1)]
+        return [Effect(item, name, acts_as)]
 
     @staticmethod
     def _readable_plays(table: Table, raw: object) -> dict[str, tuple[str, ...]]:
@@ -869,18 +1064,10 @@ class Kompromat(GameRules[Options, KompromatRound, State]):
             found[name] = tuple(label for label in labels if label is not None)
         return found
 
-    def _cards_left_in_hand(self, table: Table, raws: list[object]) -> dict[str, dict[str, int]]:
-        """Per player, the deck cards not laid on any mission of the round yet."""
-        laid: dict[str, list[str]] = {name: [] for name in table.names}
-        for raw in raws:
-            for name, cards in self._readable_plays(table, raw).items():
-                laid[name] += cards
-        return {name: deck_left(cards) for name, cards in laid.items()}
-
     @staticmethod
     def _counted_values(
         table: Table, plays: Mapping[str, tuple[str, ...]], mission: Mission | None
-    ) -> dict[str, JSON]:
+    ) -> dict[str, tuple[Fraction, ...]]:
         """What each card counts, with the Newspaper and Vesper Martini of the mission."""
         modifiers = {name: 0 for name in table.names}
         for effect in mission.effects if mission else ():
@@ -888,10 +1075,7 @@ class Kompromat(GameRules[Options, KompromatRound, State]):
                 modifiers[effect.on or ""] += NEWSPAPER_BONUS
             elif effect.acts_as == "vesper-martini":
                 modifiers[effect.by] += effect.adjust
-        return {
-            name: [to_json(v) for v in counted_values(plays[name], modifiers[name])]
-            for name in table.names
-        }
+        return {name: tuple(counted_values(plays[name], modifiers[name])) for name in table.names}
 
     # -- standings --
 
@@ -961,17 +1145,41 @@ class Kompromat(GameRules[Options, KompromatRound, State]):
 
     @staticmethod
     def _cards_left(state: State) -> list[dict[str, JSON]]:
-        """The mission cards not laid out yet, each kind with how many are left."""
-        deck = [MissionCard("target", vp=vp) for vp in TARGET_VPS]
-        deck += [MissionCard("code"), MissionCard("document")]
-        deck += [MissionCard("item", item=item) for item in ITEMS]
-        left: list[dict[str, JSON]] = []
-        for card in deck:
-            total = {"target": TARGET_VPS.get(card.vp, 0), "item": 1}.get(card.kind, SET_CARDS)
-            remaining = total - state.mission_cards.count(card)
-            if remaining > 0:
-                left.append({**card.to_json(), "left": remaining})
-        return left
+        return [{**card.to_json(), "left": left} for card, left in deck_not_laid(state)]
+
+    def board(self, state: State) -> Board:
+        """The table screen's view of the game."""
+        players = tuple(
+            Standing(
+                name,
+                held.tokens,
+                held.victory_points,
+                held.breakdown(),
+                tuple(held.unused_items()),
+            )
+            for name, held in state.holdings.items()
+        )
+        next_round = None
+        if not self.finished(state):
+            number = state.rounds_played + 1
+            next_round = (
+                number,
+                first_player_of(state.table, state.setup.options.first_player, number),
+            )
+        cards = state.mission_cards
+        rounds = tuple(
+            tuple(
+                PlayedMission(
+                    cards[number * MISSIONS_PER_ROUND + index],
+                    index < len(results),
+                    results[index].winner if index < len(results) else None,
+                )
+                for index in range(MISSIONS_PER_ROUND)
+            )
+            for number, results in enumerate(state.results)
+        )
+        left = tuple(deck_not_laid(state))
+        return Board(players, next_round, state.token_losers, rounds, left, state.used_items)
 
     def blank_round(self, state: State) -> dict[str, JSON]:
         names = state.table.names

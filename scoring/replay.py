@@ -317,11 +317,3 @@ def draft_points(record: object, draft: object) -> dict[str, Fraction]:
     """Each player's points for a round being entered, as far as they can be read."""
     result = replay(record)
     return result.rules.draft_points(result.state, draft)
-
-
-def preview_round(record: object, draft: object) -> list[dict[str, JSON]]:
-    """A round being entered, mission by mission, as far as it can be resolved (games whose
-    rounds have missions); [] for other games."""
-    result = replay(record)
-    preview = getattr(result.rules, "preview_round", None)
-    return list(preview(result.state, draft)) if preview else []

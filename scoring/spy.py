@@ -8,7 +8,7 @@ lit). The last player in wins; placements are the reverse order of elimination.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import ClassVar
 
@@ -39,6 +39,56 @@ class Event:
     by: str
     base: str
 
+    def to_json(self) -> dict[str, JSON]:
+        return {"event": self.kind, "by": self.by, "base": self.base}
+
+
+@dataclass(frozen=True)
+class LoggedEvent:
+    """An event as the table saw it: which target was found, who went out."""
+
+    kind: str
+    by: str
+    base: str
+    target: str | None = None
+    out: str | None = None
+
+    def to_json(self) -> dict[str, JSON]:
+        return {
+            "event": self.kind,
+            "by": self.by,
+            "base": self.base,
+            "target": self.target,
+            "out": self.out,
+        }
+
+
+@dataclass(frozen=True)
+class Base:
+    """One player's spy base as the table sees it."""
+
+    owner: str
+    found: int  # targets found, 0 to 4
+    next_target: str | None  # None once the owner is out
+    lit: int
+    bombs: int  # bombs a base holds
+    place: int | None  # once out
+
+    @property
+    def can_light(self) -> bool:
+        return self.lit < self.bombs
+
+    @property
+    def can_explode(self) -> bool:
+        return self.lit > 0
+
+
+@dataclass(frozen=True)
+class Board:
+    bases: tuple[Base, ...]
+    still_in: tuple[str, ...]
+    log: tuple[LoggedEvent, ...]
+
 
 @dataclass(frozen=True)
 class State:
@@ -46,7 +96,7 @@ class State:
     found: dict[str, int]  # targets found in each base, 0 to 4
     lit: dict[str, int]  # lit bombs in each base
     eliminated: tuple[str, ...] = ()
-    log: tuple[dict[str, JSON], ...] = ()  # what each event did, for the table's event list
+    log: tuple[LoggedEvent, ...] = ()  # what each event did, for the table's event list
 
     @property
     def table(self) -> Table:
@@ -105,24 +155,18 @@ class Spy(GameRules[Options, Event, State]):
         if not ok:
             return None
         found, lit, out = dict(state.found), dict(state.lit), state.eliminated
-        entry: dict[str, JSON] = {
-            "event": rnd.kind,
-            "by": rnd.by,
-            "base": rnd.base,
-            "target": None,
-            "out": None,
-        }
+        entry = LoggedEvent(rnd.kind, rnd.by, rnd.base)
         if rnd.kind == "target":
-            entry["target"] = TARGETS[found[rnd.base]]
+            entry = replace(entry, target=TARGETS[found[rnd.base]])
             found[rnd.base] += 1
             if found[rnd.base] == len(TARGETS):
                 out = (*out, rnd.base)
-                entry["out"] = rnd.base
+                entry = replace(entry, out=rnd.base)
         elif rnd.kind == "bomb-lit":
             lit[rnd.base] += 1
         else:
             out = (*out, rnd.by)
-            entry["out"] = rnd.by
+            entry = replace(entry, out=rnd.by)
         return State(state.setup, found, lit, out, (*state.log, entry))
 
     def placements(self, state: State) -> dict[str, int]:
@@ -148,7 +192,7 @@ class Spy(GameRules[Options, Event, State]):
             name: {
                 "survived": int(name not in state.eliminated),
                 "bombs_set_off": sum(
-                    1 for e in state.log if e["event"] == "bomb-exploded" and e["by"] == name
+                    1 for e in state.log if e.kind == "bomb-exploded" and e.by == name
                 ),
             }
             for name in state.table.names
@@ -161,8 +205,25 @@ class Spy(GameRules[Options, Event, State]):
             "lit_bombs": dict(state.lit),
             "targets_found": dict(state.found),
             "bombs_per_base": bombs_per_base(len(state.table)),
-            "log": list(state.log),
+            "log": [entry.to_json() for entry in state.log],
         }
+
+    def board(self, state: State) -> Board:
+        """Each base, who is still in, and what happened, for the table screen."""
+        places = self.placements(state)
+        bombs = bombs_per_base(len(state.table))
+        bases = tuple(
+            Base(
+                owner=name,
+                found=state.found[name],
+                next_target=None if name in state.eliminated else TARGETS[state.found[name]],
+                lit=state.lit[name],
+                bombs=bombs,
+                place=places[name] if name in state.eliminated else None,
+            )
+            for name in state.table.names
+        )
+        return Board(bases, tuple(state.still_in), state.log)
 
     def blank_round(self, state: State) -> dict[str, JSON]:
         players = state.still_in

@@ -8,7 +8,7 @@ the player who ended the game by making an attempt on every opponent. Highest to
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import ClassVar
 
@@ -40,10 +40,95 @@ class Options:
 
 @dataclass(frozen=True)
 class Ending:
+    """The end of a game as the table lays it open; also the draft the wizard edits (then it
+    may be incomplete: the rules check it when it is saved)."""
+
     passports: dict[str, tuple[str, ...]]
     own_cards: dict[str, int]
     identifications: dict[str, dict[str, tuple[str, ...]]]  # guesser -> opponent -> guesses
     ended_by: str | None
+
+    @classmethod
+    def blank(cls, table: Table) -> Ending:
+        names = table.names
+        return cls({n: () for n in names}, {n: 0 for n in names}, {n: {} for n in names}, None)
+
+    @classmethod
+    def from_json(cls, raw: object, table: Table) -> Ending:
+        """A stored round as far as it can be read (a draft starts from it)."""
+        draft = cls.blank(table)
+        fields = raw if isinstance(raw, dict) else {}
+        passports = fields.get("passports")
+        for name, held in passports.items() if isinstance(passports, dict) else []:
+            seated = table.resolve(str(name))
+            if seated and isinstance(held, list):
+                draft.passports[seated] = tuple(str(n) for n in held)
+        own = fields.get("own_cards")
+        for name, count in own.items() if isinstance(own, dict) else []:
+            seated = table.resolve(str(name))
+            if seated and isinstance(count, int) and not isinstance(count, bool):
+                draft.own_cards[seated] = count
+        guesses = fields.get("identifications")
+        for guesser, made in guesses.items() if isinstance(guesses, dict) else []:
+            seated = table.resolve(str(guesser))
+            for opponent, named in made.items() if isinstance(made, dict) else []:
+                target = table.resolve(str(opponent))
+                if seated and target and isinstance(named, list):
+                    draft.identifications[seated][target] = tuple(str(n) for n in named)
+        ended = fields.get("ended_by")
+        ended_by = table.resolve(ended) if isinstance(ended, str) else None
+        return replace(draft, ended_by=ended_by)
+
+    def to_json(self) -> dict[str, JSON]:
+        return {
+            "passports": {name: list(held) for name, held in self.passports.items()},
+            "own_cards": dict(self.own_cards),
+            "identifications": {
+                guesser: {opponent: list(named) for opponent, named in made.items() if named}
+                for guesser, made in self.identifications.items()
+            },
+            "ended_by": self.ended_by,
+        }
+
+    def with_passport(self, name: str, slot: int, nationality: str | None) -> Ending:
+        held = set_slot(self.passports.get(name, ()), slot, nationality)
+        return replace(self, passports={**self.passports, name: held})
+
+    def with_own_cards(self, name: str, step: int, limit: int) -> Ending:
+        count = max(0, min(limit, self.own_cards.get(name, 0) + step))
+        return replace(self, own_cards={**self.own_cards, name: count})
+
+    def with_guess(self, guesser: str, opponent: str, slot: int, nationality: str | None) -> Ending:
+        made = dict(self.identifications.get(guesser, {}))
+        made[opponent] = set_slot(made.get(opponent, ()), slot, nationality)
+        return replace(self, identifications={**self.identifications, guesser: made})
+
+    def with_ended_by(self, name: str | None) -> Ending:
+        return replace(self, ended_by=name)
+
+
+def set_slot(values: tuple[str, ...], slot: int, value: str | None) -> tuple[str, ...]:
+    """`values` with position `slot` set (None clears it); gaps are dropped.
+
+    >>> set_slot(("italy",), 1, "spain"), set_slot(("italy", "spain"), 0, None)
+    (('italy', 'spain'), ('spain',))
+    """
+    padded: list[str | None] = [*values, *[None] * (slot + 1 - len(values))]
+    padded[slot] = value
+    return tuple(v for v in padded if v)
+
+
+@dataclass(frozen=True)
+class ScoreParts:
+    """How one player's score is made: own cards × (1 + correct) + the ending bonus."""
+
+    own_cards: int
+    correct: int
+    ending_bonus: int
+
+    @property
+    def total(self) -> int:
+        return self.own_cards * (1 + self.correct) + self.ending_bonus
 
 
 @dataclass(frozen=True)
@@ -64,10 +149,19 @@ def correct_identifications(ending: Ending, player: str) -> int:
     )
 
 
-def score(ending: Ending, player: str) -> int:
+def score_parts(ending: Ending, player: str) -> ScoreParts:
     """``own cards × (1 + correct)`` plus 3 for ending the game by attempts on every opponent."""
     bonus = ENDING_BONUS if ending.ended_by == player else 0
-    return ending.own_cards[player] * (1 + correct_identifications(ending, player)) + bonus
+    return ScoreParts(ending.own_cards[player], correct_identifications(ending, player), bonus)
+
+
+def score(ending: Ending, player: str) -> int:
+    return score_parts(ending, player).total
+
+
+def own_cards_limit(players: int) -> int:
+    """Cards of one's own nationality a hand can hold: 18 per passport."""
+    return CARDS_PER_NATIONALITY * passports_each(players)
 
 
 def laid_elsewhere(made: Mapping[str, Sequence[str]], opponent: str, slot: int) -> set[str]:
@@ -201,7 +295,7 @@ class Spywhere(GameRules[Options, Ending, State]):
         entries = read_player_map(reader, table, raw, path, require_all=True)
         if entries is None:
             return None
-        limit = CARDS_PER_NATIONALITY * passports_each(len(table))
+        limit = own_cards_limit(len(table))
         counts = {
             name: reader.whole(value, entry_path, 0, limit, N_("cards of their own nationality"))
             for name, (entry_path, value) in entries.items()

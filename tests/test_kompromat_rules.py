@@ -323,13 +323,17 @@ def test_a_round_being_entered_is_previewed_mission_by_mission() -> None:
         ]
     }
     draft["missions"][1]["effects"] = [{"item": "newspaper", "by": "Anna", "on": "Ben"}]
-    previews = scoring.preview_round(rec, draft)
-    assert previews[0]["unused"] == {"Anna": ["newspaper"], "Ben": []}
-    assert (previews[0]["winner"], previews[0]["totals"]) == ("Anna", {"Anna": 21, "Ben": 9})
-    assert previews[1]["totals"] == {"Anna": 9, "Ben": 13} and previews[1]["winner"] == "Ben"
-    assert previews[1]["unused"] == {"Anna": ["newspaper"], "Ben": []}
-    assert previews[2]["resolved"] is False and previews[2]["totals"] == {"Anna": 2, "Ben": None}
-    assert previews[3]["resolved"] is False and previews[3]["unused"] is None
+    result = scoring.replay(rec)
+    previews = rules.RULES.preview(result.state, rules.RoundDraft.from_json(draft, result.table))
+    newspaper = rules.Effect("newspaper", "Anna", "newspaper", on="Ben")
+    assert previews[0].offers == {"Anna": (newspaper,), "Ben": ()}
+    assert (previews[0].winner, previews[0].totals) == ("Anna", {"Anna": 21, "Ben": 9})
+    assert previews[0].values["Anna"] == (10, 11)
+    assert previews[1].totals == {"Anna": 9, "Ben": 13} and previews[1].winner == "Ben"
+    assert previews[2].resolved is False and previews[2].totals == {"Anna": 2, "Ben": None}
+    assert previews[3].resolved is False and previews[3].offers == {"Anna": (), "Ben": ()}
+    left = previews[0].left["Anna"]
+    assert left["10"] == 0 and left["1/11"] == 1 and left["2"] == 0 and left["9"] == 0
 
 
 def test_cards_left_in_the_mission_deck() -> None:

@@ -1,0 +1,93 @@
+"""The rules questions the screens ask, answered by the engine in typed results (issue 10):
+drafts that round-trip to the record format, the scoresheet, the boards, score parts."""
+
+from __future__ import annotations
+
+import json
+from fractions import Fraction
+
+from builders import SCENARIOS, T5, item, kompromat_game, mission
+
+import scoring
+from scoring import black_spy, kompromat, spy, spywhere
+
+
+def scenario(name: str) -> dict:
+    return json.loads((SCENARIOS / f"{name}.json").read_text())
+
+
+def test_black_spy_drafts_round_trip_and_edit_by_the_rules() -> None:
+    record = scenario("black-spy-basic")
+    table = scoring.replay(record).table
+    for raw in record["rounds"]:
+        assert black_spy.Deal.from_json(raw, table).to_json() == raw
+    draft = black_spy.Deal.blank(table)
+    for _ in range(9):
+        draft = draft.stepped("Anna", "black_spies", 1)
+    assert draft.piles["Anna"].black_spies == black_spy.BLACK_SPIES  # a deal holds six
+    draft = draft.with_high_card("Ben", 8).with_high_card("Anna", 8)
+    assert 8 in draft.piles["Anna"].black_high and 8 not in draft.piles["Ben"].black_high
+    rest = draft.completed("Dirk").piles["Dirk"]
+    assert (rest.black_spies, rest.black_low, rest.colored_spies) == (0, 6, 4)
+    assert rest.black_high == frozenset({9, 10, 11})
+
+
+def test_the_black_spy_sheet() -> None:
+    record = scenario("black-spy-basic")
+    result = scoring.replay(record)
+    sheet = black_spy.RULES.sheet(result.state, tuple(result.leaders))
+    assert [deal.number for deal in sheet.deals] == [1, 2, 3]
+    assert sheet.totals == result.totals and sheet.end_value == 150
+    assert sheet.to_end("Anna") == 150 - result.totals["Anna"]
+    assert sheet.next_deal is not None and sheet.next_deal.dealer == "Dirk"
+    assert sheet.next_deal.pass_direction == "left"
+
+
+def test_kompromat_round_drafts_round_trip_and_edit() -> None:
+    record = scenario("kompromat-first-round")
+    table = scoring.replay(record).table
+    raw = record["rounds"][0]
+    draft = kompromat.RoundDraft.from_json(raw, table)
+    again = kompromat.RoundDraft.from_json(draft.to_json(), table)
+    assert again == draft
+    first = draft.missions[0].played("Ben", "2").declared("Anna", 1, 1)
+    assert first.cards_of("Anna") == ("10", "1") and first.cards_of("Ben")[-1] == "2"
+    assert first.to_json()["plays"]["Anna"] == [10, 1]
+    assert first.taken_back("Ben", 3).cards_of("Ben") == ("9", "8", "3")
+
+
+def test_the_kompromat_board() -> None:
+    record = kompromat_game(
+        mission(T5, [9], [8], alarm=2), mission(item("balaclava"), [7], [10]), packed=True
+    )
+    result = scoring.replay(record)
+    board = kompromat.RULES.board(result.state)
+    anna, ben = board.players
+    assert (anna.tokens, anna.to_loss, anna.near_loss) == (2, 7, False)
+    assert ben.unused_items == ("balaclava",)
+    assert board.next_round == (2, "Ben")
+    assert [m.winner for m in board.rounds[0][:2]] == ["Anna", "Ben"]
+    assert (kompromat.MissionCard("target", vp=5), 1) not in board.cards_left
+
+
+def test_the_spy_board() -> None:
+    result = scoring.replay(scenario("spy-three-players"))
+    board = spy.RULES.board(result.state)
+    anna = board.bases[0]
+    assert anna.owner == "Anna" and anna.place == 3 and anna.next_target is None
+    assert board.still_in == ("Ben", "Carla")
+    assert board.log[0].kind == "target" and board.log[0].target == "safe-1"
+
+
+def test_spywhere_drafts_and_score_parts() -> None:
+    record = scenario("spywhere-four-players")
+    result = scoring.replay(record)
+    ending = spywhere.Ending.from_json(record["rounds"][0], result.table)
+    assert spywhere.Ending.from_json(ending.to_json(), result.table) == ending
+    parts = spywhere.score_parts(ending, "Anna")
+    assert parts.total == result.totals["Anna"] == Fraction(18)
+    draft = spywhere.Ending.blank(result.table).with_own_cards("Anna", 5, limit=18)
+    assert draft.with_own_cards("Anna", 20, limit=18).own_cards["Anna"] == 18
+    assert draft.with_guess("Anna", "Ben", 0, "spain").identifications["Anna"] == {
+        "Ben": ("spain",)
+    }
