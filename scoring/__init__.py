@@ -7,10 +7,11 @@ A game record (FORMAT.md) goes in; standings come out, always derived from what 
 ['black-spy', 'kompromat', 'spy', 'spywhere']
 """
 
-from .base import GameRules, Setup
+from .base import JSON, GameRules, Record, Setup
 from .errors import InvalidRecord, Problem, RecordError, Term
 from .registry import GAMES
 from .replay import (
+    AnyRules,
     Correction,
     Replay,
     blank_round,
@@ -26,10 +27,13 @@ from .replay import (
 
 __all__ = [
     "GAMES",
+    "JSON",
+    "AnyRules",
     "Correction",
     "GameRules",
     "InvalidRecord",
     "Problem",
+    "Record",
     "RecordError",
     "Replay",
     "Setup",

@@ -18,6 +18,7 @@ from .reader import Reader
 from .table import Table
 
 JSON = Any  # a value json.dumps accepts
+Record = dict[str, JSON]  # a game record (FORMAT.md), or one of its rounds
 OptionsT = TypeVar("OptionsT")
 RoundT = TypeVar("RoundT")
 StateT = TypeVar("StateT")
@@ -91,6 +92,10 @@ class GameRules(ABC, Generic[OptionsT, RoundT, StateT]):
     @abstractmethod
     def blank_round(self, state: StateT) -> dict[str, JSON]:
         """A round to start entering from: the right shape, nothing happened yet."""
+
+    def end_value(self, state: StateT) -> int | None:
+        """The total that ends the game, for games that have one (Black Spy); else None."""
+        return None
 
     def places(self, state: StateT) -> dict[str, int]:
         """Each player's place, 1 = best, by the game's own order of results: lower totals

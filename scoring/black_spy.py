@@ -31,6 +31,9 @@ VARIANTS = (
 HALVES = ("exact", "down", "up")
 MOON_CHOICES = ("give", "release")
 
+SPY_POINTS = 10  # a black 7
+LOW_POINTS = 1  # a black 1 to 6
+COLORED_SPY_POINTS = -5  # a blue, yellow, red or green 7 (0 with No Good Spies)
 BLACK_SPIES = 6  # black 7s
 BLACK_LOW = 6  # black 1 to 6
 HIGH_POINTS = {8: 2, 9: 3, 10: 4, 11: 5}  # black 8, 9, 10, 11
@@ -72,7 +75,8 @@ class Pile:
 
     @property
     def black_points(self) -> int:
-        return 10 * self.black_spies + self.black_low + sum(HIGH_POINTS[r] for r in self.black_high)
+        high = sum(HIGH_POINTS[r] for r in self.black_high)
+        return SPY_POINTS * self.black_spies + LOW_POINTS * self.black_low + high
 
     @property
     def is_moon(self) -> bool:
@@ -266,10 +270,15 @@ def dealer_of(table: Table, first_dealer: str, deal_number: int) -> str:
     return table.left_of(first_dealer, deal_number - 1)
 
 
+def colored_spy_points(options: Options) -> int:
+    """A coloured Spy's points: −5, or 0 with No Good Spies."""
+    return 0 if options.has("no-good-spies") else COLORED_SPY_POINTS
+
+
 def pile_points(pile: Pile, options: Options) -> Fraction:
     """A player's points for a deal without a moon: black card points, −5 per coloured Spy
     (0 with No Good Spies)."""
-    colored = 0 if options.has("no-good-spies") else -5
+    colored = colored_spy_points(options)
     return Fraction(pile.black_points + colored * pile.colored_spies)
 
 
@@ -284,7 +293,7 @@ def deal_points(deal: Deal, options: Options) -> dict[str, Fraction]:
     if taker is None:
         return {name: pile_points(pile, options) for name, pile in deal.piles.items()}
     capture = options.has("capture-or-release")
-    colored = 0 if capture or options.has("no-good-spies") else -5
+    colored = 0 if capture else colored_spy_points(options)
     points: dict[str, Fraction] = {}
     for name, pile in deal.piles.items():
         spies = Fraction(colored * pile.colored_spies)
@@ -625,6 +634,9 @@ class BlackSpy(GameRules[Options, Deal, State]):
         if check_deal_adds_up(Reader(), draft.piles, "draft"):
             return deal_points(draft, state.options)
         return {name: pile_points(pile, state.options) for name, pile in draft.piles.items()}
+
+    def end_value(self, state: State) -> int | None:
+        return state.options.end_value
 
     def player_facts(self, state: State) -> dict[str, dict[str, int]]:
         """Moons shot: deals in which the player took all 16 black cards."""

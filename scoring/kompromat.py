@@ -37,11 +37,13 @@ DECLARED_ACES = ("1", "11")  # a 1/11 whose player declared its value
 # The equipment deck: label -> copies (0.5, 1/11, 2, 3, 4, 5, 6, 7, 7, 7, 8, 9, 10, 1/11).
 DECK: dict[str, int] = {"0.5": 1, ACE: 2, **{str(n): 1 for n in range(2, 11)}, "7": 3}
 DECK_SIZE = sum(DECK.values())
+HAND = ("0.5", ACE, *(str(n) for n in range(2, 11)))  # each kind of card once, lowest first
 # The mission deck (24 cards besides counter-intelligence: exactly 6 rounds x 4 missions).
 TARGET_VPS: dict[int, int] = {5: 1, 4: 2, 3: 3, 2: 2}  # printed VP -> cards
 SET_CARDS = 3  # codes, and documents
 SET_SCORES = (0, 2, 6, 12)
 ALARM_CARDS: dict[int, int] = {1: 2, 2: 2, 3: 1}  # "!" marks -> counter-intelligence cards
+ALARM_MARKS = (0, *ALARM_CARDS)  # none, or the marks of a counter-intelligence card
 CARD_KINDS = ("target", "code", "document", "item")
 
 ITEM_NAMES: dict[str, Term] = {
@@ -378,6 +380,11 @@ class State:
 def card_value(label: str) -> Fraction:
     """The value of a card other than an undeclared 1/11 (a declared one counts as declared)."""
     return Fraction(label)
+
+
+def other_ace_value(value: int) -> int:
+    """A 1/11 counting `value` declared the other way: 1 and 11."""
+    return 1 if value == 11 else 11
 
 
 def deck_card(label: str) -> str:

@@ -23,7 +23,7 @@ MAX_NOTES = 10_000  # characters (FORMAT.md limits)
 MAX_ROUNDS = 1_000
 MAX_DEPTH = 32  # levels of nesting; a valid record has fewer than 10
 
-AnyRules = GameRules[Any, Any, Any]
+AnyRules = GameRules[Any, Any, Any]  # some game's rules
 
 
 @dataclass(frozen=True)

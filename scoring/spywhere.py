@@ -29,6 +29,11 @@ def passports_each(players: int) -> int:
     return 2 if players == 2 else 1
 
 
+def removes_a_nationality(players: int) -> bool:
+    """With 3 or 4 players the table removes one nationality."""
+    return players in (3, 4)
+
+
 @dataclass(frozen=True)
 class Options:
     removed_nationality: str | None = None
@@ -188,7 +193,7 @@ class Spywhere(GameRules[Options, Ending, State]):
         if fields is None:
             return None
         path = child("options", "removed_nationality")
-        removes = len(table) in (3, 4)
+        removes = removes_a_nationality(len(table))
         if "removed_nationality" not in fields:
             if removes:
                 reader.add(e.RemovedNationalityRequired(path))
@@ -199,6 +204,11 @@ class Spywhere(GameRules[Options, Ending, State]):
             return None
         removed = reader.choice(fields["removed_nationality"], path, NATIONALITIES)
         return Options(removed) if removed else None
+
+    def default_options(self, seats: tuple[str, ...], removed: str) -> dict[str, JSON]:
+        """The options of a new game for these seats (`removed`: the nationality left out
+        where one is)."""
+        return {"removed_nationality": removed} if removes_a_nationality(len(seats)) else {}
 
     def read_round(
         self, reader: Reader, setup: Setup[Options], raw: object, path: str

@@ -25,6 +25,7 @@ from scoring.table import name_key, read_birth, read_name
 
 from . import errors as err
 from .store import Record, Store
+from .summaries import Summary
 
 BACKUP_FORMAT = "debrief-backup/1"
 
@@ -233,7 +234,7 @@ def csv_of_game(record: Record) -> str:
     return out.getvalue()
 
 
-def csv_of_history(summaries: list[dict[str, Any]]) -> str:
+def csv_of_history(summaries: list[Summary]) -> str:
     """Every game for a spreadsheet: a row per player per game."""
     out = io.StringIO()
     writer = csv.writer(out)

@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
 
 import flet as ft
 
 from storage import Store
 from storage.errors import StorageError
 
-from . import games, history, home, new_game, players, safe, settings
+from . import history, home, new_game, players, safe, settings, table
+from .hooks import use_made
 from .state import AppState
 
 SEED = ft.Colors.INDIGO
@@ -23,7 +23,7 @@ def screens_for(state: AppState) -> list[ft.View]:
     if route == "/new":
         stack.append(new_game.NewGameView(state))
     elif route.startswith("/game/"):
-        stack.append(games.GameView(state, route.removeprefix("/game/")))
+        stack.append(table.GameScreen(state, route.removeprefix("/game/")))
     elif route == "/settings":
         stack.append(settings.SettingsView(state))
     elif route == "/history":
@@ -46,7 +46,7 @@ def screens_for(state: AppState) -> list[ft.View]:
 @ft.component
 def App(store: Store) -> list[ft.View]:
     page = ft.context.page
-    state, _ = ft.use_state(lambda: AppState.load(store, page.route or "/"))
+    state, _ = use_made(lambda: AppState.load(store, page.route or "/"))
 
     def on_route_change(event: ft.RouteChangeEvent) -> None:
         state.route = event.route
@@ -55,7 +55,7 @@ def App(store: Store) -> list[ft.View]:
     def on_view_pop(event: ft.ViewPopEvent) -> None:
         state.go("/")
 
-    def on_locale(event: Any) -> None:
+    def on_locale(event: ft.LocaleChangeEvent) -> None:
         state.device_languages = [str(getattr(loc, "language_code", loc)) for loc in event.locales]
 
     safe.watch(

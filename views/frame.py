@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
 
 import flet as ft
 
@@ -11,10 +10,10 @@ import scoring
 
 from .i18n import Translator
 from .state import AppState
-from .widgets import GAME_TITLES, back_bar, icon_button, info_box, note
+from .widgets import back_bar, body, icon_button, info_box, note
 
 
-def game_bar(state: AppState, game_id: str, record: dict[str, Any]) -> ft.AppBar:
+def game_bar(state: AppState, game_id: str, title: str) -> ft.AppBar:
     t = state.t
 
     def undo() -> None:
@@ -22,7 +21,7 @@ def game_bar(state: AppState, game_id: str, record: dict[str, Any]) -> ft.AppBar
         state.say(t("Undone: {what}", what=label) if label else t("Nothing to undo"))
 
     return back_bar(
-        GAME_TITLES[record["game"]],
+        title,
         lambda: state.go("/"),
         t,
         actions=[
@@ -51,7 +50,7 @@ def game_over_panel(
         ft.Text(headline, theme_style=ft.TextThemeStyle.TITLE_LARGE, weight=ft.FontWeight.BOLD),
         *(explanation or []),
     ]
-    if state.store.is_active(game_id):
+    if state.is_active(game_id):
         controls.append(
             ft.FilledButton(
                 t("Finish and save to history"),
@@ -81,6 +80,16 @@ def snack(state: AppState) -> list[ft.Control]:
 
 def problems_text(state: AppState, errors: list[scoring.RecordError]) -> list[str]:
     return [state.t.problem(error) for error in errors]
+
+
+def screen(state: AppState, game_id: str, title: str, controls: list[ft.Control]) -> ft.View:
+    """A game's table screen: its bar (back, undo) over the content, scrolling."""
+    return ft.View(
+        route=f"/game/{game_id}",
+        appbar=game_bar(state, game_id, title),
+        scroll=ft.ScrollMode.AUTO,
+        controls=[body(controls)],
+    )
 
 
 def correction_banner(t: Translator, fix_round: int | None) -> list[ft.Control]:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import datetime as dt
 import json
-from typing import Any
 
 import flet as ft
 import flet_charts as fch
@@ -12,11 +11,14 @@ import flet_charts as fch
 import scoring
 from storage import backup
 from storage.errors import StorageError
+from storage.summaries import Summary
 
+from . import games
 from .frame import correction_banner
+from .hooks import NO_TEXT, use_value
 from .i18n import Translator
 from .state import AppState
-from .widgets import GAME_ICONS, GAME_TITLES, back_bar, body, choice_chips, heading, info_box, note
+from .widgets import back_bar, body, choice_chips, heading, info_box, note
 
 PAGE_SIZE = 40
 ALL = "*"
@@ -37,12 +39,12 @@ def parse_time(text: str | None) -> dt.datetime | None:
         return None
 
 
-def when(t: Translator, summary: dict[str, Any]) -> str:
+def when(t: Translator, summary: Summary) -> str:
     started = parse_time(summary.get("started"))
     return started.strftime("%d.%m.%Y" if t.language == "de" else "%Y-%m-%d") if started else "?"
 
 
-def length(t: Translator, summary: dict[str, Any]) -> str | None:
+def length(t: Translator, summary: Summary) -> str | None:
     """How long the game took, when it has a start and an end."""
     started, ended = parse_time(summary.get("started")), parse_time(summary.get("ended"))
     if not started or not ended or (started.tzinfo is None) != (ended.tzinfo is None):
@@ -53,9 +55,10 @@ def length(t: Translator, summary: dict[str, Any]) -> str | None:
     return t("{hours} h {minutes} min", hours=minutes // 60, minutes=minutes % 60)
 
 
-def outcome(t: Translator, summary: dict[str, Any]) -> str:
-    if summary.get("needs_correction") is not None:
-        return t("Round {number} needs a correction", number=summary["needs_correction"] + 1)
+def outcome(t: Translator, summary: Summary) -> str:
+    fix_round = summary["needs_correction"]
+    if fix_round is not None:
+        return t("Round {number} needs a correction", number=fix_round + 1)
     if summary["active"]:
         return t("in progress")
     if summary["winners"]:
@@ -67,13 +70,14 @@ def outcome(t: Translator, summary: dict[str, Any]) -> str:
 def HistoryView(state: AppState) -> ft.View:
     t = state.t
     _ = state.revision
-    game, set_game = ft.use_state(ALL)
-    player, set_player = ft.use_state(ALL)
-    shown, set_shown = ft.use_state(PAGE_SIZE)
-    summaries = state.store.summaries(
+    game, set_game = use_value(ALL)
+    player, set_player = use_value(ALL)
+    shown, set_shown = use_value(PAGE_SIZE)
+    summaries = state.summaries(
         game=None if game == ALL else game, player=None if player == ALL else player
     )
-    roster = [p["name"] for p in state.store.players(include_archived=True)]
+    roster = [p["name"] for p in state.players(include_archived=True)]
+    views = games.load()
 
     def pick_game(value: str) -> None:
         set_game(value)
@@ -84,7 +88,12 @@ def HistoryView(state: AppState) -> ft.View:
         set_shown(PAGE_SIZE)
 
     items: list[ft.Control] = [
-        choice_chips(t("Game"), [(ALL, t("All games")), *GAME_TITLES.items()], game, pick_game),
+        choice_chips(
+            t("Game"),
+            [(ALL, t("All games")), *((v.id, v.title) for v in views.values())],
+            game,
+            pick_game,
+        ),
         choice_chips(
             t("Player"), [(ALL, t("Everyone")), *[(n, n) for n in roster]], player, pick_player
         ),
@@ -97,8 +106,8 @@ def HistoryView(state: AppState) -> ft.View:
         details.append(outcome(t, summary))
         items.append(
             ft.ListTile(
-                leading=ft.Icon(GAME_ICONS[summary["game"]]),
-                title=ft.Text(f"{GAME_TITLES[summary['game']]} · {', '.join(summary['players'])}"),
+                leading=ft.Icon(views[summary["game"]].icon),
+                title=ft.Text(f"{views[summary['game']].title} · {', '.join(summary['players'])}"),
                 subtitle=ft.Text(" · ".join(details)),
                 on_click=lambda _e, s=summary: state.go(f"/history/{s['id']}"),
             )
@@ -114,14 +123,14 @@ def HistoryView(state: AppState) -> ft.View:
         )
     if not summaries:
         items.append(note(t("No games yet.")))
-    deleted = state.store.summaries(deleted=True)
+    deleted = state.summaries(deleted=True)
     if deleted:
         items.append(heading(t("Deleted games")))
         for summary in deleted[:PAGE_SIZE]:
             items.append(
                 ft.ListTile(
                     title=ft.Text(
-                        f"{GAME_TITLES[summary['game']]} · {', '.join(summary['players'])}"
+                        f"{views[summary['game']].title} · {', '.join(summary['players'])}"
                     ),
                     subtitle=ft.Text(when(t, summary)),
                     trailing=ft.TextButton(
@@ -137,9 +146,8 @@ def HistoryView(state: AppState) -> ft.View:
     )
 
 
-def restore(state: AppState, summary: dict[str, Any]) -> None:
-    state.attempt(lambda: state.store.restore_game(summary["id"]))
-    state.revision += 1
+def restore(state: AppState, summary: Summary) -> None:
+    state.tried(lambda: state.restore_game(summary["id"]))
 
 
 # --- one game's page ---------------------------------------------------------------------------
@@ -160,8 +168,8 @@ def totals_chart(t: Translator, result: scoring.Replay) -> ft.Control:
         )
         for index, name in enumerate(names)
     ]
-    end_value = result.standings().get("end_value")
-    if isinstance(end_value, int):
+    end_value = result.rules.end_value(result.state)
+    if end_value is not None:
         series.append(
             fch.LineChartData(
                 points=[
@@ -219,8 +227,8 @@ def rounds_table(t: Translator, result: scoring.Replay) -> ft.Control:
         controls=[
             ft.DataTable(
                 columns=[
-                    ft.DataColumn(ft.Text(t("Round"))),
-                    *[ft.DataColumn(ft.Text(n), numeric=True) for n in names],
+                    ft.DataColumn(label=ft.Text(t("Round"))),
+                    *[ft.DataColumn(label=ft.Text(n), numeric=True) for n in names],
                 ],
                 rows=rows,
                 column_spacing=16,
@@ -240,7 +248,7 @@ def continue_label(t: Translator, active: bool, finished: bool, fix_round: int |
 def GamePageView(state: AppState, game_id: str) -> ft.View:
     t = state.t
     _ = state.revision
-    notes, set_notes = ft.use_state(None)
+    notes, set_notes = use_value(NO_TEXT)
     try:
         record = state.record(game_id)
         result, correction = scoring.replay_until_broken(record)
@@ -252,18 +260,17 @@ def GamePageView(state: AppState, game_id: str) -> ft.View:
             controls=[ft.Text(t.problem(problem)) for problem in problems],
         )
     fix_round = None if correction is None else correction.round
-    summary = state.store.summary(game_id)
+    summary = state.summary(game_id)
     active = summary["active"]
+    title = games.view_of(record["game"]).title
 
     def save_notes(value: str) -> None:
-        if state.tried(lambda: state.store.set_notes(game_id, value)):
+        if state.tried(lambda: state.set_notes(game_id, value)):
             state.say(t("Notes saved."))
-        state.revision += 1
 
     def continue_game() -> None:
-        if not active and not state.tried(lambda: state.store.reopen_game(game_id)):
+        if not active and not state.tried(lambda: state.reopen(game_id)):
             return
-        state.revision += 1
         state.go(f"/game/{game_id}")
 
     def play_again() -> None:
@@ -274,18 +281,15 @@ def GamePageView(state: AppState, game_id: str) -> ft.View:
             state.go(f"/game/{new_id}")
 
     def delete() -> None:
-        if not state.tried(lambda: state.store.delete_game(game_id)):
+        if not state.tried(lambda: state.delete_game(game_id)):
             return
-        state.revision += 1
         state.say(t("Game deleted; History lists it under Deleted games to restore."))
         state.go("/history")
 
     async def export(kind: str) -> None:
         stem = f"debrief-{record['game']}-{when(t, summary)}"
         if kind == "json":
-            data = json.dumps(
-                backup.export_backup(state.store, game_id), ensure_ascii=False, indent=1
-            ).encode()
+            data = json.dumps(state.export(game_id), ensure_ascii=False, indent=1).encode()
             await ft.FilePicker().save_file(file_name=f"{stem}.json", src_bytes=data)
             if fix_round is not None:
                 state.say(
@@ -302,7 +306,7 @@ def GamePageView(state: AppState, game_id: str) -> ft.View:
     totals = result.totals
     controls: list[ft.Control] = [
         ft.Text(
-            f"{GAME_TITLES[record['game']]} · {', '.join(result.table.names)}",
+            f"{title} · {', '.join(result.table.names)}",
             theme_style=ft.TextThemeStyle.TITLE_LARGE,
         ),
         note(" · ".join(facts)),

@@ -4,8 +4,11 @@ from __future__ import annotations
 
 import flet as ft
 
+from storage.summaries import Summary
+
+from .games import view_of
 from .state import AppState
-from .widgets import GAME_ICONS, GAME_TITLES, body, heading, icon_button, info_box, note
+from .widgets import body, heading, icon_button, info_box, note
 
 
 def sentence(text: str) -> str:
@@ -18,8 +21,8 @@ def sentence(text: str) -> str:
 def HomeView(state: AppState) -> ft.View:
     t = state.t
     _ = state.revision  # redraw after changes
-    active = state.store.active_games()
-    notices = [sentence(t.problem(n)) for n in state.store.notices]
+    active = state.active_games()
+    notices = [sentence(t.problem(n)) for n in state.notices]
     controls: list[ft.Control] = []
     if notices:
         controls.append(
@@ -80,11 +83,12 @@ def HomeView(state: AppState) -> ft.View:
 
 
 @ft.component
-def GameCard(state: AppState, summary: dict) -> ft.Control:
+def GameCard(state: AppState, summary: Summary) -> ft.Control:
     t = state.t
-    game = summary["game"]
-    if summary.get("needs_correction") is not None:
-        status = t("Round {number} needs a correction", number=summary["needs_correction"] + 1)
+    game = view_of(summary["game"])
+    fix_round = summary["needs_correction"]
+    if fix_round is not None:
+        status = t("Round {number} needs a correction", number=fix_round + 1)
     elif summary["finished"]:
         status = (
             t("Over: {names} won", names=", ".join(summary["winners"]))
@@ -101,8 +105,8 @@ def GameCard(state: AppState, summary: dict) -> ft.Control:
         status = t("Round {number}", number=summary["rounds"] + 1)
     return ft.Card(
         content=ft.ListTile(
-            leading=ft.Icon(GAME_ICONS[game]),
-            title=ft.Text(f"{GAME_TITLES[game]} · {', '.join(summary['players'])}"),
+            leading=ft.Icon(game.icon),
+            title=ft.Text(f"{game.title} · {', '.join(summary['players'])}"),
             subtitle=ft.Text(status),
             trailing=ft.Icon(ft.Icons.CHEVRON_RIGHT),
             on_click=lambda: state.go(f"/game/{summary['id']}"),

@@ -46,14 +46,16 @@ def load(language: str) -> Catalogue:
         return Catalogue({}, {}, english_form)
     with open(path, "rb") as handle:
         messages = read_po(handle, locale=language)
-    singles = {
-        str(m.id): str(m.string) for m in messages if m.id and m.string and not m.pluralizable
-    }
-    plurals = {
-        (str(m.id[0]), str(m.id[1])): tuple(str(form) for form in m.string)
-        for m in messages
-        if m.pluralizable and all(m.string)
-    }
+    singles: dict[str, str] = {}
+    plurals: dict[tuple[str, str], tuple[str, ...]] = {}
+    for message in messages:
+        if isinstance(message.id, str) and message.id and isinstance(message.string, str):
+            if message.string:
+                singles[message.id] = message.string
+        elif isinstance(message.id, tuple | list) and isinstance(message.string, tuple | list):
+            forms = tuple(str(form) for form in message.string)
+            if all(forms):
+                plurals[(str(message.id[0]), str(message.id[1]))] = forms
     return Catalogue(singles, plurals, gettext.c2py(messages.plural_expr))
 
 

@@ -2,65 +2,19 @@
 
 from __future__ import annotations
 
-import contextlib
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
-from typing import Any
 
 import flet as ft
 
 import scoring
-from scoring import black_spy
-from scoring.errors import N_
 from scoring.table import name_key
-from storage.errors import StorageError
 
+from . import games
+from .hooks import use_messages, use_value
 from .i18n import Translator
 from .state import REFUSALS, AppState
-from .widgets import (
-    GAME_ICONS,
-    GAME_TITLES,
-    back_bar,
-    body,
-    choice_chips,
-    error_box,
-    heading,
-    icon_button,
-    note,
-    stepper,
-)
-
-VARIANT_TEXT = {
-    "no-good-spies": (N_("No Good Spies"), N_("Coloured Spies count 0; a deal totals 80.")),
-    "capture-or-release": (
-        N_("Capture or Release"),
-        N_("Whoever takes all 16 black cards may take −60 instead of giving 60."),
-    ),
-    "mole": (
-        N_("The Mole"),
-        N_("From deal 2, 3 cards per player are drafted, highest total first."),
-    ),
-    "calling-color": (
-        N_("Calling Color"),
-        N_("The dealer calls a colour; the player to the left leads."),
-    ),
-    "following-rank": (
-        N_("Following Rank"),
-        N_("You may also follow the rank of the card before yours."),
-    ),
-    "going-back": (
-        N_("Going Back"),
-        N_("Exceed the end value to end; exactly it, or half of it, is halved."),
-    ),
-}
-HALVES_TEXT = {"exact": N_("Exact (37.5)"), "down": N_("Round down"), "up": N_("Round up")}
-NATIONALITY_NAMES = {
-    "italy": N_("Italy"),
-    "england": N_("England"),
-    "france": N_("France"),
-    "spain": N_("Spain"),
-    "belgium": N_("Belgium"),
-    "germany": N_("Germany"),
-}
+from .widgets import back_bar, body, error_box, heading, icon_button, note
 
 
 @dataclass(frozen=True)
@@ -70,28 +24,9 @@ class Draft:
     game: str | None = None
     seats: tuple[str, ...] = ()
     born: dict[str, str] = field(default_factory=dict)
-    first: str | None = None  # first dealer / first player
-    variants: frozenset[str] = frozenset()
-    end_value: int | None = None
-    halves: str = "exact"
-    removed: str | None = None
+    options: scoring.Record = field(default_factory=dict)  # as the game's form set them
 
-    def options(self) -> dict[str, Any]:
-        first = self.first if self.first in self.seats else (self.seats[0] if self.seats else "")
-        if self.game == "black-spy":
-            options: dict[str, Any] = {"first_dealer": first, "variants": sorted(self.variants)}
-            if self.end_value is not None:
-                options["end_value"] = self.end_value
-            if "going-back" in self.variants:
-                options["halves"] = self.halves
-            return options
-        if self.game == "kompromat":
-            return {"first_player": first}
-        if self.game == "spywhere" and len(self.seats) in (3, 4):
-            return {"removed_nationality": self.removed or "belgium"}
-        return {}
-
-    def players(self) -> list[dict[str, Any]]:
+    def players(self) -> list[scoring.Record]:
         return [
             {"name": n, **({"born": self.born[n]} if self.born.get(n) else {})} for n in self.seats
         ]
@@ -100,33 +35,35 @@ class Draft:
 @ft.component
 def NewGameView(state: AppState) -> ft.View:
     t = state.t
-    draft, set_draft = ft.use_state(Draft())
-    new_name, set_new_name = ft.use_state("")
-    problems, set_problems = ft.use_state(list[str]())
-    rules = scoring.GAMES.get(draft.game or "")
+    draft, set_draft = use_value(Draft())
+    new_name, set_new_name = use_value("")
+    problems, set_problems = use_messages()
+    views = games.load()
+    view = views.get(draft.game or "")
 
     def pick_game(game: str | None) -> None:
-        set_draft(replace(draft, game=game, first=None, end_value=None))
+        set_draft(replace(draft, game=game, options={}))
 
     def seat(name: str) -> None:
         if name in draft.seats:
             set_draft(replace(draft, seats=tuple(n for n in draft.seats if n != name)))
         else:
             born = {**draft.born}
-            roster = {p["name"]: p for p in state.store.players()}
-            if roster.get(name, {}).get("born"):
-                born[name] = roster[name]["born"]
+            roster = {p["name"]: p for p in state.players()}
+            known = roster.get(name)
+            if known is not None and known["born"]:
+                born[name] = known["born"]
             set_draft(replace(draft, seats=(*draft.seats, name), born=born))
 
     def add_new_player(typed: str) -> None:
         """Seat a new player; a name already in the roster seats that player."""
-        known = {name_key(p["name"]): p["name"] for p in state.store.players(include_archived=True)}
+        known = {name_key(p["name"]): p["name"] for p in state.players(include_archived=True)}
         name = known.get(name_key(typed))
         if name is None:
             try:
-                name = state.store.add_player(typed)["name"]
-            except StorageError as error:
-                set_problems([t.problem(error)])
+                name = state.add_player(typed)["name"]
+            except REFUSALS as refused:
+                set_problems(state.refusal(refused))
                 return
         set_problems([])
         set_new_name("")
@@ -141,47 +78,63 @@ def NewGameView(state: AppState) -> ft.View:
         set_draft(replace(draft, seats=tuple(seats)))
 
     def start() -> None:
-        if draft.game is None:
+        if view is None:
             return
+        options = view.options_of(draft.seats, draft.options)
         try:
-            game_id = state.start_game(draft.game, draft.players(), draft.options())
+            game_id = state.start_game(view.id, draft.players(), options)
         except REFUSALS as refused:
             set_problems(state.refusal(refused))
             return
-        _remember_birth_dates(state, draft)
+        state.remember_birth_dates(draft.born, list(draft.seats))
         state.go(f"/game/{game_id}")
 
+    def set_options(change: scoring.Record | Callable[[scoring.Record], scoring.Record]) -> None:
+        def apply(current: Draft) -> Draft:
+            options = change(current.options) if callable(change) else change
+            return replace(current, options=options)
+
+        set_draft(apply)
+
+    def set_born(name: str, born: str) -> None:
+        set_draft(lambda current: replace(current, born={**current.born, name: born}))
+
     controls: list[ft.Control] = [heading(t("Which game?"))]
-    for game, game_rules in scoring.GAMES.items():
-        if draft.game is not None and game != draft.game:
+    for game in views.values():
+        if draft.game is not None and game.id != draft.game:
             continue  # once picked, only the chosen game stays (tap it to choose again)
+        chosen = draft.game == game.id
         controls.append(
             ft.Card(
-                bgcolor=ft.Colors.PRIMARY_CONTAINER if draft.game == game else None,
+                bgcolor=ft.Colors.PRIMARY_CONTAINER if chosen else None,
                 content=ft.ListTile(
-                    leading=ft.Icon(GAME_ICONS[game]),
-                    title=ft.Text(GAME_TITLES[game]),
+                    leading=ft.Icon(game.icon),
+                    title=ft.Text(game.title),
                     subtitle=ft.Text(
-                        player_count(t, game_rules.min_players, game_rules.max_players)
+                        player_count(t, game.rules.min_players, game.rules.max_players)
                     ),
-                    selected=draft.game == game,
-                    trailing=ft.Icon(ft.Icons.SWAP_HORIZ) if draft.game == game else None,
-                    tooltip=t("Choose another game") if draft.game == game else None,
-                    on_click=lambda _e, g=game: pick_game(None if draft.game == g else g),
+                    selected=chosen,
+                    trailing=ft.Icon(ft.Icons.SWAP_HORIZ) if chosen else None,
+                    tooltip=t("Choose another game") if chosen else None,
+                    on_click=game_picker(pick_game, None if chosen else game.id),
                 ),
             )
         )
-    if rules is not None:
+    if view is not None:
+        rules = view.rules
         controls += players_section(
-            state, draft, rules, new_name, set_new_name, seat, add_new_player, move
+            state, draft, view, new_name, set_new_name, seat, add_new_player, move
         )
         enough = rules.min_players <= len(draft.seats) <= rules.max_players
         if enough:
-            controls += options_section(t, draft, set_draft)
+            form = games.NewGameForm(
+                t, draft.seats, draft.options, set_options, draft.born, set_born
+            )
+            controls += view.options_form(form)
         controls.append(error_box(problems))
         controls.append(
             ft.FilledButton(
-                t("Start {game}", game=GAME_TITLES[rules.id]),
+                t("Start {game}", game=view.title),
                 icon=ft.Icons.PLAY_ARROW,
                 height=56,
                 disabled=not enough,
@@ -196,6 +149,10 @@ def NewGameView(state: AppState) -> ft.View:
     )
 
 
+def game_picker(pick: Callable[[str | None], None], game: str | None) -> Callable[[], None]:
+    return lambda: pick(game)
+
+
 def player_count(t: Translator, low: int, high: int) -> str:
     if low == high:
         return t.plural("{count} player", "{count} players", low)
@@ -205,26 +162,27 @@ def player_count(t: Translator, low: int, high: int) -> str:
 def players_section(
     state: AppState,
     draft: Draft,
-    rules: Any,
+    view: games.GameView,
     new_name: str,
-    set_new_name: Any,
-    seat: Any,
-    add_new_player: Any,
-    move: Any,
+    set_new_name: Callable[[str], None],
+    seat: Callable[[str], None],
+    add_new_player: Callable[[str], None],
+    move: Callable[[str, int], None],
 ) -> list[ft.Control]:
     t = state.t
-    roster = [p["name"] for p in state.store.players()]
+    rules = view.rules
+    roster = [p["name"] for p in state.players()]
 
-    async def submit_name(event: Any) -> None:
-        add_new_player(event.control.value)
-        await event.control.focus()  # ready for the next name
+    async def submit_name(event: ft.Event[ft.TextField]) -> None:
+        add_new_player(str(event.control.value))
+        await event.control.focus()  # type: ignore[no-untyped-call]  # ready for the next name
 
     section: list[ft.Control] = [
         heading(t("Players")),
         note(
             t(
                 "Tap players in seating order, clockwise. {game}: {players}.",
-                game=GAME_TITLES[rules.id],
+                game=view.title,
                 players=player_count(t, rules.min_players, rules.max_players),
             )
         ),
@@ -285,125 +243,3 @@ def players_section(
             )
         )
     return section
-
-
-def options_section(t: Translator, draft: Draft, set_draft: Any) -> list[ft.Control]:
-    seats = list(draft.seats)
-    first = draft.first if draft.first in seats else seats[0]
-    if draft.game == "black-spy":
-        return black_spy_options(t, draft, set_draft, first)
-    if draft.game == "kompromat":
-        return [
-            heading(t("Who starts?")),
-            first_picker(t, seats, first, draft, set_draft, t("First player")),
-        ]
-    if draft.game == "spywhere" and len(seats) in (3, 4):
-        removed = draft.removed or "belgium"
-        return [
-            heading(t("Nationality left out")),
-            note(t("With 3 or 4 players the table removes one nationality.")),
-            choice_chips(
-                t("Removed nationality"),
-                [(k, t(v)) for k, v in NATIONALITY_NAMES.items()],
-                removed,
-                lambda key: set_draft(replace(draft, removed=key)),
-            ),
-        ]
-    return []
-
-
-def first_picker(
-    t: Translator, seats: list[str], first: str, draft: Draft, set_draft: Any, label: str
-) -> ft.Control:
-    return choice_chips(
-        label,
-        [(name, name) for name in seats],
-        first,
-        lambda name: set_draft(replace(draft, first=name)),
-    )
-
-
-def black_spy_options(t: Translator, draft: Draft, set_draft: Any, first: str) -> list[ft.Control]:
-    seats = list(draft.seats)
-    default_end = black_spy.default_end_value(len(seats))
-    end_value = draft.end_value or default_end
-
-    def toggle(variant: str) -> None:
-        set_draft(replace(draft, variants=draft.variants ^ {variant}))
-
-    controls: list[ft.Control] = [
-        heading(t("Options")),
-        first_picker(t, seats, first, draft, set_draft, t("First dealer")),
-    ]
-    for variant, (title, explanation) in VARIANT_TEXT.items():
-        controls.append(
-            ft.Checkbox(
-                label=t(title),
-                value=variant in draft.variants,
-                on_change=lambda e, v=variant: toggle(v),
-            )
-        )
-        controls.append(ft.Container(note(t(explanation)), padding=ft.Padding.only(left=40)))
-    controls.append(
-        stepper(
-            t("End value"),
-            end_value,
-            10,
-            1000,
-            lambda step: set_draft(
-                lambda current: replace(
-                    current,
-                    end_value=min(1000, max(10, (current.end_value or default_end) + 10 * step)),
-                )
-            ),
-            t,
-        )
-    )
-    controls.append(
-        note(
-            t(
-                "The game ends at {value} ({players} players: {default} by the rules).",
-                value=end_value,
-                players=len(seats),
-                default=default_end,
-            )
-        )
-    )
-    if "going-back" in draft.variants:
-        controls.append(ft.Text(t("Halving")))
-        controls.append(
-            ft.SegmentedButton(
-                selected=[draft.halves],
-                segments=[ft.Segment(value=k, label=ft.Text(t(v))) for k, v in HALVES_TEXT.items()],
-                on_change=lambda e: set_draft(replace(draft, halves=e.control.selected[0])),
-            )
-        )
-    if "mole" in draft.variants:
-        controls.append(
-            ft.Text(t("Birth dates (for The Mole: on equal totals the youngest picks first)"))
-        )
-        for name in seats:
-            controls.append(
-                ft.TextField(
-                    label=t("{name}: born (YYYY-MM-DD or year)", name=name),
-                    value=draft.born.get(name, ""),
-                    keyboard_type=ft.KeyboardType.DATETIME,
-                    on_change=lambda e, n=name: set_draft(
-                        replace(draft, born={**draft.born, n: e.control.value.strip()})
-                    ),
-                )
-            )
-    return controls
-
-
-def _remember_birth_dates(state: AppState, draft: Draft) -> None:
-    """Birth dates typed for a game also go to the roster, for next time."""
-    for player in state.store.players():
-        born = draft.born.get(player["name"])
-        if (
-            born
-            and born != player["born"]
-            and name_key(player["name"]) in map(name_key, draft.seats)
-        ):
-            with contextlib.suppress(StorageError):
-                state.store.set_player_birth(player["id"], born)

@@ -2,47 +2,37 @@
 
 from __future__ import annotations
 
-from typing import Any
+from fractions import Fraction
 
 import flet as ft
 
-from scoring.errors import N_
 from scoring.stats import HeadToHead, PlayerGameStats, head_to_head, player_stats
-from storage.errors import StorageError
 
+from . import games
+from .hooks import NO_TEXT, use_messages, use_value
 from .i18n import Translator
-from .state import AppState
-from .widgets import GAME_TITLES, back_bar, body, choice_chips, error_box, heading, info_box, note
-
-FACT_NAMES = {
-    "moons": N_("Moons shot"),
-    "token_losses": N_("Lost by 9 tokens"),
-    "perfect": N_("Perfect 21s"),
-    "survived": N_("Times survived"),
-    "bombs_set_off": N_("Bombs set off"),
-    "correct": N_("Correct identifications"),
-}
+from .state import REFUSALS, AppState
+from .widgets import back_bar, body, choice_chips, error_box, heading, info_box, note
 
 
 @ft.component
 def PlayersView(state: AppState) -> ft.View:
     t = state.t
     _ = state.revision
-    name, set_name = ft.use_state("")
-    born, set_born = ft.use_state("")
-    problems, set_problems = ft.use_state(list[str]())
-    show_archived, set_show_archived = ft.use_state(False)
+    name, set_name = use_value("")
+    born, set_born = use_value("")
+    problems, set_problems = use_messages()
+    show_archived, set_show_archived = use_value(False)
 
     def add() -> None:
         try:
-            state.store.add_player(name, born.strip() or None)
-        except StorageError as error:
-            set_problems([t.problem(error)])
+            state.add_player(name, born.strip() or None)
+        except REFUSALS as refused:
+            set_problems(state.refusal(refused))
             return
         set_problems([])
         set_name("")
         set_born("")
-        state.revision += 1
 
     rows: list[ft.Control] = [
         heading(t("Add a player")),
@@ -63,7 +53,7 @@ def PlayersView(state: AppState) -> ft.View:
         ),
         heading(t("Roster")),
     ]
-    for player in state.store.players(include_archived=show_archived):
+    for player in state.players(include_archived=show_archived):
         subtitle = t("born {date}", date=player["born"]) if player["born"] else ""
         if player["archived"]:
             subtitle = (subtitle + " · " if subtitle else "") + t("archived")
@@ -91,13 +81,14 @@ def PlayersView(state: AppState) -> ft.View:
     )
 
 
-def percent(t: Translator, value: Any) -> str:
+def percent(t: Translator, value: Fraction | None) -> str:
     return "–" if value is None else f"{t.number(round(float(value) * 100))} %"
 
 
 def figures(t: Translator, stats: PlayerGameStats) -> list[ft.Control]:
     """One game's figures for one player, each labelled for screen readers and tests."""
-    best = t("lowest") if stats.game in ("black-spy", "spy") else t("highest")
+    view = games.view_of(stats.game)
+    best = t("lowest") if view.rules.lower_is_better else t("highest")
     lines = [
         (t("Games"), str(stats.games)),
         (t("Wins"), str(stats.wins)),
@@ -105,7 +96,7 @@ def figures(t: Translator, stats: PlayerGameStats) -> list[ft.Control]:
         (t("Average"), t.number(round(float(stats.average or 0), 1))),
         (t("Best ({which} is best)", which=best), t.number(stats.best or 0)),
         (t("Worst"), t.number(stats.worst or 0)),
-        *[(t(FACT_NAMES[fact]), str(value)) for fact, value in sorted(stats.facts.items())],
+        *[(t(view.facts[fact]), str(value)) for fact, value in sorted(stats.facts.items())],
     ]
     return [
         ft.Row(
@@ -114,7 +105,7 @@ def figures(t: Translator, stats: PlayerGameStats) -> list[ft.Control]:
                 ft.Text(
                     value,
                     weight=ft.FontWeight.BOLD,
-                    semantics_label=f"{GAME_TITLES[stats.game]} {label}: {value}",
+                    semantics_label=f"{view.title} {label}: {value}",
                 ),
             ]
         )
@@ -126,11 +117,11 @@ def figures(t: Translator, stats: PlayerGameStats) -> list[ft.Control]:
 def PlayerView(state: AppState, player_id: str) -> ft.View:
     t = state.t
     _ = state.revision
-    new_name, set_new_name = ft.use_state(None)
-    new_born, set_new_born = ft.use_state(None)
-    problems, set_problems = ft.use_state(list[str]())
-    rival, set_rival = ft.use_state(None)
-    everyone = state.store.players(include_archived=True)
+    new_name, set_new_name = use_value(NO_TEXT)
+    new_born, set_new_born = use_value(NO_TEXT)
+    problems, set_problems = use_messages()
+    rival, set_rival = use_value(NO_TEXT)
+    everyone = state.players(include_archived=True)
     player = next((p for p in everyone if p["id"] == player_id), None)
     if player is None:
         return ft.View(
@@ -139,26 +130,22 @@ def PlayerView(state: AppState, player_id: str) -> ft.View:
             controls=[ft.Text(t("there is no player {player_id}", player_id=player_id))],
         )
     names = [player["name"], *player["former_names"]]
-    summaries = state.store.summaries()
+    summaries = state.summaries()
 
     def save() -> None:
+        renamed = new_name if new_name is not None and new_name.strip() != player["name"] else None
         try:
-            if new_name is not None and new_name.strip() != player["name"]:
-                state.store.rename_player(player_id, new_name)
-            if new_born is not None:
-                state.store.set_player_birth(player_id, new_born.strip() or None)
-        except StorageError as error:
-            set_problems([t.problem(error)])
+            state.change_player(player_id, renamed, new_born)
+        except REFUSALS as refused:
+            set_problems(state.refusal(refused))
             return
         set_problems([])
-        set_new_name(None)
-        set_new_born(None)
+        set_new_name(NO_TEXT)
+        set_new_born(NO_TEXT)
         state.say(t("Saved."))
-        state.revision += 1
 
     def archive() -> None:
-        state.attempt(lambda: state.store.archive_player(player_id, not player["archived"]))
-        state.revision += 1
+        state.tried(lambda: state.archive_player(player_id, not player["archived"]))
 
     controls: list[ft.Control] = [
         ft.TextField(
@@ -205,7 +192,10 @@ def PlayerView(state: AppState, player_id: str) -> ft.View:
     for game, game_stats in sorted(stats.items()):
         controls.append(
             info_box(
-                [ft.Text(GAME_TITLES[game], weight=ft.FontWeight.BOLD), *figures(t, game_stats)]
+                [
+                    ft.Text(games.view_of(game).title, weight=ft.FontWeight.BOLD),
+                    *figures(t, game_stats),
+                ]
             )
         )
     others = [p for p in everyone if p["id"] != player_id]
@@ -243,7 +233,7 @@ def duel(
     for game, record in sorted(records.items()):
         text = t(
             "{game}: {games} games · {first} ahead {a} · {second} ahead {b} · level {level}",
-            game=GAME_TITLES[game],
+            game=games.view_of(game).title,
             games=record.games,
             first=first,
             a=record.first_ahead,

@@ -39,7 +39,7 @@ def install() -> None:
 
     def guarded_update(component: Component) -> None:
         try:
-            draw(component)
+            draw(component)  # type: ignore[no-untyped-call]
         except Exception:
             logger.exception("drawing %s failed; the session goes on", component)
             tell_player()
@@ -50,7 +50,7 @@ def install() -> None:
 
     setattr(guarded_update, _GUARDED, True)
     Component.update = guarded_update  # type: ignore[method-assign]
-    Session.error = reported_error  # type: ignore[method-assign]
+    Session.error = reported_error  # type: ignore[method-assign, assignment]
 
 
 def watch(page: ft.Page, message: Callable[[], str]) -> None:

@@ -4,24 +4,29 @@ from __future__ import annotations
 
 import datetime as dt
 import json
-from typing import Any
+from collections.abc import Callable
 
 import flet as ft
 
 from storage import backup
 from storage.errors import StorageError
 
+from .hooks import use_messages, use_value
 from .state import AppState
 from .widgets import back_bar, body, error_box, heading, info_box, note
+
+NO_PLAN: backup.ImportPlan | None = None  # no file read yet
 
 
 @ft.component
 def SettingsView(state: AppState) -> ft.View:
     t = state.t
-    plan, set_plan = ft.use_state(None)  # an import read from a file, waiting for "Import"
-    problems, set_problems = ft.use_state(list[str]())
+    plan, set_plan = use_value(NO_PLAN)  # an import read from a file, waiting for "Import"
+    problems, set_problems = use_messages()
 
-    def choice(values: list[tuple[str, str]], selected: str, on_pick: Any, name: str) -> ft.Control:
+    def choice(
+        values: list[tuple[str, str]], selected: str, on_pick: Callable[[str], object], name: str
+    ) -> ft.Control:
         return ft.SegmentedButton(
             selected=[selected],
             segments=[ft.Segment(value=v, label=ft.Text(label)) for v, label in values],
@@ -32,13 +37,13 @@ def SettingsView(state: AppState) -> ft.View:
     today = dt.date.today().isoformat()
 
     async def export_all() -> None:
-        document = backup.export_backup(state.store)
+        document = state.export()
         data = json.dumps(document, ensure_ascii=False, indent=1).encode()
         await ft.FilePicker().save_file(file_name=f"debrief-backup-{today}.json", src_bytes=data)
         made = t.plural(
             "Backup of {count} game made.", "Backup of {count} games made.", len(document["games"])
         )
-        refused = backup.needing_correction(state.store, document)
+        refused = state.needing_correction(document)
         if refused:
             made += " " + t.plural(
                 "{count} of them needs a correction: an import refuses it until it is corrected.",
@@ -49,7 +54,7 @@ def SettingsView(state: AppState) -> ft.View:
         state.say(made)
 
     async def export_csv() -> None:
-        data = backup.csv_of_history(state.store.summaries()).encode()
+        data = state.history_csv().encode()
         await ft.FilePicker().save_file(file_name=f"debrief-history-{today}.csv", src_bytes=data)
 
     async def choose_file() -> None:
@@ -57,10 +62,10 @@ def SettingsView(state: AppState) -> ft.View:
         if not files:
             return
         chosen = files[0]
-        set_plan(None)
+        set_plan(NO_PLAN)
         try:
             data = json.loads((chosen.bytes or b"").decode("utf-8"))
-            read = backup.plan_import(state.store, data, chosen.name)
+            read = state.plan_import(data, chosen.name)
         except (ValueError, RecursionError):
             set_problems([t("{file} is not a JSON file.", file=chosen.name)])
             return
@@ -88,7 +93,9 @@ def SettingsView(state: AppState) -> ft.View:
         set_plan(read)
 
     def do_import() -> None:
-        added = state.attempt(lambda: backup.apply_import(state.store, plan))
+        if plan is None:
+            return
+        added = state.attempt(lambda: state.apply_import(plan))
         if added is None:
             return
         state.say(
@@ -98,8 +105,7 @@ def SettingsView(state: AppState) -> ft.View:
                 players=len(plan.players),
             )
         )
-        set_plan(None)
-        state.revision += 1
+        set_plan(NO_PLAN)
 
     controls: list[ft.Control] = [
         heading(t("Language")),
@@ -157,7 +163,7 @@ def SettingsView(state: AppState) -> ft.View:
                                 on_click=do_import,
                                 disabled=not plan.games and not plan.players,
                             ),
-                            ft.TextButton(t("Cancel"), on_click=lambda: set_plan(None)),
+                            ft.TextButton(t("Cancel"), on_click=lambda: set_plan(NO_PLAN)),
                         ]
                     ),
                 ]
@@ -166,7 +172,7 @@ def SettingsView(state: AppState) -> ft.View:
     controls += [
         heading(t("Data")),
         note(t("Your games are stored in this folder:")),
-        ft.Text(str(state.store.folder), selectable=True),
+        ft.Text(str(state.data_folder), selectable=True),
     ]
     return ft.View(
         route="/settings",

@@ -1,7 +1,8 @@
-"""The app's state: where the user is, their settings, and every change to their games.
+"""The app's state: where the user is, their settings, and every change to their data.
 
-Screens read games from `storage` and standings from `scoring`; they change games only through
-`AppState`, which saves at once, keeps an undo step, and tells the screens to redraw.
+`AppState` is the only way a screen reads stored data or changes it: each change saves at once
+(through `storage`), keeps an undo step where that means something, and bumps `revision`, which
+every screen that shows stored data reads, so they all redraw. The store itself is private.
 """
 
 from __future__ import annotations
@@ -10,19 +11,24 @@ import contextlib
 import copy
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, TypeVar
+from pathlib import Path
+from typing import TypeVar
 
 import flet as ft
 
 import scoring
-from storage import Store
-from storage.errors import StorageError
+from scoring import Record
+from scoring.table import name_key
+from storage import Store, backup
+from storage.errors import StartupNotice, StorageError
+from storage.store import Player
+from storage.summaries import Summary
 
 from .i18n import Translator, system_language
 
-Record = dict[str, Any]
 T = TypeVar("T")
 REFUSALS = (scoring.InvalidRecord, StorageError)  # a change refused: nothing was written
+Refusal = scoring.InvalidRecord | StorageError
 
 
 @dataclass(frozen=True)
@@ -35,7 +41,7 @@ class UndoStep:
 @ft.observable
 @dataclass
 class AppState:
-    store: Store
+    _store: Store
     route: str = "/"
     language_setting: str = "system"  # "system", "en" or "de"
     theme_setting: str = "system"  # "system", "light" or "dark"
@@ -51,10 +57,10 @@ class AppState:
         if route in ("", "/"):
             route = cls._last_table(store) or "/"
         return cls(
-            store=store,
+            _store=store,
             route=route,
-            language_setting=store.setting("language", "system"),
-            theme_setting=store.setting("theme", "system"),
+            language_setting=str(store.setting("language", "system")),
+            theme_setting=str(store.setting("theme", "system")),
         )
 
     @staticmethod
@@ -66,6 +72,10 @@ class AppState:
         if store.contains_game(game_id) and store.is_active(game_id):
             return route
         return None
+
+    def _changed(self) -> None:
+        """Stored data changed: every screen showing it redraws."""
+        self.revision += 1
 
     # --- settings --------------------------------------------------------------------------
 
@@ -80,11 +90,11 @@ class AppState:
         return Translator(self.language)
 
     def set_language(self, value: str) -> None:
-        self.store.set_setting("language", value)
+        self._store.set_setting("language", value)
         self.language_setting = value
 
     def set_theme(self, value: str) -> None:
-        self.store.set_setting("theme", value)
+        self._store.set_setting("theme", value)
         self.theme_setting = value
 
     @property
@@ -93,7 +103,11 @@ class AppState:
             self.theme_setting, ft.ThemeMode.SYSTEM
         )
 
-    # --- navigation ------------------------------------------------------------------------
+    @property
+    def data_folder(self) -> Path:
+        return self._store.folder
+
+    # --- navigation and notes --------------------------------------------------------------
 
     def go(self, route: str) -> None:
         """Open a screen: the browser's address and back button follow."""
@@ -107,12 +121,12 @@ class AppState:
     def remember_route(self, route: str) -> None:
         """Where to reopen the app; a convenience that a full disk may skip."""
         with contextlib.suppress(StorageError):
-            self.store.set_setting("last_route", route)
+            self._store.set_setting("last_route", route)
 
     def say(self, message: str) -> None:
         self.message = message
 
-    def refusal(self, error: scoring.InvalidRecord | StorageError) -> list[str]:
+    def refusal(self, error: Refusal) -> list[str]:
         """Why a change was not saved, in the player's language (nothing was changed)."""
         if isinstance(error, scoring.InvalidRecord):
             return [self.t.problem(problem) for problem in error.errors]
@@ -136,54 +150,66 @@ class AppState:
             return False
         return True
 
+    @property
+    def notices(self) -> list[StartupNotice]:
+        """What was found when the data was opened (damage kept aside, ...)."""
+        return list(self._store.notices)
+
     def dismiss_notices(self) -> None:
         """The user has read what was found when the data was opened."""
-        self.store.notices.clear()
-        self.revision += 1
+        self._store.notices.clear()
+        self._changed()
 
-    # --- games -----------------------------------------------------------------------------
+    # --- reading games ---------------------------------------------------------------------
 
     def record(self, game_id: str) -> Record:
-        return self.store.load_game(game_id)
+        return self._store.load_game(game_id)
 
-    def start_game(self, game: str, players: list[dict[str, Any]], options: dict[str, Any]) -> str:
-        record = self.store.create_game(game, players, options)
-        self.revision += 1
+    def is_active(self, game_id: str) -> bool:
+        return self._store.is_active(game_id)
+
+    def summary(self, game_id: str) -> Summary:
+        return self._store.summary(game_id)
+
+    def summaries(
+        self, game: str | None = None, player: str | None = None, deleted: bool = False
+    ) -> list[Summary]:
+        return self._store.summaries(game=game, player=player, deleted=deleted)
+
+    def active_games(self) -> list[Summary]:
+        return self._store.active_games()
+
+    # --- changing games --------------------------------------------------------------------
+
+    def start_game(self, game: str, players: list[Record], options: Record) -> str:
+        record = self._store.create_game(game, players, options)
+        self._changed()
         return str(record["meta"]["id"])
 
-    def _changed(self, game_id: str, before: Record, label: str) -> None:
-        """A change was saved: it can be undone, unless it corrected a game stored before a
+    def _stepped(self, game_id: str, before: Record, label: str) -> None:
+        """A change to a game: it can be undone, unless it corrected a game stored before a
         rule it breaks (that record cannot be stored again)."""
         if scoring.replay_until_broken(before)[1] is None:
             self.undo_steps = [*self.undo_steps[-19:], UndoStep(game_id, before, label)]
-        self.revision += 1
+        self._changed()
 
-    def save_round(self, game_id: str, index: int | None, round_: dict[str, Any]) -> scoring.Replay:
+    def save_round(self, game_id: str, index: int | None, round_: Record) -> scoring.Replay:
         """Save a round being entered: a new one (`index` None) or a correction of round
-        `index`. Raises `InvalidRecord` (nothing saved)."""
+        `index`. Raises `InvalidRecord` or a `StorageError` (nothing saved)."""
+        before = self._store.load_game(game_id)
         if index is None:
-            return self.add_round(game_id, round_)
-        return self.change_round(game_id, index, round_)
-
-    def add_round(self, game_id: str, round_: dict[str, Any]) -> scoring.Replay:
-        """Save a new round (raises `InvalidRecord`, nothing saved)."""
-        before = self.store.load_game(game_id)
-        result = self.store.append_round(game_id, round_)
-        self._changed(
-            game_id, before, self.t("Round {number} saved", number=len(before["rounds"]) + 1)
-        )
-        return result
-
-    def change_round(self, game_id: str, index: int, round_: dict[str, Any]) -> scoring.Replay:
-        before = self.store.load_game(game_id)
-        result = self.store.replace_round(game_id, index, round_)
-        self._changed(game_id, before, self.t("Round {number} changed", number=index + 1))
+            result = self._store.append_round(game_id, round_)
+            label = self.t("Round {number} saved", number=len(before["rounds"]) + 1)
+        else:
+            result = self._store.replace_round(game_id, index, round_)
+            label = self.t("Round {number} changed", number=index + 1)
+        self._stepped(game_id, before, label)
         return result
 
     def delete_round(self, game_id: str, index: int) -> scoring.Replay:
-        before = self.store.load_game(game_id)
-        result = self.store.remove_round(game_id, index)
-        self._changed(game_id, before, self.t("Round {number} deleted", number=index + 1))
+        before = self._store.load_game(game_id)
+        result = self._store.remove_round(game_id, index)
+        self._stepped(game_id, before, self.t("Round {number} deleted", number=index + 1))
         return result
 
     def undo(self) -> str | None:
@@ -192,17 +218,87 @@ class AppState:
             return None
         step = self.undo_steps[-1]
         try:
-            self.store.set_record(step.game_id, copy.deepcopy(step.before))
-        except (StorageError, scoring.InvalidRecord):
+            self._store.set_record(step.game_id, copy.deepcopy(step.before))
+        except REFUSALS:
             return None
         self.undo_steps = self.undo_steps[:-1]
-        self.revision += 1
+        self._changed()
         return step.label
 
     def can_undo(self, game_id: str) -> bool:
         return bool(self.undo_steps) and self.undo_steps[-1].game_id == game_id
 
     def finish(self, game_id: str) -> None:
-        self.store.finish_game(game_id)
+        self._store.finish_game(game_id)
         self.undo_steps = [s for s in self.undo_steps if s.game_id != game_id]
-        self.revision += 1
+        self._changed()
+
+    def reopen(self, game_id: str) -> None:
+        """A finished game back at the table (to continue or correct it)."""
+        self._store.reopen_game(game_id)
+        self._changed()
+
+    def delete_game(self, game_id: str) -> None:
+        self._store.delete_game(game_id)
+        self._changed()
+
+    def restore_game(self, game_id: str) -> None:
+        self._store.restore_game(game_id)
+        self._changed()
+
+    def set_notes(self, game_id: str, notes: str) -> None:
+        self._store.set_notes(game_id, notes)
+        self._changed()
+
+    # --- players ---------------------------------------------------------------------------
+
+    def players(self, include_archived: bool = False) -> list[Player]:
+        return self._store.players(include_archived=include_archived)
+
+    def add_player(self, name: str, born: str | None = None) -> Player:
+        player = self._store.add_player(name, born)
+        self._changed()
+        return player
+
+    def change_player(self, player_id: str, name: str | None, born: str | None) -> None:
+        """A new name (games keep theirs) and/or birth date; None leaves it as it is."""
+        if name is not None:
+            self._store.rename_player(player_id, name)
+        if born is not None:
+            self._store.set_player_birth(player_id, born.strip() or None)
+        self._changed()
+
+    def archive_player(self, player_id: str, archived: bool) -> None:
+        self._store.archive_player(player_id, archived)
+        self._changed()
+
+    def remember_birth_dates(self, born: dict[str, str], seated: list[str]) -> None:
+        """Birth dates typed for a game also go to the roster, for next time (a date that
+        cannot be saved is skipped: the game has it)."""
+        keys = {name_key(name) for name in seated}
+        for player in self._store.players():
+            date = born.get(player["name"])
+            if date and date != player["born"] and name_key(player["name"]) in keys:
+                with contextlib.suppress(StorageError):
+                    self._store.set_player_birth(player["id"], date)
+        self._changed()
+
+    # --- backups ---------------------------------------------------------------------------
+
+    def plan_import(self, data: object, source: str) -> backup.ImportPlan:
+        return backup.plan_import(self._store, data, source)
+
+    def apply_import(self, plan: backup.ImportPlan) -> int:
+        added = backup.apply_import(self._store, plan)
+        self._changed()
+        return added
+
+    def export(self, game_id: str | None = None) -> Record:
+        """Everything (or one game) as a backup document."""
+        return backup.export_backup(self._store, game_id)
+
+    def needing_correction(self, document: Record) -> list[tuple[str, scoring.RecordError]]:
+        return backup.needing_correction(self._store, document)
+
+    def history_csv(self) -> str:
+        return backup.csv_of_history(self._store.summaries())

@@ -9,19 +9,6 @@ import flet as ft
 
 from .i18n import Translator
 
-GAME_TITLES = {
-    "black-spy": "Black Spy",
-    "kompromat": "Kompromat",
-    "spy": "SPY",
-    "spywhere": "Spywhere",
-}
-GAME_ICONS = {
-    "black-spy": ft.Icons.STYLE,
-    "kompromat": ft.Icons.FOLDER_SPECIAL,
-    "spy": ft.Icons.VISIBILITY,
-    "spywhere": ft.Icons.TRAVEL_EXPLORE,
-}
-
 
 def body(controls: list[ft.Control], spacing: int = 10) -> ft.Control:
     """A screen's content: the full width of a phone, a centred column on a wider window."""

@@ -2,23 +2,19 @@
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
 
 import flet as ft
 
-import scoring
+from scoring import spy
 from scoring.errors import N_
 
-from .frame import (
-    correction_banner,
-    entry_exits,
-    game_bar,
-    game_over_panel,
-    snack,
-)
-from .i18n import Translator
-from .state import REFUSALS, AppState
-from .widgets import body, choice_chips, error_box, heading, info_box, note
+from ..frame import correction_banner, entry_exits, game_over_panel, screen, snack
+from ..hooks import NO_ROUND, NO_TEXT, use_messages, use_value
+from ..i18n import Translator
+from ..state import REFUSALS
+from ..widgets import choice_chips, error_box, heading, info_box, note
+from . import AtTable, GameView, NewGameForm
 
 TARGET_NAMES = {
     "safe-1": N_("Safe 1"),
@@ -32,96 +28,91 @@ def target_name(t: Translator, target: str) -> str:
     return t(TARGET_NAMES[target])
 
 
-def describe(t: Translator, entry: dict[str, Any]) -> str:
+def describe(t: Translator, entry: spy.LoggedEvent) -> str:
     """One event as the table would say it."""
-    if entry["event"] == "target":
+    if entry.kind == "target":
         text = t(
             "{by} found {base}'s {target}",
-            by=entry["by"],
-            base=entry["base"],
-            target=target_name(t, entry["target"]),
+            by=entry.by,
+            base=entry.base,
+            target=target_name(t, entry.target or ""),
         )
-        if entry["out"]:
-            text += " · " + t("{name} is out", name=entry["out"])
+        if entry.out:
+            text += " · " + t("{name} is out", name=entry.out)
         return text
-    if entry["event"] == "bomb-lit":
-        return t("{by} lit a bomb in {base}'s base", by=entry["by"], base=entry["base"])
+    if entry.kind == "bomb-lit":
+        return t("{by} lit a bomb in {base}'s base", by=entry.by, base=entry.base)
     return t(
         "{by} found a lit bomb in {base}'s base: it exploded, {by} is out",
-        by=entry["by"],
-        base=entry["base"],
+        by=entry.by,
+        base=entry.base,
     )
 
 
 @ft.component
-def SpyScreen(
-    state: AppState,
-    game_id: str,
-    record: dict[str, Any],
-    result: scoring.Replay,
-    fix_round: int | None = None,
-    key: str | None = None,
-) -> ft.View:
-    """`fix_round`: the game was stored before a rule it breaks; only that event's correction
-    is open (`result` is the game up to it)."""
-    t = state.t
-    standings = result.standings()
-    still_in = [n for n in result.table.names if n not in standings["eliminated"]]
-    fixing = None if fix_round is None else record["rounds"][fix_round]
-    by, set_by = ft.use_state(fixing["by"] if fixing else None)
-    base, set_base = ft.use_state(fixing["base"] if fixing else None)
-    editing, set_editing = ft.use_state(fix_round)  # index of the event being corrected
-    leave, saved = entry_exits(state, fix_round, lambda: set_editing(None))
-    problems, set_problems = ft.use_state(list[str]())
+def SpyScreen(at: AtTable, key: str | None = None) -> ft.View:
+    """`at.fix_round`: the game was stored before a rule it breaks; only that event's
+    correction is open (`at.result` is the game up to it)."""
+    state, t = at.state, at.t
+    board = spy.RULES.board(at.result.state)
+    still_in = list(board.still_in)
+    fixing = None if at.fix_round is None else at.rounds[at.fix_round]
+    by, set_by = use_value(str(fixing["by"]) if fixing else NO_TEXT)
+    base, set_base = use_value(str(fixing["base"]) if fixing else NO_TEXT)
+    editing, set_editing = use_value(at.fix_round if at.fix_round is not None else NO_ROUND)
+    leave, saved = entry_exits(state, at.fix_round, lambda: set_editing(NO_ROUND))
+    problems, set_problems = use_messages()
     searcher = by if by in still_in else (still_in[0] if still_in else None)
     others = [n for n in still_in if n != searcher]
     target = base if base in others else (others[0] if others else None)
 
     def record_event(kind: str) -> None:
-        event = {"event": kind, "by": searcher, "base": target}
+        if searcher is None or target is None:
+            return
+        event = spy.Event(kind, searcher, target)
         try:
-            after = state.save_round(game_id, editing, event)
+            after = state.save_round(at.game_id, editing, event.to_json())
         except REFUSALS as refused:
             set_problems(state.refusal(refused))
             return
-        log = after.standings()["log"]
+        log = spy.RULES.board(after.state).log
         state.say(describe(t, log[editing if editing is not None else len(log) - 1]))
-        if fix_round is None:
+        if at.fix_round is None:
             set_problems([])
         saved()
 
     def delete_event() -> None:
+        if editing is None:
+            return
         try:
-            state.delete_round(game_id, editing)
+            state.delete_round(at.game_id, editing)
         except REFUSALS as refused:
             set_problems(state.refusal(refused))
             return
         state.say(t("Event deleted"))
-        if fix_round is None:
+        if at.fix_round is None:
             set_problems([])
         saved()
 
     def edit(index: int) -> None:
-        event = record["rounds"][index]
+        event = at.rounds[index]
         set_editing(index)
-        set_by(event["by"])
-        set_base(event["base"])
+        set_by(str(event["by"]))
+        set_base(str(event["base"]))
         set_problems([])
 
-    controls: list[ft.Control] = [*snack(state), *correction_banner(t, fix_round)]
-    if fix_round is None:
-        controls.append(game_over_panel(state, game_id, result))
-    controls.append(bases(t, result, standings))
-    if not result.finished or editing is not None:
+    controls: list[ft.Control] = [*snack(state), *correction_banner(t, at.fix_round)]
+    if at.fix_round is None:
+        controls.append(game_over_panel(state, at.game_id, at.result))
+    controls.append(bases(t, board))
+    if (not at.result.finished or editing is not None) and searcher and target:
         controls.append(
             event_panel(
                 t,
-                standings,
+                board,
                 still_in,
-                searcher,
-                target,
-                set_by,
-                set_base,
+                (searcher, target),
+                (set_by, set_base),
                 record_event,
                 editing,
                 delete_event,
@@ -129,28 +120,17 @@ def SpyScreen(
             )
         )
     controls.append(error_box(problems))
-    controls.append(event_log(t, standings["log"], edit))
-    return ft.View(
-        route=f"/game/{game_id}",
-        appbar=game_bar(state, game_id, record),
-        scroll=ft.ScrollMode.AUTO,
-        controls=[body(controls)],
-    )
+    controls.append(event_log(t, board.log, edit))
+    return screen(state, at.game_id, spy.RULES.title, controls)
 
 
-def bases(t: Translator, result: scoring.Replay, standings: dict[str, Any]) -> ft.Control:
+def bases(t: Translator, board: spy.Board) -> ft.Control:
     cards: list[ft.Control] = [heading(t("Bases"))]
-    per_base = standings["bombs_per_base"]
-    for name in result.table.names:
-        lit = standings["lit_bombs"][name]
-        if name in standings["eliminated"]:
-            place = standings["totals"][name]
-            status = t("Out · place {place}", place=place)
+    for base in board.bases:
+        if base.place is not None:
+            status = t("Out · place {place}", place=base.place)
         else:
-            status = t(
-                "Next target: {target}", target=target_name(t, standings["next_target"][name])
-            )
-        found = standings["targets_found"][name]
+            status = t("Next target: {target}", target=target_name(t, base.next_target or ""))
         cards.append(
             ft.Card(
                 content=ft.Container(
@@ -159,7 +139,7 @@ def bases(t: Translator, result: scoring.Replay, standings: dict[str, Any]) -> f
                         [
                             ft.Column(
                                 [
-                                    ft.Text(name, weight=ft.FontWeight.BOLD, size=16),
+                                    ft.Text(base.owner, weight=ft.FontWeight.BOLD, size=16),
                                     ft.Text(status),
                                 ],
                                 spacing=2,
@@ -168,31 +148,32 @@ def bases(t: Translator, result: scoring.Replay, standings: dict[str, Any]) -> f
                             ft.Row(
                                 [
                                     ft.Icon(
-                                        ft.Icons.LOCK_OPEN if i < found else ft.Icons.LOCK, size=18
+                                        ft.Icons.LOCK_OPEN if i < base.found else ft.Icons.LOCK,
+                                        size=18,
                                     )
-                                    for i in range(len(TARGET_NAMES))
+                                    for i in range(len(spy.TARGETS))
                                 ],
                                 spacing=0,
                                 tooltip=t.plural(
                                     "{count} of 4 targets found",
                                     "{count} of 4 targets found",
-                                    found,
+                                    base.found,
                                 ),
                             ),
                             ft.Row(
                                 [
                                     ft.Icon(
                                         ft.Icons.LOCAL_FIRE_DEPARTMENT
-                                        if i < lit
+                                        if i < base.lit
                                         else ft.Icons.CIRCLE_OUTLINED,
                                         size=18,
-                                        color=ft.Colors.ERROR if i < lit else None,
+                                        color=ft.Colors.ERROR if i < base.lit else None,
                                     )
-                                    for i in range(per_base)
+                                    for i in range(base.bombs)
                                 ],
                                 spacing=0,
                             ),
-                            ft.Text(t.plural("{count} lit", "{count} lit", lit), size=12),
+                            ft.Text(t.plural("{count} lit", "{count} lit", base.lit), size=12),
                         ]
                     ),
                 )
@@ -203,27 +184,24 @@ def bases(t: Translator, result: scoring.Replay, standings: dict[str, Any]) -> f
 
 def event_panel(
     t: Translator,
-    standings: dict[str, Any],
+    board: spy.Board,
     still_in: list[str],
-    searcher: str | None,
-    target: str | None,
-    set_by: Any,
-    set_base: Any,
-    record_event: Any,
+    chosen: tuple[str, str],
+    pick: tuple[Callable[[str], None], Callable[[str], None]],
+    record_event: Callable[[str], None],
     editing: int | None,
-    delete_event: Any,
-    cancel: Any,
+    delete_event: Callable[[], None],
+    cancel: Callable[[], None],
 ) -> ft.Control:
-    if searcher is None or target is None:
-        return ft.Container()
-    lit = standings["lit_bombs"][target]
-    next_target = target_name(t, standings["next_target"][target])
+    searcher, target = chosen
+    pick_searcher, pick_target = pick
+    base = next(b for b in board.bases if b.owner == target)
     title = (
         t("What happened?") if editing is None else t("Correct event {number}", number=editing + 1)
     )
     buttons: list[ft.Control] = [
         ft.FilledButton(
-            t("Found {target}", target=next_target),
+            t("Found {target}", target=target_name(t, base.next_target or "")),
             icon=ft.Icons.SEARCH,
             height=52,
             on_click=lambda: record_event("target"),
@@ -232,14 +210,14 @@ def event_panel(
             t("Lit a bomb"),
             icon=ft.Icons.LOCAL_FIRE_DEPARTMENT,
             height=52,
-            disabled=lit >= standings["bombs_per_base"],
+            disabled=not base.can_light,
             on_click=lambda: record_event("bomb-lit"),
         ),
         ft.FilledTonalButton(
             t("Lit bomb exploded"),
             icon=ft.Icons.DANGEROUS,
             height=52,
-            disabled=lit == 0,
+            disabled=not base.can_explode,
             on_click=lambda: record_event("bomb-exploded"),
         ),
     ]
@@ -253,16 +231,21 @@ def event_panel(
     return info_box(
         [
             ft.Text(title, weight=ft.FontWeight.BOLD),
-            choice_chips(t("Who spied?"), [(n, n) for n in still_in], searcher, set_by),
+            choice_chips(t("Who spied?"), [(n, n) for n in still_in], searcher, pick_searcher),
             choice_chips(
-                t("On whose base?"), [(n, n) for n in still_in if n != searcher], target, set_base
+                t("On whose base?"),
+                [(n, n) for n in still_in if n != searcher],
+                target,
+                pick_target,
             ),
             ft.Column(buttons, spacing=8, horizontal_alignment=ft.CrossAxisAlignment.STRETCH),
         ]
     )
 
 
-def event_log(t: Translator, log: list[dict[str, Any]], edit: Any) -> ft.Control:
+def event_log(
+    t: Translator, log: tuple[spy.LoggedEvent, ...], edit: Callable[[int], None]
+) -> ft.Control:
     if not log:
         return ft.Container()
     rows: list[ft.Control] = [
@@ -279,3 +262,17 @@ def event_log(t: Translator, log: list[dict[str, Any]], edit: Any) -> ft.Control
             )
         )
     return ft.Column(rows, spacing=0)
+
+
+def options_form(form: NewGameForm) -> list[ft.Control]:
+    return []  # SPY has no options
+
+
+VIEW = GameView(
+    rules=spy.RULES,
+    icon=ft.Icons.VISIBILITY,
+    screen=SpyScreen,
+    options_form=options_form,
+    options_of=lambda seats, options: {},
+    facts={"survived": N_("Times survived"), "bombs_set_off": N_("Bombs set off")},
+)

@@ -1,0 +1,109 @@
+"""One module per game: everything the app shows of a game besides its rules.
+
+A game module (``views/games/black_spy.py``, ...) provides a `GameView`: the table screen, the
+new-game options form and their defaults, the names of the game's statistics and its icon.
+The game's title and player counts come from its rules (`scoring.GAMES`). Everything outside a
+game module asks this registry, never a game id.
+
+Adding a game: its rules in ``scoring/`` (registered in `scoring.GAMES`), its module here
+(`register`ed by `load`), nothing else.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Protocol
+
+import flet as ft
+
+import scoring
+from scoring import Record, Term
+
+from ..hooks import Setter
+from ..i18n import Translator
+from ..state import AppState
+
+MODULES = ("black_spy", "kompromat", "spy", "spywhere")  # views/games/<name>.py
+
+
+@dataclass(frozen=True)
+class AtTable:
+    """A game open at the table: what every game's screen gets."""
+
+    state: AppState
+    game_id: str
+    record: Record
+    result: scoring.Replay  # the game so far (up to the round to correct, if any)
+    fix_round: int | None  # a stored game that breaks a rule added since: the round to correct
+
+    @property
+    def t(self) -> Translator:
+        return self.state.t
+
+    @property
+    def rounds(self) -> list[Record]:
+        return list(self.record["rounds"])
+
+
+@dataclass(frozen=True)
+class NewGameForm:
+    """A new game being set up: what a game's options form reads and changes."""
+
+    t: Translator
+    seats: tuple[str, ...]  # the players in seating order
+    options: Record  # the game's options as the record writes them (FORMAT.md)
+    set_options: Setter[Record]
+    born: Mapping[str, str]  # birth dates typed for the game (Black Spy's Mole)
+    set_born: Callable[[str, str], None]
+
+
+class Screen(Protocol):
+    """A game's table screen (a component; `key` makes a fresh one)."""
+
+    def __call__(self, at: AtTable, key: str | None = None) -> ft.View: ...
+
+
+OptionsForm = Callable[[NewGameForm], list[ft.Control]]
+
+
+@dataclass(frozen=True)
+class GameView:
+    rules: scoring.AnyRules
+    icon: ft.IconData
+    screen: Screen  # a component: the game at the table
+    options_form: OptionsForm  # the options of a new game (below the players)
+    # The options as the record writes them, from what the form set (defaults filled in).
+    options_of: Callable[[tuple[str, ...], Record], Record]
+    facts: Mapping[str, Term] = field(default_factory=dict)  # statistics' names
+
+    @property
+    def id(self) -> str:
+        return self.rules.id
+
+    @property
+    def title(self) -> str:
+        return self.rules.title
+
+
+VIEWS: dict[str, GameView] = {}
+
+
+def register(view: GameView) -> None:
+    """Make a game's view known (its rules must be in `scoring.GAMES`)."""
+    if scoring.GAMES.get(view.id) is not view.rules:
+        raise ValueError(f"{view.id} is not a game of scoring.GAMES")
+    VIEWS[view.id] = view
+
+
+def load() -> dict[str, GameView]:
+    """Every game's view, in the order of `scoring.GAMES` (imported on first use)."""
+    for name in MODULES:
+        module = importlib.import_module(f"{__name__}.{name}")
+        register(module.VIEW)
+    return {game: VIEWS[game] for game in scoring.GAMES if game in VIEWS}
+
+
+def view_of(game: str) -> GameView:
+    return load()[game]

@@ -1,0 +1,650 @@
+"""Black Spy at the table: the scoresheet, who deals next, and entering a deal."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from fractions import Fraction
+
+import flet as ft
+
+import scoring
+from scoring import black_spy
+from scoring.black_spy import Deal, Pile
+from scoring.errors import N_
+
+from ..frame import (
+    correction_banner,
+    entry_exits,
+    game_over_panel,
+    problems_text,
+    screen,
+    snack,
+)
+from ..hooks import NO_ROUND, NO_TEXT, use_made, use_messages, use_value
+from ..i18n import Translator
+from ..state import REFUSALS
+from ..widgets import choice_chips, error_box, heading, info_box, note, stepper
+from . import AtTable, GameView, NewGameForm
+
+NEW = -1  # editing index for a deal not saved yet
+MOON_ICON = ft.Icons.NIGHTLIGHT_ROUND
+LEADER_ICON = ft.Icons.STAR
+PASS_ICONS = {
+    "left": ft.Icons.ARROW_BACK,
+    "right": ft.Icons.ARROW_FORWARD,
+    "across": ft.Icons.SWAP_VERT,
+}
+PASS_TEXT = {
+    "left": N_("Pass 3 cards to the left"),
+    "right": N_("Pass 3 cards to the right"),
+    "across": N_("Pass 3 cards across"),
+}
+VARIANT_TEXT = {
+    "no-good-spies": (N_("No Good Spies"), N_("Coloured Spies count 0; a deal totals 80.")),
+    "capture-or-release": (
+        N_("Capture or Release"),
+        N_("Whoever takes all 16 black cards may take −60 instead of giving 60."),
+    ),
+    "mole": (
+        N_("The Mole"),
+        N_("From deal 2, 3 cards per player are drafted, highest total first."),
+    ),
+    "calling-color": (
+        N_("Calling Color"),
+        N_("The dealer calls a colour; the player to the left leads."),
+    ),
+    "following-rank": (
+        N_("Following Rank"),
+        N_("You may also follow the rank of the card before yours."),
+    ),
+    "going-back": (
+        N_("Going Back"),
+        N_("Exceed the end value to end; exactly it, or half of it, is halved."),
+    ),
+}
+HALVES_TEXT = {"exact": N_("Exact (37.5)"), "down": N_("Round down"), "up": N_("Round up")}
+END_VALUE_STEP = 10
+END_VALUE_RANGE = (10, 1000)
+
+
+def signed(t: Translator, points: int) -> str:
+    """−5 with a real minus sign, as printed on the cards."""
+    return f"−{t.number(-points)}" if points < 0 else t.number(points)
+
+
+@ft.component
+def BlackSpyScreen(at: AtTable, key: str | None = None) -> ft.View:
+    """`at.fix_round`: the game was stored before a rule it breaks; only that deal's correction
+    is open (`at.result` is the game up to it)."""
+    state = at.state
+    table = at.result.table
+    names = list(table.names)
+    # None: the sheet; NEW or a deal's index: entry
+    editing, set_editing = use_value(at.fix_round if at.fix_round is not None else NO_ROUND)
+    draft, set_draft = use_made(
+        lambda: (
+            Deal.from_json(at.rounds[at.fix_round], table)
+            if at.fix_round is not None
+            else Deal.blank(table)
+        )
+    )
+    auto, set_auto = use_value(NO_TEXT)  # the player whose pile is "the rest"
+
+    def open_entry(index: int) -> None:
+        if index == NEW:
+            auto_player: str | None = names[-1]
+            set_draft(Deal.blank(table).completed(names[-1]))
+        else:
+            auto_player = None
+            set_draft(Deal.from_json(at.rounds[index], table))
+        set_auto(auto_player)
+        set_editing(index)
+        state.message = None
+
+    def change(modify: Callable[[Deal], Deal], automatic: str | None) -> None:
+        """Apply `modify` to the draft as it is when the change arrives (two quick taps on
+        "plus" count twice), then work out the automatic player's pile again."""
+        set_auto(automatic)
+        set_draft(lambda current: fill(modify(current), automatic))
+
+    controls: list[ft.Control]
+    if editing is not None:
+        leave, saved = entry_exits(state, at.fix_round, lambda: set_editing(NO_ROUND))
+        entry = DealEntry(at, draft, editing, auto, change, leave, saved)
+        controls = [*correction_banner(state.t, at.fix_round), entry]
+    else:
+        controls = sheet(at, open_entry)
+    return screen(state, at.game_id, black_spy.RULES.title, controls)
+
+
+def opener(open_entry: Callable[[int], None], index: int) -> Callable[[], None]:
+    return lambda: open_entry(index)
+
+
+def fill(draft: Deal, automatic: str | None) -> Deal:
+    return draft if automatic is None else draft.completed(automatic)
+
+
+# --- the sheet ---------------------------------------------------------------------------------
+
+
+def sheet(at: AtTable, open_entry: Callable[[int], None]) -> list[ft.Control]:
+    state, t, result = at.state, at.t, at.result
+    pad = black_spy.RULES.sheet(result.state, tuple(result.leaders))
+    controls: list[ft.Control] = [*snack(state), game_over_panel(state, at.game_id, result)]
+    if pad.next_deal is not None:
+        controls.append(next_deal_panel(t, pad, pad.next_deal))
+        controls.append(
+            ft.FilledButton(
+                t("Enter deal {number}", number=pad.next_deal.number),
+                icon=ft.Icons.EDIT_NOTE,
+                height=56,
+                on_click=lambda: open_entry(NEW),
+            )
+        )
+    controls.append(scoresheet(t, list(result.table.names), pad, open_entry))
+    if pad.deals:
+        controls.append(note(t("Tap a deal to correct or delete it.")))
+    return controls
+
+
+def next_deal_panel(t: Translator, pad: black_spy.Sheet, deal: black_spy.NextDeal) -> ft.Control:
+    direction = deal.pass_direction
+    lines: list[ft.Control] = [
+        ft.Text(
+            t(
+                "Deal {number}: {dealer} deals {cards} cards each",
+                number=deal.number,
+                dealer=deal.dealer,
+                cards=deal.cards_each,
+            ),
+            weight=ft.FontWeight.BOLD,
+        ),
+        ft.Row([ft.Icon(PASS_ICONS[direction]), ft.Text(t(PASS_TEXT[direction]))]),
+    ]
+    if deal.mole_draft_order is not None and deal.mole_cards is not None:
+        lines.append(
+            ft.Text(
+                t.plural(
+                    "The Mole: {count} card set aside first. Draft: {order}",
+                    "The Mole: {count} cards set aside first. Draft: {order}",
+                    deal.mole_cards,
+                    order=" → ".join(deal.mole_draft_order),
+                )
+            )
+        )
+    if deal.caller is not None:
+        lines.append(
+            ft.Text(
+                t(
+                    "{caller} calls a colour after the pass; {leader} leads it",
+                    caller=deal.caller,
+                    leader=deal.leader,
+                )
+            )
+        )
+    else:
+        lines.append(note(t("The red 1 leads the first trick (no black lead).")))
+    end = pad.end_value
+    if pad.going_back:
+        lines.append(
+            note(
+                t(
+                    "Going Back: exceed {end} to end; exactly {end} or {half} is halved.",
+                    end=end,
+                    half=t.number(pad.half),
+                )
+            )
+        )
+    else:
+        lines.append(note(t("The game ends at {end}; lowest total wins.", end=end)))
+    variants = [v for v in black_spy.VARIANTS if v in pad.variants]
+    reminders = [t(VARIANT_TEXT[v][0]) for v in variants if v != "going-back"]
+    if reminders:
+        lines.append(note(t("Variants: {names}", names=", ".join(reminders))))
+    if "following-rank" in pad.variants:
+        following_rank = VARIANT_TEXT["following-rank"][1]
+        lines.append(note(t(following_rank)))
+    return info_box(lines)
+
+
+def cell(
+    text: str, icon: ft.IconData | None = None, bold: bool = False, spoken: str | None = None
+) -> ft.Control:
+    parts: list[ft.Control] = [
+        ft.Text(
+            text,
+            semantics_label=spoken,
+            weight=ft.FontWeight.BOLD if bold else None,
+            no_wrap=True,
+            overflow=ft.TextOverflow.ELLIPSIS,
+        )
+    ]
+    if icon is not None:
+        parts.insert(0, ft.Icon(icon, size=14))
+    return ft.Row(parts, spacing=2, alignment=ft.MainAxisAlignment.END, expand=1)
+
+
+def row(
+    label: str,
+    cells: list[ft.Control],
+    on_click: Callable[[], None] | None = None,
+    spoken: str | None = None,
+) -> ft.Control:
+    return ft.Container(
+        content=ft.Row(
+            [ft.Text(label, width=48, weight=ft.FontWeight.BOLD, semantics_label=spoken), *cells],
+            spacing=4,
+        ),
+        padding=ft.Padding.symmetric(vertical=10, horizontal=4),
+        border=ft.Border.only(bottom=ft.BorderSide(1, ft.Colors.OUTLINE_VARIANT)),
+        on_click=on_click,
+        ink=on_click is not None,
+    )
+
+
+def scoresheet(
+    t: Translator, names: list[str], pad: black_spy.Sheet, open_entry: Callable[[int], None]
+) -> ft.Control:
+    """Like the paper pad: a row per deal, a column per player, totals and the distance to the
+    end; the leader is marked."""
+    rows: list[ft.Control] = [row(t("Deal"), [cell(n, bold=True) for n in names])]
+    for deal in pad.deals:
+        cells = []
+        for name in names:
+            text = t.number(deal.points[name])
+            if name in deal.halved:
+                text += " ½"
+            cells.append(cell(text, MOON_ICON if deal.moon == name else None))
+        rows.append(
+            row(
+                str(deal.number),
+                cells,
+                on_click=opener(open_entry, deal.number - 1),
+                spoken=t("Edit deal {number}", number=deal.number),
+            )
+        )
+    rows.append(
+        row(
+            t("Total"),
+            [
+                cell(
+                    t.number(pad.totals[n]),
+                    LEADER_ICON if n in pad.leaders else None,
+                    bold=True,
+                    spoken=t("{name}: total {total}", name=n, total=t.number(pad.totals[n])),
+                )
+                for n in names
+            ],
+        )
+    )
+    rows.append(row(t("To end"), [cell(t.number(pad.to_end(n))) for n in names]))
+    legend = ft.Row(
+        wrap=True,
+        spacing=8,
+        controls=[
+            note(t("½ halved (Going Back)")),
+            ft.Row([ft.Icon(MOON_ICON, size=14), note(t("took all 16 black cards"))], spacing=2),
+            ft.Row([ft.Icon(LEADER_ICON, size=14), note(t("leading"))], spacing=2),
+        ],
+    )
+    return ft.Column([heading(t("Scoresheet")), ft.Column(rows, spacing=0), legend], spacing=6)
+
+
+# --- entering a deal ---------------------------------------------------------------------------
+
+Change = Callable[[Callable[[Deal], Deal], str | None], None]
+
+
+@ft.component
+def DealEntry(
+    at: AtTable,
+    draft: Deal,
+    editing: int,
+    auto: str | None,
+    change: Change,
+    close: Callable[[], None],
+    saved: Callable[[], None],
+) -> ft.Control:
+    state, t = at.state, at.t
+    names = list(at.result.table.names)
+    index = len(at.rounds) if editing == NEW else editing
+    correcting = None if editing == NEW else editing
+    problems, set_problems = use_messages()
+    errors = scoring.check_round(at.record, draft.to_json(), correcting)
+    before = scoring.replay({**at.record, "rounds": at.rounds[:index]})
+    options: black_spy.Options = before.setup.options
+    points = black_spy.RULES.deal_points_so_far(before.state, draft)
+
+    def automatic_for(name: str) -> Callable[[], None]:
+        """Make `name`'s pile the one filled in with what the others leave."""
+        return lambda: change(lambda current: current, name)
+
+    def modifier_for(name: str) -> Callable[[Callable[[Deal], Deal]], None]:
+        """A change to `name`'s pile; the automatic pile stays automatic unless it is this."""
+        return lambda modify: change(modify, auto if auto != name else None)
+
+    def save() -> None:
+        try:
+            after = state.save_round(at.game_id, correcting, draft.to_json())
+        except REFUSALS as refused:
+            set_problems(state.refusal(refused))
+            return
+        state.say(deal_saved_message(t, after, index))
+        saved()
+
+    def delete() -> None:
+        try:
+            state.delete_round(at.game_id, editing)
+        except REFUSALS as refused:
+            set_problems(state.refusal(refused))
+            return
+        state.say(t("Deal {number} deleted", number=editing + 1))
+        saved()
+
+    title = (
+        t("Deal {number}", number=index + 1)
+        if editing == NEW
+        else t("Correct deal {number}", number=index + 1)
+    )
+    controls: list[ft.Control] = [
+        heading(title),
+        note(t("Count each player's tricks. The last one is filled in with what is left.")),
+    ]
+    for name in names:
+        controls.append(
+            pile_card(
+                t,
+                name,
+                draft.piles[name],
+                points.get(name),
+                auto == name,
+                automatic_for(name),
+                modifier_for(name),
+                black_spy.colored_spy_points(options),
+            )
+        )
+    controls += moon_panel(t, draft, options, change, auto)
+    controls.append(error_box(problems_text(state, errors) + problems))
+    buttons: list[ft.Control] = [
+        ft.FilledButton(
+            t("Save deal"), icon=ft.Icons.SAVE, height=52, disabled=bool(errors), on_click=save
+        ),
+        ft.OutlinedButton(t("Cancel"), height=52, on_click=lambda: close()),
+    ]
+    if editing != NEW:
+        buttons.append(
+            ft.TextButton(t("Delete deal"), icon=ft.Icons.DELETE_OUTLINE, on_click=delete)
+        )
+    controls.append(ft.Row(buttons, wrap=True))
+    return ft.Column(controls, spacing=10, horizontal_alignment=ft.CrossAxisAlignment.STRETCH)
+
+
+def moon_panel(
+    t: Translator, draft: Deal, options: black_spy.Options, change: Change, auto: str | None
+) -> list[ft.Control]:
+    """Who took all 16 black cards, and (Capture or Release) their choice."""
+    taker = draft.moon_taker
+    if taker is None:
+        return []
+    if not options.has("capture-or-release"):
+        return [
+            info_box(
+                [
+                    ft.Text(
+                        t(
+                            "{name} took all 16 black cards: 0 for them, 60 for everyone else.",
+                            name=taker,
+                        )
+                    )
+                ],
+                ft.Colors.TERTIARY_CONTAINER,
+            )
+        ]
+
+    def choose(choice: str) -> None:
+        change(lambda current: current.with_moon_choice(choice), auto)
+
+    return [
+        info_box(
+            [
+                ft.Text(
+                    t("{name} took all 16 black cards! Their choice:", name=taker),
+                    weight=ft.FontWeight.BOLD,
+                ),
+                ft.SegmentedButton(
+                    selected=[draft.moon_choice] if draft.moon_choice else [],
+                    allow_empty_selection=True,
+                    segments=[
+                        ft.Segment(value="give", label=ft.Text(t("Give 60 to everyone else"))),
+                        ft.Segment(
+                            value="release",
+                            label=ft.Text(t("Release: −60 for {name}", name=taker)),
+                        ),
+                    ],
+                    on_change=lambda e: (
+                        choose(e.control.selected[0]) if e.control.selected else None
+                    ),
+                ),
+            ],
+            ft.Colors.TERTIARY_CONTAINER,
+        )
+    ]
+
+
+def pile_card(
+    t: Translator,
+    name: str,
+    pile: Pile,
+    points: Fraction | None,
+    automatic: bool,
+    make_auto: Callable[[], None],
+    modify: Callable[[Callable[[Deal], Deal]], None],
+    colored_points: int,
+) -> ft.Control:
+    header: list[ft.Control] = [
+        ft.Text(name, weight=ft.FontWeight.BOLD, size=16, expand=True),
+        ft.Text(
+            t("{points} points", points=t.number(points)) if points is not None else "",
+            weight=ft.FontWeight.BOLD,
+        ),
+    ]
+    if automatic:
+        sub: ft.Control = note(t("Filled in automatically: what the others did not take."))
+    else:
+        sub = ft.TextButton(t("Fill {name} automatically", name=name), on_click=lambda: make_auto())
+    enabled = not automatic
+
+    def step(part: str) -> Callable[[int], None]:
+        return lambda delta: modify(lambda current: current.stepped(name, part, delta))
+
+    def counted(part: str, label: str, shown: str) -> ft.Control:
+        return stepper(
+            label,
+            getattr(pile, part),
+            0,
+            black_spy.PART_LIMITS[part],
+            step(part),
+            t,
+            enabled,
+            shown,
+        )
+
+    def take(rank: int) -> None:
+        modify(lambda current: current.with_high_card(name, rank))
+
+    return ft.Card(
+        content=ft.Container(
+            padding=10,
+            content=ft.Column(
+                spacing=2,
+                controls=[
+                    ft.Row(header),
+                    sub,
+                    counted(
+                        "black_spies",
+                        t("{name}: black Spies", name=name),
+                        t("Black Spies ({points})", points=black_spy.SPY_POINTS),
+                    ),
+                    counted(
+                        "black_low",
+                        t("{name}: black 1–6", name=name),
+                        t("Black 1–6 ({points} each)", points=black_spy.LOW_POINTS),
+                    ),
+                    ft.Row(
+                        wrap=True,
+                        spacing=6,
+                        controls=[
+                            ft.Text(t("Black"), width=44),
+                            *[
+                                ft.Chip(
+                                    label=ft.Text(
+                                        str(rank),
+                                        semantics_label=t(
+                                            "{name}: black {rank}", name=name, rank=rank
+                                        ),
+                                    ),
+                                    selected=rank in pile.black_high,
+                                    disabled=not enabled,
+                                    on_select=lambda e, r=rank: take(r),
+                                )
+                                for rank in black_spy.HIGH_RANKS
+                            ],
+                        ],
+                    ),
+                    counted(
+                        "colored_spies",
+                        t("{name}: coloured Spies", name=name),
+                        t("Coloured Spies ({points})", points=signed(t, colored_points)),
+                    ),
+                ],
+            ),
+        )
+    )
+
+
+def deal_saved_message(t: Translator, result: scoring.Replay, index: int) -> str:
+    pad = black_spy.RULES.sheet(result.state, tuple(result.leaders))
+    parts = [t("Deal {number} saved.", number=index + 1)]
+    for name in sorted(pad.deals[index].halved, key=result.table.seat):
+        parts.append(
+            t(
+                "{name} hit the value exactly and is halved to {total}.",
+                name=name,
+                total=t.number(result.totals[name]),
+            )
+        )
+    if result.finished:
+        parts.append(t("Game over: {names} won!", names=" & ".join(result.winners)))
+    return " ".join(parts)
+
+
+# --- a new game's options ----------------------------------------------------------------------
+
+
+def options_form(form: NewGameForm) -> list[ft.Control]:
+    t, seats = form.t, list(form.seats)
+    options = form.options
+    first = str(options.get("first_dealer") or seats[0])
+    first = first if first in seats else seats[0]
+    variants = set(options.get("variants") or [])
+    default_end = black_spy.default_end_value(len(seats))
+    end_value = int(options.get("end_value") or default_end)
+    halves = str(options.get("halves") or "exact")
+
+    def update(**changes: object) -> None:
+        form.set_options(lambda current: {**current, **changes})
+
+    def toggle(variant: str) -> None:
+        form.set_options(
+            lambda current: {
+                **current,
+                "variants": sorted(set(current.get("variants") or []) ^ {variant}),
+            }
+        )
+
+    def step_end(step: int) -> None:
+        def stepped(current: scoring.Record) -> scoring.Record:
+            value = int(current.get("end_value") or default_end) + END_VALUE_STEP * step
+            low, high = END_VALUE_RANGE
+            return {**current, "end_value": min(high, max(low, value))}
+
+        form.set_options(stepped)
+
+    controls: list[ft.Control] = [
+        heading(t("Options")),
+        choice_chips(
+            t("First dealer"),
+            [(name, name) for name in seats],
+            first,
+            lambda name: update(first_dealer=name),
+        ),
+    ]
+    for variant, (title, explanation) in VARIANT_TEXT.items():
+        controls.append(
+            ft.Checkbox(
+                label=t(title),
+                value=variant in variants,
+                on_change=lambda e, v=variant: toggle(v),
+            )
+        )
+        controls.append(ft.Container(note(t(explanation)), padding=ft.Padding.only(left=40)))
+    controls.append(stepper(t("End value"), end_value, *END_VALUE_RANGE, step_end, t))
+    controls.append(
+        note(
+            t(
+                "The game ends at {value} ({players} players: {default} by the rules).",
+                value=end_value,
+                players=len(seats),
+                default=default_end,
+            )
+        )
+    )
+    if "going-back" in variants:
+        controls.append(ft.Text(t("Halving")))
+        controls.append(
+            ft.SegmentedButton(
+                selected=[halves],
+                segments=[ft.Segment(value=k, label=ft.Text(t(v))) for k, v in HALVES_TEXT.items()],
+                on_change=lambda e: update(halves=e.control.selected[0]),
+            )
+        )
+    if "mole" in variants:
+        controls.append(
+            ft.Text(t("Birth dates (for The Mole: on equal totals the youngest picks first)"))
+        )
+        for name in seats:
+            controls.append(
+                ft.TextField(
+                    label=t("{name}: born (YYYY-MM-DD or year)", name=name),
+                    value=form.born.get(name, ""),
+                    keyboard_type=ft.KeyboardType.DATETIME,
+                    on_change=lambda e, n=name: form.set_born(n, e.control.value.strip()),
+                )
+            )
+    return controls
+
+
+def options_of(seats: tuple[str, ...], options: scoring.Record) -> scoring.Record:
+    """The options as the record writes them: a first dealer who is seated, halving only with
+    Going Back, the end value only when changed."""
+    first = options.get("first_dealer")
+    complete: scoring.Record = {
+        "first_dealer": first if first in seats else seats[0],
+        "variants": sorted(options.get("variants") or []),
+    }
+    if options.get("end_value") is not None:
+        complete["end_value"] = options["end_value"]
+    if "going-back" in complete["variants"]:
+        complete["halves"] = options.get("halves") or "exact"
+    return complete
+
+
+VIEW = GameView(
+    rules=black_spy.RULES,
+    icon=ft.Icons.STYLE,
+    screen=BlackSpyScreen,
+    options_form=options_form,
+    options_of=options_of,
+    facts={"moons": N_("Moons shot")},
+)

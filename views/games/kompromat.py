@@ -1,0 +1,589 @@
+"""Kompromat at the table: tokens always in sight, six rounds of four missions, and a keypad of
+the real equipment cards for entering what each player played."""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Callable
+
+import flet as ft
+
+import scoring
+from scoring import kompromat as rules
+from scoring.errors import N_
+from scoring.kompromat import Effect, MissionCard, MissionDraft, MissionPreview, RoundDraft
+
+from ..frame import (
+    correction_banner,
+    entry_exits,
+    game_over_panel,
+    problems_text,
+    screen,
+    snack,
+)
+from ..hooks import NO_ROUND, use_made, use_value
+from ..i18n import Translator
+from ..state import REFUSALS
+from ..widgets import choice_chips, error_box, heading, info_box, note
+from . import AtTable, GameView, NewGameForm
+
+NEW = -1
+MISSION_PATH = re.compile(r"\.missions\[(\d)\]")
+Update = Callable[[MissionDraft], MissionDraft]
+
+
+def card_label(t: Translator, card: MissionCard | None) -> str:
+    if card is None:
+        return t("(choose the card)")
+    if card.kind == "target":
+        return t("Target ({vp} VP)", vp=card.vp)
+    if card.kind == "item":
+        return t(str(rules.ITEM_NAMES[card.item or ""]))
+    return t("Code") if card.kind == "code" else t("Document")
+
+
+def card_key(card: MissionCard) -> str:
+    return f"{card.kind}:{card.vp or card.item or ''}"
+
+
+@ft.component
+def KompromatScreen(at: AtTable, key: str | None = None) -> ft.View:
+    """`at.fix_round`: the game was stored before a rule it breaks; only that round's
+    correction is open (`at.result` is the game up to it)."""
+    state, t = at.state, at.t
+    table = at.result.table
+    board = rules.RULES.board(at.result.state)
+    editing, set_editing = use_value(at.fix_round if at.fix_round is not None else NO_ROUND)
+    draft, set_draft = use_made(
+        lambda: (
+            RoundDraft.from_json(at.rounds[at.fix_round], table)
+            if at.fix_round is not None
+            else RoundDraft.blank(table)
+        )
+    )
+
+    def open_entry(index: int) -> None:
+        if index == NEW:
+            set_draft(RoundDraft.blank(table))
+        else:
+            set_draft(RoundDraft.from_json(at.rounds[index], table))
+        set_editing(index)
+        state.message = None
+
+    controls: list[ft.Control] = [*snack(state), *correction_banner(t, at.fix_round)]
+    controls.append(tokens_panel(t, board))
+    if editing is not None:
+        leave, saved = entry_exits(state, at.fix_round, lambda: set_editing(NO_ROUND))
+        controls.append(RoundEntry(at, draft, set_draft, editing, leave, saved))
+    else:
+        controls.append(
+            game_over_panel(state, at.game_id, at.result, final_result(t, at.result, board))
+        )
+        if board.next_round is not None:
+            number, first = board.next_round
+            controls.append(
+                ft.FilledButton(
+                    t(
+                        "Enter round {number} of {rounds} ({name} starts)",
+                        number=number,
+                        rounds=rules.ROUNDS,
+                        name=first,
+                    ),
+                    icon=ft.Icons.EDIT_NOTE,
+                    height=56,
+                    on_click=lambda: open_entry(NEW),
+                )
+            )
+        controls.append(rounds_list(t, board, open_entry))
+    return screen(state, at.game_id, rules.RULES.title, controls)
+
+
+def tokens_panel(t: Translator, board: rules.Board) -> ft.Control:
+    cells: list[ft.Control] = []
+    for player in board.players:
+        name, tokens = player.name, player.tokens
+        points = t.number(player.victory_points)
+        lines: list[ft.Control] = [
+            ft.Text(name, weight=ft.FontWeight.BOLD),
+            ft.Text(
+                t.plural("{count} token", "{count} tokens", tokens),
+                size=18,
+                weight=ft.FontWeight.BOLD,
+                color=ft.Colors.ERROR if player.near_loss else None,
+            ),
+            ft.Text(
+                t("{points} VP", points=points),
+                semantics_label=t("{name}: {points} VP", name=name, points=points),
+            ),
+        ]
+        if player.near_loss and player.to_loss > 0:
+            lines.append(
+                ft.Text(
+                    t.plural(
+                        "{count} more and {name} loses!",
+                        "{count} more and {name} loses!",
+                        player.to_loss,
+                        name=name,
+                    ),
+                    color=ft.Colors.ERROR,
+                    size=12,
+                )
+            )
+        if player.unused_items:
+            lines.append(
+                note(
+                    t(
+                        "Items: {names}",
+                        names=", ".join(t(str(rules.ITEM_NAMES[i])) for i in player.unused_items),
+                    )
+                )
+            )
+        cells.append(
+            ft.Container(
+                ft.Column(lines, spacing=2),
+                expand=1,
+                padding=10,
+                border_radius=12,
+                bgcolor=ft.Colors.ERROR_CONTAINER
+                if player.near_loss
+                else ft.Colors.SECONDARY_CONTAINER,
+            )
+        )
+    return ft.Row(cells, vertical_alignment=ft.CrossAxisAlignment.START)
+
+
+def final_result(t: Translator, result: scoring.Replay, board: rules.Board) -> list[ft.Control]:
+    lines: list[ft.Control] = []
+    for player in board.players:
+        lines.append(
+            ft.Text(
+                t(
+                    "{name}: targets {targets} + items {items} + codes {codes} + documents "
+                    "{documents} + tokens {tokens} = {total}",
+                    name=player.name,
+                    total=t.number(player.victory_points),
+                    **player.breakdown,
+                )
+            )
+        )
+    losers = board.token_losers
+    if len(losers) == 1:
+        lines.append(ft.Text(t("{name} reached 9 tokens and lost at once.", name=losers[0])))
+    elif losers:
+        lines.append(ft.Text(t("Both reached 9 tokens on the same mission: a draw.")))
+    elif result.finished and len({p.victory_points for p in board.players}) == 1:
+        lines.append(ft.Text(t("Equal victory points: more tokens wins; equal tokens: a draw.")))
+    return lines
+
+
+def rounds_list(t: Translator, board: rules.Board, open_entry: Callable[[int], None]) -> ft.Control:
+    if not board.rounds:
+        return note(t("No round played yet."))
+    rows: list[ft.Control] = [heading(t("Rounds")), note(t("Tap a round to correct or delete it."))]
+    for index, missions in enumerate(board.rounds):
+        parts = []
+        for mission in missions:
+            won = (mission.winner or t("nobody")) if mission.resolved else t("not played")
+            parts.append(f"{card_label(t, mission.card)}: {won}")
+        rows.append(
+            ft.ListTile(
+                leading=ft.Text(str(index + 1), size=18),
+                title=ft.Text(t("Round {number}", number=index + 1)),
+                subtitle=ft.Text(" · ".join(parts)),
+                on_click=lambda _e, i=index: open_entry(i),
+            )
+        )
+    return ft.Column(rows, spacing=0)
+
+
+# --- entering a round --------------------------------------------------------------------------
+
+
+def first_mission_of(errors: list[scoring.RecordError]) -> int:
+    """The index of the first mission a problem is on (0 when none is)."""
+    found = [int(m.group(1)) for e in errors if (m := MISSION_PATH.search(e.path))]
+    return min(found, default=0)
+
+
+@ft.component
+def RoundEntry(
+    at: AtTable,
+    draft: RoundDraft,
+    set_draft: Callable[[Callable[[RoundDraft], RoundDraft]], None],
+    editing: int,
+    close: Callable[[], None],
+    saved: Callable[[], None],
+) -> ft.Control:
+    state, t = at.state, at.t
+    index = len(at.rounds) if editing == NEW else editing
+    correcting = None if editing == NEW else editing
+    before = scoring.replay({**at.record, "rounds": at.rounds[:index]})
+    board = rules.RULES.board(before.state)
+    names = list(before.table.names)
+    errors = scoring.check_round(at.record, draft.to_json(), correcting)
+    # A correction opens at the first mission with a problem (a stored game that needs one).
+    mission_index, set_mission = use_made(lambda: first_mission_of(errors))
+    previews = rules.RULES.preview(before.state, draft)
+    mission = draft.missions[mission_index]
+    preview = previews[mission_index]
+
+    def change(update: Update) -> None:
+        """Apply `update` to this mission as it is when the change arrives."""
+        set_draft(
+            lambda current: current.with_mission(
+                mission_index, update(current.missions[mission_index])
+            )
+        )
+
+    def save() -> None:
+        try:
+            state.save_round(at.game_id, correcting, draft.to_json())
+        except REFUSALS as refused:
+            state.say(" ".join(state.refusal(refused)))
+            return
+        state.say(t("Round {number} saved.", number=index + 1))
+        saved()
+
+    def delete() -> None:
+        try:
+            state.delete_round(at.game_id, editing)
+        except REFUSALS as refused:
+            state.say(" ".join(state.refusal(refused)))
+            return
+        state.say(t("Round {number} deleted", number=index + 1))
+        saved()
+
+    tabs = ft.Row(
+        wrap=True,
+        controls=[
+            ft.Text(t("Mission")),
+            *[
+                ft.Chip(
+                    label=ft.Text(str(i + 1), semantics_label=t("Mission {number}", number=i + 1)),
+                    selected=i == mission_index,
+                    on_select=lambda e, i=i: set_mission(i),
+                )
+                for i in range(len(draft.missions))
+            ],
+        ],
+    )
+    controls: list[ft.Control] = [
+        heading(
+            t("Round {number}", number=index + 1)
+            if editing == NEW
+            else t("Correct round {number}", number=index + 1)
+        ),
+        note(t("Missions in the order they are revealed.")),
+        tabs,
+        mission_card_picker(t, board, draft, mission_index, change),
+        alarm_picker(t, mission, change),
+    ]
+    for player in board.players:
+        controls.append(player_plays(t, player, mission, preview, names, change))
+    controls.append(mission_result(t, preview))
+    controls.append(error_box(problems_text(state, errors)))
+    nav: list[ft.Control] = []
+    if mission_index > 0:
+        nav.append(
+            ft.OutlinedButton(
+                t("Previous mission"), height=48, on_click=lambda: set_mission(mission_index - 1)
+            )
+        )
+    if mission_index < len(draft.missions) - 1:
+        nav.append(
+            ft.FilledTonalButton(
+                t("Next mission"), height=48, on_click=lambda: set_mission(mission_index + 1)
+            )
+        )
+    controls.append(ft.Row(nav, wrap=True))
+    buttons: list[ft.Control] = [
+        ft.FilledButton(
+            t("Save round"),
+            icon=ft.Icons.SAVE,
+            height=52,
+            disabled=bool(errors),
+            on_click=lambda: save(),
+        ),
+        ft.OutlinedButton(t("Cancel"), height=52, on_click=lambda: close()),
+    ]
+    if editing != NEW:
+        buttons.append(
+            ft.TextButton(
+                t("Delete round"), icon=ft.Icons.DELETE_OUTLINE, on_click=lambda: delete()
+            )
+        )
+    controls.append(ft.Row(buttons, wrap=True))
+    return ft.Column(controls, spacing=10, horizontal_alignment=ft.CrossAxisAlignment.STRETCH)
+
+
+def mission_card_picker(
+    t: Translator,
+    board: rules.Board,
+    draft: RoundDraft,
+    mission_index: int,
+    change: Callable[[Update], None],
+) -> ft.Control:
+    """Only cards still in the mission deck (not laid out earlier, nor in this round)."""
+    in_round = Counter(
+        card_key(m.card)
+        for i, m in enumerate(draft.missions)
+        if i != mission_index and m.card is not None
+    )
+    cards = {
+        card_key(card): card
+        for card, left in board.cards_left
+        if left - in_round[card_key(card)] > 0
+    }
+    current = draft.missions[mission_index].card
+    if current is not None:
+        cards.setdefault(card_key(current), current)
+    return choice_chips(
+        t("Mission card"),
+        [(key, card_label(t, card)) for key, card in cards.items()],
+        card_key(current) if current else None,
+        lambda key: change(lambda m: m.with_card(cards[key])),
+    )
+
+
+def alarm_picker(
+    t: Translator, mission: MissionDraft, change: Callable[[Update], None]
+) -> ft.Control:
+    return ft.Column(
+        spacing=4,
+        controls=[
+            ft.Text(t('Counter-intelligence under it ("!" marks)')),
+            ft.SegmentedButton(
+                selected=[str(mission.alarm)],
+                segments=[
+                    ft.Segment(value=str(n), label=ft.Text(t("none") if n == 0 else "!" * n))
+                    for n in rules.ALARM_MARKS
+                ],
+                on_change=lambda e: change(lambda m: m.with_alarm(int(e.control.selected[0]))),
+            ),
+        ],
+    )
+
+
+def player_plays(
+    t: Translator,
+    player: rules.Standing,
+    mission: MissionDraft,
+    preview: MissionPreview,
+    names: list[str],
+    change: Callable[[Update], None],
+) -> ft.Control:
+    """The cards a player played on this mission, and a keypad of what is left of their deck."""
+    name = player.name
+    played = mission.cards_of(name)
+    values = preview.values.get(name, ())
+    left = preview.left[name]
+    may_add = preview.may_add[name]
+    total = preview.totals.get(name)
+
+    def add(label: str) -> None:
+        change(lambda m: m.played(name, label))
+
+    def remove(position: int) -> None:
+        change(lambda m: m.taken_back(name, position))
+
+    def declare(position: int, value: int) -> None:
+        """A 1/11 counts as `value` from now on: the player's choice at the reveal."""
+        change(lambda m: m.declared(name, position, value))
+
+    header = ft.Row(
+        [
+            ft.Text(name, weight=ft.FontWeight.BOLD, size=16, expand=True),
+            ft.Text(
+                t("total {total}", total=t.number(total)) if total is not None else t("no cards"),
+                weight=ft.FontWeight.BOLD,
+                color=ft.Colors.ERROR if total is not None and total > rules.PERFECT else None,
+                semantics_label=t("{name}: total {total}", name=name, total=t.number(total))
+                if total is not None
+                else t("{name}: no cards", name=name),
+            ),
+        ]
+    )
+    chips = ft.Row(
+        wrap=True,
+        spacing=4,
+        controls=[
+            played_card(t, name, label, values[i] if i < len(values) else None, i, remove, declare)
+            for i, label in enumerate(played)
+        ]
+        or [note(t("No cards played here."))],
+    )
+    keypad = ft.Row(
+        wrap=True,
+        spacing=4,
+        controls=[
+            ft.OutlinedButton(
+                content=ft.Text(
+                    label, semantics_label=t("{name} plays {card}", name=name, card=label)
+                ),
+                disabled=not may_add or left.get(label, 0) <= 0,
+                on_click=lambda e, lab=label: add(lab),
+                style=ft.ButtonStyle(padding=ft.Padding.symmetric(horizontal=8)),
+            )
+            for label in rules.HAND
+        ],
+    )
+    extra: list[ft.Control] = []
+    if not may_add:
+        extra.append(
+            ft.Text(
+                t("{name} is above 21: no more cards on this mission.", name=name),
+                color=ft.Colors.ERROR,
+            )
+        )
+    if total == rules.PERFECT:
+        returning = name in mission.perfect_return
+        extra.append(
+            ft.Checkbox(
+                label=t("Perfect 21: {name} returns a token", name=name),
+                value=returning,
+                disabled=player.tokens == 0 and not returning,
+                on_change=lambda e: change(lambda m: m.with_return(name)),
+            )
+        )
+    extra += item_effects(t, name, mission, preview, change)
+    return ft.Card(
+        # Each chip, key and switch is its own node for screen readers (and the tests).
+        semantic_container=False,
+        content=ft.Container(
+            padding=10, content=ft.Column([header, chips, keypad, *extra], spacing=6)
+        ),
+    )
+
+
+def played_card(
+    t: Translator,
+    name: str,
+    label: str,
+    value: object,
+    position: int,
+    remove: Callable[[int], None],
+    declare: Callable[[int, int], None],
+) -> ft.Control:
+    """A played card: a tap takes it back. A 1/11 shows what it counts as and a tap declares
+    the other value (the player's choice at the reveal); its x takes it back."""
+    if rules.deck_card(label) != rules.ACE or value is None:
+        return ft.Chip(
+            label=ft.Text(
+                label, semantics_label=t("{name}: take back {card}", name=name, card=label)
+            ),
+            on_select=lambda e: remove(position),
+        )
+    counts = int(str(value))
+    other = rules.other_ace_value(counts)
+    return ft.Chip(
+        label=ft.Text(
+            f"{rules.ACE} = {counts}",
+            semantics_label=t("{name}: 1/11 counts as {value}", name=name, value=counts),
+        ),
+        on_click=lambda e: declare(position, other),
+        on_delete=lambda e: remove(position),
+        delete_icon_tooltip=t("{name}: take back 1/11", name=name),
+    )
+
+
+def item_effects(
+    t: Translator,
+    name: str,
+    mission: MissionDraft,
+    preview: MissionPreview,
+    change: Callable[[Update], None],
+) -> list[ft.Control]:
+    """The items `name` may use on this mission (the engine's offers, including an item won
+    on this very mission that acts after the award), as switches; an effect already chosen
+    stays listed so it can be switched off."""
+    offers = list(preview.offers.get(name, ()))
+    offers += [e for e in mission.effects if e.by == name and e not in offers]
+    controls: list[ft.Control] = []
+    tokens_after = (preview.tokens or {}).get(name)
+    offers_balaclava = any(e.acts_as == "balaclava" for e in offers)
+    if offers_balaclava and tokens_after is not None and tokens_after >= rules.TOKEN_LIMIT:
+        controls.append(
+            ft.Text(
+                t("{name} reaches 9 tokens: use the Balaclava to discard 2?", name=name),
+                color=ft.Colors.ERROR,
+            )
+        )
+    for effect in offers:
+        controls.append(
+            ft.Switch(
+                label=effect_label(t, effect),
+                value=effect in mission.effects,
+                on_change=toggler(change, effect),
+            )
+        )
+    return controls
+
+
+def toggler(change: Callable[[Update], None], effect: Effect) -> Callable[[], None]:
+    return lambda: change(lambda m: m.with_effect(effect))
+
+
+def effect_label(t: Translator, effect: Effect) -> str:
+    """What using an item does, in words: "Newspaper: +3 for Ben", "USB Stick as Balaclava"."""
+    item = t(str(rules.ITEM_NAMES[effect.item]))
+    if effect.acts_as != effect.item:
+        item = t("{item} as {copied}", item=item, copied=t(str(rules.ITEM_NAMES[effect.acts_as])))
+    if effect.acts_as == "newspaper":
+        return t(
+            "{item}: +{points} for {name}",
+            item=item,
+            points=rules.NEWSPAPER_BONUS,
+            name=effect.on or "",
+        )
+    if effect.acts_as == "vesper-martini":
+        return t("{item}: {change}", item=item, change="+1" if effect.adjust > 0 else "−1")
+    if effect.acts_as != effect.item:
+        return item
+    return t("Use the {item}", item=item)
+
+
+def mission_result(t: Translator, preview: MissionPreview) -> ft.Control:
+    if not preview.resolved:
+        return note(t("The result shows once the card and the plays are entered."))
+    winner = preview.winner
+    tokens = ", ".join(f"{n} {v}" for n, v in (preview.tokens or {}).items())
+    text = t("{name} wins this mission.", name=winner) if winner else t("Nobody wins this mission.")
+    return info_box(
+        [
+            ft.Text(text, weight=ft.FontWeight.BOLD),
+            note(t("Tokens after it: {tokens}", tokens=tokens)),
+        ]
+    )
+
+
+# --- a new game's options ----------------------------------------------------------------------
+
+
+def options_of(seats: tuple[str, ...], options: scoring.Record) -> scoring.Record:
+    first = options.get("first_player")
+    return {"first_player": first if first in seats else seats[0]}
+
+
+def options_form(form: NewGameForm) -> list[ft.Control]:
+    t, seats = form.t, list(form.seats)
+    first = str(options_of(form.seats, form.options)["first_player"])
+    return [
+        heading(t("Who starts?")),
+        choice_chips(
+            t("First player"),
+            [(name, name) for name in seats],
+            first,
+            lambda name: form.set_options(lambda current: {**current, "first_player": name}),
+        ),
+    ]
+
+
+VIEW = GameView(
+    rules=rules.RULES,
+    icon=ft.Icons.FOLDER_SPECIAL,
+    screen=KompromatScreen,
+    options_form=options_form,
+    options_of=options_of,
+    facts={"token_losses": N_("Lost by 9 tokens"), "perfect": N_("Perfect 21s")},
+)

@@ -1,0 +1,35 @@
+"""A game at the table: the game's own screen, from its module in `views.games`."""
+
+from __future__ import annotations
+
+import flet as ft
+
+import scoring
+from storage.errors import StorageError
+
+from . import games
+from .state import AppState
+from .widgets import back_bar
+
+
+@ft.component
+def GameScreen(state: AppState, game_id: str) -> ft.View:
+    t = state.t
+    _ = state.revision
+    try:
+        record = state.record(game_id)
+        result, correction = scoring.replay_until_broken(record)
+    except (StorageError, scoring.InvalidRecord) as error:  # nothing that can be opened
+        problems = error.errors if isinstance(error, scoring.InvalidRecord) else [error]
+        return ft.View(
+            route=f"/game/{game_id}",
+            appbar=back_bar("Debrief", lambda: state.go("/"), t),
+            controls=[ft.Text(t.problem(problem)) for problem in problems],
+        )
+    fix_round = None if correction is None else correction.round
+    at = games.AtTable(state, game_id, record, result, fix_round)
+    # A new screen instance per number of rounds (and round to correct): a saved round shows a
+    # fresh screen rather than one updated both by itself and by this parent at once (which
+    # sometimes froze it).
+    key = f"{game_id}:{len(record['rounds'])}:{fix_round}"
+    return games.view_of(record["game"]).screen(at, key=key)
