@@ -6,12 +6,13 @@ The game's title and player counts come from its rules (`scoring.GAMES`). Everyt
 game module asks this registry, never a game id.
 
 Adding a game: its rules in ``scoring/`` (registered in `scoring.GAMES`), its module here
-(`register`ed by `load`), nothing else.
+(found and registered by `load`), nothing else.
 """
 
 from __future__ import annotations
 
 import importlib
+import pkgutil
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Protocol
@@ -24,8 +25,6 @@ from scoring import Record, Term
 from ..hooks import Setter
 from ..i18n import Translator
 from ..state import AppState
-
-MODULES = ("black_spy", "kompromat", "spy", "spywhere")  # views/games/<name>.py
 
 
 @dataclass(frozen=True)
@@ -98,9 +97,10 @@ def register(view: GameView) -> None:
 
 
 def load() -> dict[str, GameView]:
-    """Every game's view, in the order of `scoring.GAMES` (imported on first use)."""
-    for name in MODULES:
-        module = importlib.import_module(f"{__name__}.{name}")
+    """Every game's view, in the order of `scoring.GAMES`: each module of this package is a
+    game's (imported on first use), and games registered from elsewhere (a test's) count."""
+    for module_info in pkgutil.iter_modules(__path__):
+        module = importlib.import_module(f"{__name__}.{module_info.name}")
         register(module.VIEW)
     return {game: VIEWS[game] for game in scoring.GAMES if game in VIEWS}
 
