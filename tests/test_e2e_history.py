@@ -21,7 +21,7 @@ from ui import EN, chip, shown, tap_starting
 import scoring
 from storage import Store
 from storage.backup import apply_import, plan_import
-from tools.browser import AppServer, open_app, see, settle, tap
+from tools.browser import AppServer, open_app, see, tap
 
 sys.path.insert(0, str(ROOT / "tools"))
 import seed
@@ -87,7 +87,6 @@ def test_a_games_page_shows_its_chart_and_totals(history_page: Page) -> None:
     tap(page, "History")
     chip(page, "Game: Spywhere")
     chip(page, "Player: Carla")  # the generated games (fixed seed) never seat these four so
-    settle(page)
     tap_starting(page, "Spywhere · Anna, Ben, Carla, Dirk")
     shown(page, "Totals over the rounds")
     shown(page, "Chart of the totals over the rounds")
@@ -131,7 +130,6 @@ def test_export_and_import_through_the_app(
 ) -> None:
     page = history_page
     tap(page, "Settings")
-    settle(page)
     with page.expect_download(timeout=30_000) as download:
         tap(page, "Export everything")
     backup_file = tmp_path / "backup.json"
@@ -143,7 +141,6 @@ def test_export_and_import_through_the_app(
     try:
         fresh = open_app(browser, empty.url)
         tap(fresh, "Settings")
-        settle(fresh)
         with fresh.expect_file_chooser(timeout=30_000) as chooser:
             tap(fresh, "Import a file")
         chooser.value.set_files(str(backup_file))
@@ -178,7 +175,6 @@ def test_a_bad_file_is_refused_with_the_reason_and_nothing_changes(
     path = tmp_path / "bad.json"
     path.write_text(json.dumps(bad))
     tap(page, "Settings")
-    settle(page)
     with page.expect_file_chooser(timeout=30_000) as chooser:
         tap(page, "Import a file")
     chooser.value.set_files(str(path))

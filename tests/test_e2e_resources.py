@@ -12,7 +12,7 @@ from builders import SCENARIOS
 from playwright.sync_api import Browser, Page
 from ui import shown, start_game
 
-from tools.browser import AppServer, open_app, see, settle, tap
+from tools.browser import AppServer, open_app, see, tap
 
 pytestmark = pytest.mark.e2e
 FAULTS = Path(__file__).resolve().parent / "faults"
@@ -28,7 +28,6 @@ def test_a_backup_bigger_than_16_mib_imports_in_the_browser(page: Page, tmp_path
     path.write_text(json.dumps({"format": "debrief-backup/1", "players": [], "games": games}))
     assert path.stat().st_size > 16 * 1024 * 1024
     tap(page, "Settings")
-    settle(page)
     with page.expect_file_chooser(timeout=30_000) as chooser:
         tap(page, "Import a file")
     chooser.value.set_files(str(path))

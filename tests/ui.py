@@ -10,10 +10,9 @@ import re
 from typing import Any
 
 from playwright.sync_api import Page
-from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 import scoring
-from tools.browser import see, settle, tap, type_text
+from tools.browser import answered, received, see, tap, type_text
 from views.i18n import Translator
 
 EN = Translator("en")
@@ -26,15 +25,16 @@ TARGETS = {
 
 
 def chip(page: Page, label: str, role: str = "checkbox", checked: bool = True) -> None:
-    """Make the chip, checkbox or radio named `label` checked (or not), and wait until the app
-    has taken it in: a next tap on a control still being redrawn would be lost."""
-    settle(page)
+    """Make the chip, checkbox or radio named `label` checked (or not), and wait for the app's
+    answer."""
     target = page.get_by_role(role, name=label, exact=True).first  # type: ignore[arg-type]
     target.wait_for(state="visible", timeout=15_000)
     want = "true" if checked else "false"
     if target.get_attribute("aria-checked") == want:
         return
+    before = received(page)
     target.click()
+    answered(page, before)
     page.wait_for_function(
         "([label, want]) => [...document.querySelectorAll('flt-semantics[aria-checked]')]"
         ".some(e => e.getAttribute('aria-label') === label"
@@ -57,30 +57,19 @@ def _quote(text: str) -> str:
 
 
 def tap_starting(page: Page, prefix: str) -> None:
-    """Tap the button whose name starts with `prefix` (a row whose texts are merged)."""
-    settle(page)
+    """Tap the button whose name starts with `prefix` (a row whose texts are merged), and wait
+    for the app's answer."""
     target = page.get_by_role("button", name=re.compile(rf"^{re.escape(prefix)}\b")).first
     target.wait_for(state="visible", timeout=15_000)
+    before = received(page)
     target.click()
+    answered(page, before)
 
 
 def save(page: Page, button: str, result: str) -> None:
-    """Tap a save button until `result` shows. Flutter sometimes drops a tap that lands while
-    it redraws (seen in Spywhere's wizard); the button disappears once saved, so a second tap
-    can never save twice."""
-    for attempt in range(3):
-        tap(page, button)
-        try:
-            see(page, result, timeout=5_000)
-            return
-        except PlaywrightTimeout:
-            if not page.get_by_role("button", name=button, exact=True).count():
-                raise
-            if attempt and page.get_by_role("button", name="Next", exact=True).count() == 0:
-                # Still not taken: leave the step and come back, which draws it afresh.
-                tap(page, "Back")
-                tap(page, "Next")
-    see(page, result, timeout=5_000)
+    """Tap a save button and wait for what it says when saved."""
+    tap(page, button)
+    see(page, result)
 
 
 def start_game(page: Page, title: str, names: list[str]) -> None:

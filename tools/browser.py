@@ -20,7 +20,6 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from playwright.sync_api import Browser, Page, sync_playwright
-from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 ROOT = Path(__file__).resolve().parent.parent
 PHONE = {"width": 400, "height": 800}
@@ -139,70 +138,86 @@ def chromium() -> Iterator[Browser]:
 
 
 def open_app(browser: Browser, url: str, size: dict[str, int] = PHONE) -> Page:
-    """A new page on the app, with Flutter's accessibility tree turned on."""
+    """A new page on the app, with Flutter's accessibility tree turned on and the app's first
+    screen drawn."""
     page = browser.new_page(viewport=size)
+    page.add_init_script(WATCH_SERVER)
     page.goto(url)
     page.wait_for_selector("flt-semantics-placeholder", state="attached", timeout=60_000)
     page.locator("flt-semantics-placeholder").dispatch_event("click")
     page.wait_for_selector("flt-semantics", state="attached", timeout=30_000)
-    page.evaluate(WATCH_CHANGES)
+    page.wait_for_function("window.__debrief && window.__debrief.received > 0", timeout=30_000)
+    painted(page)
     return page
 
 
-# --- actions that wait for the app (every step is a round trip to the Python server) ---------
+# --- actions that wait for the app's answer ---------------------------------------------------
+#
+# Every step of the app is a round trip to the Python server: a tap goes up the websocket, the
+# server's redraw comes back down and Flutter paints it. The next tap must wait for that answer:
+# a redraw that lands between a tap's press and release moves what is under the finger and the
+# tap is lost. So every action waits for the server's next message after it and for the frame
+# that paints it: the app's state, not a time.
+
+WATCH_SERVER = """(() => {
+    const Native = window.WebSocket;
+    const counts = window.__debrief = {sent: 0, received: 0};
+    class Watched extends Native {
+        constructor(...args) {
+            super(...args);
+            this.addEventListener("message", () => { counts.received += 1; });
+        }
+        send(data) { counts.sent += 1; return super.send(data); }
+    }
+    window.WebSocket = Watched;
+})();"""
 
 
-QUIET_MS = 150  # no change to the page for this long: the redraw has landed
-WATCH_CHANGES = """() => {
-    if (window.__debriefWatching) return;
-    window.__debriefWatching = true;
-    window.__lastChange = performance.now();
-    new MutationObserver(() => { window.__lastChange = performance.now(); })
-        .observe(document.body, {subtree: true, childList: true, attributes: true,
-                                 characterData: true});
-}"""
+def received(page: Page) -> int:
+    """How many messages the server has sent this page."""
+    return int(page.evaluate("window.__debrief.received"))
 
 
-def settle(page: Page) -> None:
-    """Wait until the redraw from the previous action has landed: a tap on a node that is being
-    replaced is lost (Flutter rebuilds its accessibility nodes on every redraw). The answer of
-    the Python server takes a moment to arrive, hence the first short wait."""
-    page.evaluate(WATCH_CHANGES)
-    page.wait_for_timeout(60)
-    page.wait_for_function(
-        f"() => performance.now() - window.__lastChange > {QUIET_MS}", polling=30, timeout=15_000
+def painted(page: Page) -> None:
+    """Wait for Flutter to paint what has arrived (two animation frames)."""
+    page.evaluate(
+        "() => new Promise(done => requestAnimationFrame(() => requestAnimationFrame(done)))"
     )
 
 
+def answered(page: Page, before: int, timeout: float = 15_000) -> None:
+    """Wait until the server has answered an action (a message after `before`), painted."""
+    page.wait_for_function(
+        "before => window.__debrief.received > before", arg=before, timeout=timeout
+    )
+    painted(page)
+
+
 def tap(page: Page, name: str, role: str = "button", timeout: float = 15_000) -> None:
-    """Tap the control with this accessible name, once it is there and enabled."""
-    settle(page)
+    """Tap the control with this accessible name, once it is there and enabled, and wait for
+    the app's answer."""
     target = page.get_by_role(role, name=name, exact=True).first  # type: ignore[arg-type]
     target.wait_for(state="visible", timeout=timeout)
+    before = received(page)
     target.click(timeout=timeout)
+    answered(page, before, timeout)
 
 
 def type_text(page: Page, field: str, text: str, submit: bool = False) -> None:
     """Type into the text field labelled `field` (Flutter creates the input when focused)."""
     box = page.get_by_role("textbox", name=field, exact=True).first
     box.wait_for(state="visible", timeout=15_000)
-    settle(page)  # a pending redraw or refocus would swallow what is typed
-    for attempt in range(4):  # the first tap on a fresh page may be taken before Flutter is ready
-        box.click()
-        try:
-            page.wait_for_function(
-                "() => document.activeElement && "
-                "['INPUT', 'TEXTAREA'].includes(document.activeElement.tagName)",
-                timeout=5_000,
-            )
-            break
-        except PlaywrightTimeout:
-            if attempt == 3:
-                raise
-            settle(page)
+    box.click()
+    page.wait_for_function(
+        "() => document.activeElement && "
+        "['INPUT', 'TEXTAREA'].includes(document.activeElement.tagName)",
+        timeout=15_000,
+    )
+    before = received(page)
     box.fill(text)
     if submit:
         page.keyboard.press("Enter")
+    answered(page, before)
 
 
 def see(page: Page, text: str, timeout: float = 15_000) -> None:
@@ -211,5 +226,8 @@ def see(page: Page, text: str, timeout: float = 15_000) -> None:
 
 
 def shot(page: Page, path: Path | str, full: bool = False) -> None:
-    page.wait_for_timeout(400)  # let animations settle
+    """A screenshot once what has arrived is painted (chips and buttons animate on a state
+    change; their animations end within a few frames)."""
+    painted(page)
+    page.wait_for_timeout(400)  # tools only: let Material's ink and chip animations end
     page.screenshot(path=str(path), full_page=full)

@@ -14,7 +14,7 @@ from . import games
 from .hooks import use_messages, use_value
 from .i18n import Translator
 from .state import REFUSALS, AppState
-from .widgets import back_bar, body, error_box, heading, icon_button, note
+from .widgets import back_bar, body, drawn_as, error_box, heading, icon_button, note
 
 
 @dataclass(frozen=True)
@@ -192,6 +192,7 @@ def players_section(
                 ft.Chip(
                     label=ft.Text(name),
                     selected=name in draft.seats,
+                    key=drawn_as(name, name in draft.seats),
                     on_select=lambda e, n=name: seat(n),
                     tooltip=t("Seat {name}", name=name),
                 )

@@ -13,7 +13,7 @@ from storage.errors import StorageError
 
 from .hooks import use_messages, use_value
 from .state import AppState
-from .widgets import back_bar, body, error_box, heading, info_box, note
+from .widgets import back_bar, body, drawn_as, error_box, heading, info_box, note
 
 NO_PLAN: backup.ImportPlan | None = None  # no file read yet
 
@@ -29,6 +29,7 @@ def SettingsView(state: AppState) -> ft.View:
     ) -> ft.Control:
         return ft.SegmentedButton(
             selected=[selected],
+            key=drawn_as(name, selected),
             segments=[ft.Segment(value=v, label=ft.Text(label)) for v, label in values],
             on_change=lambda e: on_pick(e.control.selected[0]),
             tooltip=name,

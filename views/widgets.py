@@ -35,6 +35,15 @@ def icon_button(
     )
 
 
+def drawn_as(*state: object) -> str:
+    """The key of a control the browser changes by itself when tapped (a chip, a checkbox, a
+    switch, a segmented button): the state the server drew it in. When the server takes the
+    change, the control is drawn anew under its new key, so the screen always shows what the
+    server holds (a refused change springs back) and every such tap gets the server's answer.
+    Keys are unique among siblings, so the state names the control too."""
+    return ":".join(str(part) for part in state)
+
+
 def choice_chips(
     label: str, options: list[tuple[str, str]], selected: str | None, on_pick: Callable[[str], Any]
 ) -> ft.Control:
@@ -53,6 +62,7 @@ def choice_chips(
                         label=ft.Text(text, semantics_label=f"{label}: {text}"),
                         selected=key == selected,
                         on_select=lambda e, k=key: on_pick(k),
+                        key=drawn_as(label, key, key == selected),
                     )
                     for key, text in options
                 ],

@@ -23,7 +23,7 @@ from ..frame import (
 from ..hooks import NO_ROUND, NO_TEXT, use_made, use_messages, use_value
 from ..i18n import Translator
 from ..state import REFUSALS
-from ..widgets import choice_chips, error_box, heading, info_box, note, stepper
+from ..widgets import choice_chips, drawn_as, error_box, heading, info_box, note, stepper
 from . import AtTable, GameView, NewGameForm
 
 NEW = -1  # editing index for a deal not saved yet
@@ -414,6 +414,7 @@ def moon_panel(
                 ),
                 ft.SegmentedButton(
                     selected=[draft.moon_choice] if draft.moon_choice else [],
+                    key=drawn_as("moon", draft.moon_choice),
                     allow_empty_selection=True,
                     segments=[
                         ft.Segment(value="give", label=ft.Text(t("Give 60 to everyone else"))),
@@ -505,6 +506,7 @@ def pile_card(
                                         ),
                                     ),
                                     selected=rank in pile.black_high,
+                                    key=drawn_as(name, rank, rank in pile.black_high),
                                     disabled=not enabled,
                                     on_select=lambda e, r=rank: take(r),
                                 )
@@ -585,6 +587,7 @@ def options_form(form: NewGameForm) -> list[ft.Control]:
             ft.Checkbox(
                 label=t(title),
                 value=variant in variants,
+                key=drawn_as(variant, variant in variants),
                 on_change=lambda e, v=variant: toggle(v),
             )
         )
@@ -605,6 +608,7 @@ def options_form(form: NewGameForm) -> list[ft.Control]:
         controls.append(
             ft.SegmentedButton(
                 selected=[halves],
+                key=drawn_as("halves", halves),
                 segments=[ft.Segment(value=k, label=ft.Text(t(v))) for k, v in HALVES_TEXT.items()],
                 on_change=lambda e: update(halves=e.control.selected[0]),
             )

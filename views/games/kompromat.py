@@ -25,7 +25,7 @@ from ..frame import (
 from ..hooks import NO_ROUND, use_made, use_value
 from ..i18n import Translator
 from ..state import REFUSALS
-from ..widgets import choice_chips, error_box, heading, info_box, note
+from ..widgets import choice_chips, drawn_as, error_box, heading, info_box, note
 from . import AtTable, GameView, NewGameForm
 
 NEW = -1
@@ -262,6 +262,7 @@ def RoundEntry(
                 ft.Chip(
                     label=ft.Text(str(i + 1), semantics_label=t("Mission {number}", number=i + 1)),
                     selected=i == mission_index,
+                    key=drawn_as("mission", i, i == mission_index),
                     on_select=lambda e, i=i: set_mission(i),
                 )
                 for i in range(len(draft.missions))
@@ -355,6 +356,7 @@ def alarm_picker(
             ft.Text(t('Counter-intelligence under it ("!" marks)')),
             ft.SegmentedButton(
                 selected=[str(mission.alarm)],
+                key=drawn_as("alarm", mission.alarm),
                 segments=[
                     ft.Segment(value=str(n), label=ft.Text(t("none") if n == 0 else "!" * n))
                     for n in rules.ALARM_MARKS
@@ -442,6 +444,7 @@ def player_plays(
             ft.Checkbox(
                 label=t("Perfect 21: {name} returns a token", name=name),
                 value=returning,
+                key=drawn_as("return", name, returning),
                 disabled=player.tokens == 0 and not returning,
                 on_change=lambda e: change(lambda m: m.with_return(name)),
             )
@@ -514,6 +517,7 @@ def item_effects(
             ft.Switch(
                 label=effect_label(t, effect),
                 value=effect in mission.effects,
+                key=drawn_as(effect, effect in mission.effects),
                 on_change=toggler(change, effect),
             )
         )

@@ -14,7 +14,7 @@ from scoring.errors import N_
 from ..frame import correction_banner, game_over_panel, screen, snack
 from ..hooks import Setter, use_made, use_value
 from ..state import REFUSALS
-from ..widgets import choice_chips, error_box, heading, info_box, note, stepper
+from ..widgets import choice_chips, drawn_as, error_box, heading, info_box, note, stepper
 from . import AtTable, GameView, NewGameForm
 
 STEPS = (
@@ -255,6 +255,7 @@ class Wizard:
             ),
             ft.RadioGroup(
                 value=draft.ended_by or PILE_RAN_OUT,
+                key=drawn_as("ended by", draft.ended_by),
                 on_change=lambda e: self.change(
                     lambda d: d.with_ended_by(
                         None if e.control.value == PILE_RAN_OUT else e.control.value
