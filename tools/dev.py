@@ -4,13 +4,16 @@
     python3 tools/dev.py test  [pytest arguments]
 
 Needs only Python 3.11+. The environment lives in .venv/ and is (re)installed whenever
-pyproject.toml changes. `test` runs ruff, mypy --strict on scoring/, and pytest.
+pyproject.toml changes. `test` runs ruff, mypy --strict on all the code, and pytest; the
+browser tests need Debian's Chromium, which `test` installs where it can (as root, or with
+sudo that needs no password) and otherwise names the one command to run, before anything else.
 """
 
 from __future__ import annotations
 
 import hashlib
 import os
+import shutil
 import subprocess
 import sys
 import venv
@@ -20,6 +23,9 @@ ROOT = Path(__file__).resolve().parent.parent
 VENV = ROOT / ".venv"
 BIN = VENV / ("Scripts" if os.name == "nt" else "bin")
 PYTHON = BIN / ("python.exe" if os.name == "nt" else "python")
+TYPED = ["scoring", "storage", "views", "web", "main.py"]
+BROWSER_PACKAGES = ["chromium", "fonts-dejavu-core"]
+INSTALL_HINT = "sudo apt-get install chromium fonts-dejavu-core"
 
 
 def ensure_environment(extras: str) -> None:
@@ -51,12 +57,44 @@ def start(arguments: list[str]) -> None:
     run([str(PYTHON), "main.py", *arguments])
 
 
+def ensure_chromium(arguments: list[str]) -> None:
+    """The browser tests drive Debian's Chromium (Playwright never downloads a browser here):
+    install it when this machine can, else stop at once with the command to run."""
+    if shutil.which("chromium") or shutil.which("chromium-browser") or "not e2e" in arguments:
+        return
+    apt = shutil.which("apt-get")
+    root = hasattr(os, "geteuid") and os.geteuid() == 0
+    sudo = [] if root else ["sudo", "-n"]
+    can_sudo = root or (
+        shutil.which("sudo") is not None
+        and subprocess.run(["sudo", "-n", "true"], capture_output=True, check=False).returncode == 0
+    )
+    if apt is None or not can_sudo:
+        print(
+            f"The browser tests need Chromium. Install it with:\n    {INSTALL_HINT}\n"
+            "then run this command again (or skip them: tools/dev.py test -m 'not e2e').",
+            flush=True,
+        )
+        sys.exit(1)
+    print("Installing Chromium for the browser tests ...", flush=True)
+    environment = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
+    for command in (
+        ["apt-get", "update", "-qq"],
+        ["apt-get", "install", "-y", "-qq", *BROWSER_PACKAGES],
+    ):
+        done = subprocess.run([*sudo, *command], env=environment, check=False)
+        if done.returncode != 0:
+            print(f"Could not install Chromium; run:\n    {INSTALL_HINT}", flush=True)
+            sys.exit(done.returncode)
+
+
 def test(arguments: list[str]) -> None:
     ensure_environment("test")
+    ensure_chromium(arguments)
     print("== ruff", flush=True)
     run([str(PYTHON), "-m", "ruff", "check", "."])
-    print("== mypy --strict scoring/", flush=True)
-    run([str(PYTHON), "-m", "mypy", "--strict", "scoring"])
+    print("== mypy --strict " + " ".join(TYPED), flush=True)
+    run([str(PYTHON), "-m", "mypy", "--strict", *TYPED])
     print("== pytest", flush=True)
     run([str(PYTHON), "-m", "pytest", *arguments])
 
