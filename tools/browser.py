@@ -170,6 +170,26 @@ WATCH_SERVER = """(() => {
         send(data) { counts.sent += 1; return super.send(data); }
     }
     window.WebSocket = Watched;
+    // Flutter listens to a text field's <input> only once the field has the framework's focus;
+    // text typed before that is dropped. Count its "input" listeners to know when it listens.
+    const inputListeners = new WeakMap();
+    const add = EventTarget.prototype.addEventListener;
+    const remove = EventTarget.prototype.removeEventListener;
+    EventTarget.prototype.addEventListener = function (type, listener, options) {
+        if (type === "input") inputListeners.set(this, (inputListeners.get(this) || 0) + 1);
+        return add.call(this, type, listener, options);
+    };
+    EventTarget.prototype.removeEventListener = function (type, listener, options) {
+        if (type === "input") {
+            inputListeners.set(this, Math.max(0, (inputListeners.get(this) || 0) - 1));
+        }
+        return remove.call(this, type, listener, options);
+    };
+    counts.editing = () => {
+        const field = document.activeElement;
+        return !!field && ["INPUT", "TEXTAREA"].includes(field.tagName)
+            && (inputListeners.get(field) || 0) > 0;
+    };
 })();"""
 
 
@@ -204,15 +224,12 @@ def tap(page: Page, name: str, role: str = "button", timeout: float = 15_000) ->
 
 
 def type_text(page: Page, field: str, text: str, submit: bool = False) -> None:
-    """Type into the text field labelled `field` (Flutter creates the input when focused)."""
+    """Type into the text field labelled `field`, once Flutter edits it (it listens to the
+    field's input only after the framework has focused it), and wait for the app's answer."""
     box = page.get_by_role("textbox", name=field, exact=True).first
     box.wait_for(state="visible", timeout=15_000)
     box.click()
-    page.wait_for_function(
-        "() => document.activeElement && "
-        "['INPUT', 'TEXTAREA'].includes(document.activeElement.tagName)",
-        timeout=15_000,
-    )
+    page.wait_for_function("() => window.__debrief.editing()", timeout=15_000)
     before = received(page)
     box.fill(text)
     if submit:
