@@ -19,7 +19,7 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 
-from playwright.sync_api import Browser, Page, sync_playwright
+from playwright.sync_api import Browser, BrowserContext, Page, sync_playwright
 
 ROOT = Path(__file__).resolve().parent.parent
 PHONE = {"width": 400, "height": 800}
@@ -137,18 +137,30 @@ def chromium() -> Iterator[Browser]:
             browser.close()
 
 
-def open_app(browser: Browser, url: str, size: dict[str, int] = PHONE) -> Page:
+def open_app(browser: Browser | BrowserContext, url: str, size: dict[str, int] = PHONE) -> Page:
     """A new page on the app, with Flutter's accessibility tree turned on and the app's first
-    screen drawn."""
+    screen drawn. From a `Browser`, the page is a new device (its own storage); from a page's
+    `context`, it is another tab of that device."""
     page = browser.new_page(viewport=size)
     page.add_init_script(WATCH_SERVER)
     page.goto(url)
+    accessible(page)
+    return page
+
+
+def reload(page: Page) -> None:
+    """Reload the page (the same device and tab) and wait for the app's first screen."""
+    page.reload()
+    accessible(page)
+
+
+def accessible(page: Page) -> None:
+    """Turn on Flutter's accessibility tree and wait for the app's first screen."""
     page.wait_for_selector("flt-semantics-placeholder", state="attached", timeout=60_000)
     page.locator("flt-semantics-placeholder").dispatch_event("click")
     page.wait_for_selector("flt-semantics", state="attached", timeout=30_000)
     page.wait_for_function("window.__debrief && window.__debrief.received > 0", timeout=30_000)
     painted(page)
-    return page
 
 
 # --- actions that wait for the app's answer ---------------------------------------------------

@@ -1,0 +1,79 @@
+"""Entering a round at a real table, in Chromium: undo never costs a saved round, a half-entered
+round survives leaving, reloading and a server restart, and errors wait until spoken to."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from builders import SCENARIOS
+from playwright.sync_api import Browser, Page
+from ui import enter_deal, shown, start_game
+
+from tools.browser import AppServer, open_app, reload, see, tap
+
+pytestmark = pytest.mark.e2e
+BLACK_SPY = json.loads((SCENARIOS / "black-spy-basic.json").read_text())
+NAMES = [p["name"] for p in BLACK_SPY["players"]]
+
+
+def absent(page: Page, name: str) -> None:
+    """No control is named `name` (or starts with it) on the screen."""
+    assert page.locator(f'flt-semantics[aria-label^="{name}"]').count() == 0, name
+    assert page.get_by_role("button", name=name).count() == 0, name
+
+
+def black_spy_after_one_deal(page: Page) -> None:
+    start_game(page, "Black Spy", NAMES)
+    tap(page, "Start Black Spy")
+    enter_deal(page, 1, NAMES, BLACK_SPY["rounds"][0])
+
+
+def test_undo_never_removes_a_saved_deal_during_entry_and_redo_restores_it(page: Page) -> None:
+    black_spy_after_one_deal(page)
+    tap(page, "Enter deal 2")
+    tap(page, "Anna: black Spies plus")
+    absent(page, "Undo")  # during entry, undo would cost the saved deal: it is not offered
+    tap(page, "Discard")
+    tap(page, "Undo: save deal 1")
+    shown(page, "Enter deal 1")
+    tap(page, "Redo: save deal 1")
+    shown(page, "Enter deal 2")
+    reload(page)  # the history belongs to the device: it survives a reload
+    tap(page, "Undo: save deal 1")
+    shown(page, "Enter deal 1")
+
+
+def test_a_half_entered_deal_survives_back_reload_and_a_restart(
+    browser: Browser, app: AppServer, page: Page
+) -> None:
+    black_spy_after_one_deal(page)
+    tap(page, "Enter deal 2")
+    tap(page, "Anna: black Spies plus")
+    tap(page, "Anna: black Spies plus")
+    shown(page, "20 points")
+    tap(page, "Back")
+    see(page, "Deal 2 kept as a draft")
+    page.get_by_role("button", name="Black Spy · Anna, Ben, Carla, Dirk", exact=False).first.click()
+    shown(page, "20 points")  # the entry reopens on the draft
+    reload(page)
+    shown(page, "20 points")
+    other_device = open_app(browser, app.url)  # drafts belong to the device that typed them
+    try:
+        shown(other_device, "Enter deal 2")
+        absent(other_device, "20 points")
+    finally:
+        other_device.close()
+    context = page.context
+    page.close()
+    app.stop()
+    app.start()
+    again = open_app(context, app.url)  # the same device after a server restart
+    try:
+        shown(again, "20 points")
+        tap(again, "Discard")
+        shown(again, "Enter deal 2")
+        reload(again)
+        shown(again, "Enter deal 2")  # discarded for good
+    finally:
+        again.close()
