@@ -56,6 +56,12 @@ class GameNotFinished(StorageError):
     template = "game {game_id} is still in progress"
 
 
+class ChangedElsewhere(StorageError):
+    """A change based on a revision of the game that is no longer the current one."""
+
+    template = "the game was changed in the meantime"
+
+
 class NoSuchRound(StorageError):
     template = "game {game_id} has no round {number}"
 

@@ -94,6 +94,26 @@ def setting_problem(doc: Any) -> str | None:
     return None if isinstance(doc, dict) and "value" in doc else "it holds no value"
 
 
+def draft_problem(doc: Any) -> str | None:
+    """A round being entered: ``{"round": index or None, "entry": {...}}``."""
+    if not isinstance(doc, dict) or not isinstance(doc.get("entry"), dict):
+        return "it is not a draft"
+    if doc.get("round") is not None and not isinstance(doc.get("round"), int):
+        return "it is not a draft"
+    return None
+
+
+def history_problem(doc: Any) -> str | None:
+    """An undo history: ``{"undo": [steps], "redo": [steps]}``, each step a dict."""
+    if not isinstance(doc, dict):
+        return "it is not an undo history"
+    for part in ("undo", "redo"):
+        steps = doc.get(part)
+        if not isinstance(steps, list) or not all(isinstance(s, dict) for s in steps):
+            return "it is not an undo history"
+    return None
+
+
 def summary_problem(doc: Any) -> str | None:
     if not isinstance(doc, dict) or not set(doc) >= SUMMARY_KEYS:
         return "it is not a game summary"

@@ -147,6 +147,15 @@ MIGRATIONS: dict[int, Callable[[Store], None]] = {
 REPORTS: dict[int, Callable[[Store], None]] = {2: _report_games_needing_correction}
 
 
+def _device_key(device: str, game_id: str) -> str:
+    return f"{device}/{game_id}"
+
+
+def _revision_of(doc: dict[str, Any]) -> int:
+    revision = doc.get("revision", 0)
+    return revision if isinstance(revision, int) else 0
+
+
 def now() -> str:
     return dt.datetime.now(dt.UTC).astimezone().isoformat(timespec="seconds")
 
@@ -257,6 +266,12 @@ class Store:
         index_db = self._database(self.folder / "index.json")
         self._index = index_db.documents("games")
         # What migrations can read first; what the rules of this version accept after them.
+        # What belongs to one device (drafts, undo histories): small files of their own, since
+        # a draft is written on every tap.
+        self._drafts = self._database(self.folder / "drafts.json").documents("drafts")
+        self._histories = self._database(self.folder / "undo.json").documents("histories")
+        self._keep_aside_unusable(self._drafts, shapes.draft_problem)
+        self._keep_aside_unusable(self._histories, shapes.history_problem)
         self._keep_aside_unusable(self._main.documents("players"), shapes.player_shape_problem)
         self._keep_aside_unusable(self._main.documents("settings"), shapes.setting_problem)
         self._keep_aside_unusable(self._active, shapes.game_shape_problem)
@@ -560,14 +575,23 @@ class Store:
             raise err.GameNotFound(game_id=game_id)
         return shard, doc
 
-    def _change_record(self, game_id: str, change: Callable[[Record], None]) -> scoring.Replay:
-        """Apply `change` to a copy of the record, validate it, then store it."""
+    def _change_record(
+        self,
+        game_id: str,
+        change: Callable[[Record], None],
+        based_on: int | None = None,
+    ) -> scoring.Replay:
+        """Apply `change` to a copy of the record, validate it, then store it under the next
+        revision. `based_on`: the revision the change was made from; when the game has moved
+        on since, nothing is changed (`ChangedElsewhere`)."""
         with self._lock:
             table, doc = self._find(game_id)
+            if based_on is not None and based_on != _revision_of(doc):
+                raise err.ChangedElsewhere(game_id=game_id)
             record = copy.deepcopy(doc["record"])
             change(record)
             result = _validated_change(doc["record"], record)
-            new_doc = {**doc, "record": record}
+            new_doc = {**doc, "record": record, "revision": _revision_of(doc) + 1}
             if table is self._active:
                 table.put(game_id, new_doc)
             else:
@@ -609,15 +633,23 @@ class Store:
 
         return self._change_record(game_id, remove)
 
-    def set_record(self, game_id: str, record: Record) -> scoring.Replay:
-        """Replace a game's whole record (undo); it keeps its id."""
+    def set_record(
+        self, game_id: str, record: Record, based_on: int | None = None
+    ) -> scoring.Replay:
+        """Replace a game's whole record (undo, redo); it keeps its id. `based_on`: the
+        revision it replaces (refused with `ChangedElsewhere` when the game moved on)."""
 
         def replace(current: Record) -> None:
             current.clear()
             current.update(copy.deepcopy(record))
             current.setdefault("meta", {})["id"] = game_id
 
-        return self._change_record(game_id, replace)
+        return self._change_record(game_id, replace, based_on)
+
+    def revision(self, game_id: str) -> int:
+        """How many changes the game has had (stored beside its record, never in it)."""
+        with self._lock:
+            return _revision_of(self._find(game_id)[1])
 
     def set_notes(self, game_id: str, notes: str) -> None:
         self._change_record(game_id, lambda r: r.setdefault("meta", {}).update(notes=notes))
@@ -631,7 +663,11 @@ class Store:
             record = copy.deepcopy(doc["record"])
             record.setdefault("meta", {})["ended"] = ended or now()
             scoring.replay(record)
-            archived = {"record": record, "deleted_at": doc.get("deleted_at")}
+            archived = {
+                "record": record,
+                "deleted_at": doc.get("deleted_at"),
+                "revision": _revision_of(doc) + 1,
+            }
             self._begin("finish", [game_id])
             self._shard(shard_of(game_id)).put(game_id, archived)
             self._index.put(game_id, self._archived_summary(archived))
@@ -647,7 +683,12 @@ class Store:
             record = copy.deepcopy(doc["record"])
             record.setdefault("meta", {})["ended"] = None
             self._begin("reopen", [game_id])
-            self._active.put(game_id, {"record": record, "deleted_at": doc.get("deleted_at")})
+            reopened = {
+                "record": record,
+                "deleted_at": doc.get("deleted_at"),
+                "revision": _revision_of(doc) + 1,
+            }
+            self._active.put(game_id, reopened)
             self._remove_archived(game_id)
             self._end()
 
@@ -873,6 +914,36 @@ class Store:
         if birth is None:
             raise err.InvalidPlayer(problem=reader.errors[0])
         return birth.to_json()
+
+    # --- what belongs to one device: the round it is entering, its undo history -------------
+
+    def draft(self, device: str, game_id: str) -> dict[str, Any] | None:
+        """The round `device` is entering in a game: ``{"round": index or None (a new one),
+        "entry": what the entry screen needs}``, or None."""
+        with self._lock:
+            return self._drafts.get_doc(_device_key(device, game_id))
+
+    def keep_draft(self, device: str, game_id: str, draft: dict[str, Any]) -> None:
+        with self._lock:
+            self._drafts.put(_device_key(device, game_id), draft)
+
+    def discard_draft(self, device: str, game_id: str) -> None:
+        with self._lock:
+            self._drafts.remove_ids([_device_key(device, game_id)])
+
+    def history(self, device: str, game_id: str) -> dict[str, Any]:
+        """`device`'s undo history of a game: ``{"undo": [steps], "redo": [steps]}``."""
+        with self._lock:
+            found = self._histories.get_doc(_device_key(device, game_id))
+        return found if found is not None else {"undo": [], "redo": []}
+
+    def set_history(self, device: str, game_id: str, history: dict[str, Any]) -> None:
+        with self._lock:
+            key = _device_key(device, game_id)
+            if history["undo"] or history["redo"]:
+                self._histories.put(key, history)
+            elif self._histories.has(key):
+                self._histories.remove_ids([key])
 
     # --- settings --------------------------------------------------------------------------
 

@@ -8,6 +8,7 @@ import json
 import pytest
 from builders import SCENARIOS
 from playwright.sync_api import Browser, Page
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from ui import enter_deal, shown, start_game
 
 from tools.browser import AppServer, open_app, reload, see, tap
@@ -21,6 +22,21 @@ def absent(page: Page, name: str) -> None:
     """No control is named `name` (or starts with it) on the screen."""
     assert page.locator(f'flt-semantics[aria-label^="{name}"]').count() == 0, name
     assert page.get_by_role("button", name=name).count() == 0, name
+
+
+def pile_shows(page: Page, name: str, points: int, timeout: float = 15_000) -> None:
+    """Wait until `name`'s pile card in the deal's entry says `points`."""
+    page.wait_for_function(
+        "start => [...document.querySelectorAll('flt-semantics[aria-label]')]"
+        ".some(e => e.getAttribute('aria-label').startsWith(start))",
+        arg=f"{name}\n{points} points\n",
+        timeout=timeout,
+    )
+
+
+def no_pile_shows(page: Page, name: str, points: int) -> None:
+    with pytest.raises(PlaywrightTimeout):
+        pile_shows(page, name, points, timeout=1)
 
 
 def black_spy_after_one_deal(page: Page) -> None:
@@ -51,17 +67,18 @@ def test_a_half_entered_deal_survives_back_reload_and_a_restart(
     tap(page, "Enter deal 2")
     tap(page, "Anna: black Spies plus")
     tap(page, "Anna: black Spies plus")
-    shown(page, "20 points")
+    pile_shows(page, "Anna", 20)
     tap(page, "Back")
     see(page, "Deal 2 kept as a draft")
     page.get_by_role("button", name="Black Spy · Anna, Ben, Carla, Dirk", exact=False).first.click()
-    shown(page, "20 points")  # the entry reopens on the draft
+    pile_shows(page, "Anna", 20)  # the entry reopens on the draft
     reload(page)
-    shown(page, "20 points")
+    pile_shows(page, "Anna", 20)
     other_device = open_app(browser, app.url)  # drafts belong to the device that typed them
     try:
         shown(other_device, "Enter deal 2")
-        absent(other_device, "20 points")
+        tap(other_device, "Enter deal 2")
+        no_pile_shows(other_device, "Anna", 20)
     finally:
         other_device.close()
     context = page.context
@@ -70,7 +87,7 @@ def test_a_half_entered_deal_survives_back_reload_and_a_restart(
     app.start()
     again = open_app(context, app.url)  # the same device after a server restart
     try:
-        shown(again, "20 points")
+        pile_shows(again, "Anna", 20)
         tap(again, "Discard")
         shown(again, "Enter deal 2")
         reload(again)

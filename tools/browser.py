@@ -141,7 +141,9 @@ def open_app(browser: Browser | BrowserContext, url: str, size: dict[str, int] =
     """A new page on the app, with Flutter's accessibility tree turned on and the app's first
     screen drawn. From a `Browser`, the page is a new device (its own storage); from a page's
     `context`, it is another tab of that device."""
-    page = browser.new_page(viewport=size)
+    context = browser.new_context(viewport=size) if isinstance(browser, Browser) else browser
+    page = context.new_page()
+    page.set_viewport_size(size)  # type: ignore[arg-type]
     page.add_init_script(WATCH_SERVER)
     page.goto(url)
     accessible(page)

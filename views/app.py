@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import uuid
+from collections.abc import Awaitable, Callable
 
 import flet as ft
 
@@ -14,6 +15,7 @@ from .hooks import use_made
 from .state import AppState
 
 SEED = ft.Colors.INDIGO
+DEVICE_KEY = "debrief.device"
 
 
 def screens_for(state: AppState) -> list[ft.View]:
@@ -44,9 +46,9 @@ def screens_for(state: AppState) -> list[ft.View]:
 
 
 @ft.component
-def App(store: Store) -> list[ft.View]:
+def App(store: Store, device: str) -> list[ft.View]:
     page = ft.context.page
-    state, _ = use_made(lambda: AppState.load(store, page.route or "/"))
+    state, _ = use_made(lambda: AppState.load(store, page.route or "/", device))
 
     def on_route_change(event: ft.RouteChangeEvent) -> None:
         state.route = event.route
@@ -73,12 +75,12 @@ def App(store: Store) -> list[ft.View]:
     return screens_for(state)
 
 
-def make_main(data_dir: str | None) -> Callable[[ft.Page], None]:
+def make_main(data_dir: str | None) -> Callable[[ft.Page], Awaitable[None]]:
     """The Flet entry point for a data folder."""
 
     safe.install()
 
-    def main(page: ft.Page) -> None:
+    async def main(page: ft.Page) -> None:
         page.theme = ft.Theme(color_scheme_seed=SEED)
         page.dark_theme = ft.Theme(color_scheme_seed=SEED)
         try:
@@ -86,6 +88,18 @@ def make_main(data_dir: str | None) -> Callable[[ft.Page], None]:
         except StorageError as error:
             page.add(ft.SafeArea(ft.Text(error.message, selectable=True)))
             return
-        page.render_views(App, store)
+        page.render_views(App, store, await device_id())
 
     return main
+
+
+async def device_id() -> str:
+    """This browser profile's or app install's id (drafts and undo belong to it), kept in its
+    shared preferences (localStorage on the web, so each origin is a device of its own)."""
+    preferences = ft.SharedPreferences()
+    found = await preferences.get(DEVICE_KEY)
+    if isinstance(found, str) and found:
+        return found
+    made = uuid.uuid4().hex
+    await preferences.set(DEVICE_KEY, made)
+    return made

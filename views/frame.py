@@ -7,29 +7,49 @@ from collections.abc import Callable
 import flet as ft
 
 import scoring
+from scoring.errors import N_
 
+from .games import AtTable
 from .i18n import Translator
-from .state import AppState
+from .state import AppState, Step
 from .widgets import back_bar, body, icon_button, info_box, note
 
+CHANGE_NAMES = {
+    "save": N_("save {round}"),
+    "change": N_("correct {round}"),
+    "delete": N_("delete {round}"),
+}
 
-def game_bar(state: AppState, game_id: str, title: str) -> ft.AppBar:
-    t = state.t
 
-    def undo() -> None:
-        label = state.undo()
-        state.say(t("Undone: {what}", what=label) if label else t("Nothing to undo"))
+def change_name(at: AtTable, step: Step) -> str:
+    """What a step of the undo history did, in words: "save deal 5"."""
+    return at.t(CHANGE_NAMES[step.what], round=at.round_name(step.index))
 
-    return back_bar(
-        title,
-        lambda: state.go("/"),
-        t,
-        actions=[
-            icon_button(
-                ft.Icons.UNDO, t("Undo"), disabled=not state.can_undo(game_id), on_click=undo
-            )
-        ],
-    )
+
+def game_bar(at: AtTable, title: str, entering: bool) -> ft.AppBar:
+    """Back, and this device's undo and redo of the game's saved changes. While a round is
+    being entered they are not offered: they would undo a saved round, not the entry."""
+    state, t, game_id = at.state, at.t, at.game_id
+    actions: list[ft.Control] = []
+    undo_step = None if entering else state.undo_step(game_id)
+    redo_step = None if entering else state.redo_step(game_id)
+
+    def swap(backwards: bool) -> None:
+        step = state.undo(game_id) if backwards else state.redo(game_id)
+        if step is None:
+            state.say(t("This game was changed on another device since: nothing to undo here."))
+        elif backwards:
+            state.say(t("Undone: {what}", what=change_name(at, step)))
+        else:
+            state.say(t("Redone: {what}", what=change_name(at, step)))
+
+    if undo_step is not None:
+        label = t("Undo: {what}", what=change_name(at, undo_step))
+        actions.append(icon_button(ft.Icons.UNDO, label, lambda: swap(True)))
+    if redo_step is not None:
+        label = t("Redo: {what}", what=change_name(at, redo_step))
+        actions.append(icon_button(ft.Icons.REDO, label, lambda: swap(False)))
+    return back_bar(title, lambda: state.go("/"), t, actions=actions)
 
 
 def game_over_panel(
@@ -82,11 +102,11 @@ def problems_text(state: AppState, errors: list[scoring.RecordError]) -> list[st
     return [state.t.problem(error) for error in errors]
 
 
-def screen(state: AppState, game_id: str, title: str, controls: list[ft.Control]) -> ft.View:
-    """A game's table screen: its bar (back, undo) over the content, scrolling."""
+def screen(at: AtTable, title: str, controls: list[ft.Control], entering: bool = False) -> ft.View:
+    """A game's table screen: its bar (back, undo, redo) over the content, scrolling."""
     return ft.View(
-        route=f"/game/{game_id}",
-        appbar=game_bar(state, game_id, title),
+        route=f"/game/{at.game_id}",
+        appbar=game_bar(at, title, entering),
         scroll=ft.ScrollMode.AUTO,
         controls=[body(controls)],
     )

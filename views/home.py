@@ -103,6 +103,11 @@ def GameCard(state: AppState, summary: Summary) -> ft.Control:
         )
     else:
         status = t("Round {number}", number=summary["rounds"] + 1)
+    kept = state.draft(summary["id"])
+    if kept is not None:
+        index = summary["rounds"] if kept["round"] is None else int(kept["round"])
+        name = t(game.round_name, number=index + 1)
+        status += " · " + t("{round} kept as a draft", round=name[:1].upper() + name[1:])
     return ft.Card(
         content=ft.ListTile(
             leading=ft.Icon(game.icon),

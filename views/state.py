@@ -31,11 +31,47 @@ REFUSALS = (scoring.InvalidRecord, StorageError)  # a change refused: nothing wa
 Refusal = scoring.InvalidRecord | StorageError
 
 
+UNDO_LIMIT = 20  # steps kept per game and device
+
+
 @dataclass(frozen=True)
-class UndoStep:
-    game_id: str
-    before: Record  # the whole record before the change
-    label: str  # what the change was, in the player's language
+class Step:
+    """A change to a game this device made, that it can undo (or, undone, redo).
+
+    `record` is the game as the step puts it back; the step applies only while the game is at
+    `revision`, the revision the change (or its undo) produced: after another device's change it
+    no longer means what it says."""
+
+    what: str  # "save", "change" or "delete" (a round)
+    index: int  # the round's index
+    record: Record
+    revision: int
+
+    def to_json(self) -> Record:
+        return {"what": self.what, "index": self.index, "record": self.record, "rev": self.revision}
+
+    @classmethod
+    def from_json(cls, data: Record) -> Step:
+        return cls(str(data["what"]), int(data["index"]), dict(data["record"]), int(data["rev"]))
+
+
+@dataclass(frozen=True)
+class History:
+    undo: tuple[Step, ...] = ()
+    redo: tuple[Step, ...] = ()
+
+    def to_json(self) -> Record:
+        return {"undo": [s.to_json() for s in self.undo], "redo": [s.to_json() for s in self.redo]}
+
+    @classmethod
+    def from_json(cls, data: Record) -> History:
+        try:
+            return cls(
+                tuple(Step.from_json(s) for s in data["undo"]),
+                tuple(Step.from_json(s) for s in data["redo"]),
+            )
+        except (KeyError, TypeError, ValueError):  # written by another version: start afresh
+            return cls()
 
 
 @ft.observable
@@ -47,11 +83,11 @@ class AppState:
     theme_setting: str = "system"  # "system", "light" or "dark"
     device_languages: list[str] = field(default_factory=list)
     message: str | None = None  # a short note for the snack bar
-    undo_steps: list[UndoStep] = field(default_factory=list)
     revision: int = 0  # bumped after every change to stored data
+    device: str = "this-device"  # the browser profile or app install (drafts, undo)
 
     @classmethod
-    def load(cls, store: Store, route: str = "/") -> AppState:
+    def load(cls, store: Store, route: str = "/", device: str = "this-device") -> AppState:
         """The state at start; opened at the home screen, it returns to the game the table was
         playing when the app was closed (if that game is still in progress)."""
         if route in ("", "/"):
@@ -61,6 +97,7 @@ class AppState:
             route=route,
             language_setting=str(store.setting("language", "system")),
             theme_setting=str(store.setting("theme", "system")),
+            device=device,
         )
 
     @staticmethod
@@ -186,51 +223,117 @@ class AppState:
         self._changed()
         return str(record["meta"]["id"])
 
-    def _stepped(self, game_id: str, before: Record, label: str) -> None:
-        """A change to a game: it can be undone, unless it corrected a game stored before a
-        rule it breaks (that record cannot be stored again)."""
-        if scoring.replay_until_broken(before)[1] is None:
-            self.undo_steps = [*self.undo_steps[-19:], UndoStep(game_id, before, label)]
-        self._changed()
-
     def save_round(self, game_id: str, index: int | None, round_: Record) -> scoring.Replay:
         """Save a round being entered: a new one (`index` None) or a correction of round
-        `index`. Raises `InvalidRecord` or a `StorageError` (nothing saved)."""
+        `index`; the entry's draft is done with. Raises `InvalidRecord` or a `StorageError`
+        (nothing saved)."""
         before = self._store.load_game(game_id)
         if index is None:
             result = self._store.append_round(game_id, round_)
-            label = self.t("Round {number} saved", number=len(before["rounds"]) + 1)
+            self._stepped(game_id, before, "save", len(before["rounds"]))
         else:
             result = self._store.replace_round(game_id, index, round_)
-            label = self.t("Round {number} changed", number=index + 1)
-        self._stepped(game_id, before, label)
+            self._stepped(game_id, before, "change", index)
+        self.discard_draft(game_id)
         return result
 
     def delete_round(self, game_id: str, index: int) -> scoring.Replay:
         before = self._store.load_game(game_id)
         result = self._store.remove_round(game_id, index)
-        self._stepped(game_id, before, self.t("Round {number} deleted", number=index + 1))
+        self._stepped(game_id, before, "delete", index)
+        self.discard_draft(game_id)
         return result
 
-    def undo(self) -> str | None:
-        """Put the last changed game back as it was; returns what was undone."""
-        if not self.undo_steps:
-            return None
-        step = self.undo_steps[-1]
-        try:
-            self._store.set_record(step.game_id, copy.deepcopy(step.before))
-        except REFUSALS:
-            return None
-        self.undo_steps = self.undo_steps[:-1]
-        self._changed()
-        return step.label
+    # --- undo and redo: per game and device ---------------------------------------------------
 
-    def can_undo(self, game_id: str) -> bool:
-        return bool(self.undo_steps) and self.undo_steps[-1].game_id == game_id
+    def history(self, game_id: str) -> History:
+        return History.from_json(self._store.history(self.device, game_id))
+
+    def _set_history(self, game_id: str, history: History) -> None:
+        """An undo history that cannot be saved is lost, not the change it belongs to."""
+        with contextlib.suppress(StorageError):
+            self._store.set_history(self.device, game_id, history.to_json())
+
+    def _stepped(self, game_id: str, before: Record, what: str, index: int) -> None:
+        """A change this device made to a game: it can be undone (redo starts afresh), unless
+        it corrected a game stored before a rule it breaks (that record cannot be stored
+        again)."""
+        if scoring.replay_until_broken(before)[1] is None:
+            step = Step(what, index, before, self._store.revision(game_id))
+            undo = (*self.history(game_id).undo, step)[-UNDO_LIMIT:]
+            self._set_history(game_id, History(undo, ()))
+        self._changed()
+
+    def undo_step(self, game_id: str) -> Step | None:
+        """What Undo would undo now (None: nothing, or another device changed the game)."""
+        return self._applicable(game_id, self.history(game_id).undo)
+
+    def redo_step(self, game_id: str) -> Step | None:
+        return self._applicable(game_id, self.history(game_id).redo)
+
+    def _applicable(self, game_id: str, steps: tuple[Step, ...]) -> Step | None:
+        if not steps:
+            return None
+        try:
+            current = self._store.revision(game_id)
+        except StorageError:
+            return None
+        return steps[-1] if steps[-1].revision == current else None
+
+    def undo(self, game_id: str) -> Step | None:
+        """Put the game back as it was before this device's last change; returns that step,
+        or None when it no longer applies (the game changed since: the history ends)."""
+        return self._swap(game_id, backwards=True)
+
+    def redo(self, game_id: str) -> Step | None:
+        return self._swap(game_id, backwards=False)
+
+    def _swap(self, game_id: str, backwards: bool) -> Step | None:
+        history = self.history(game_id)
+        steps, others = (history.undo, history.redo) if backwards else (history.redo, history.undo)
+        if not steps:
+            return None
+        step = steps[-1]
+        current = self._store.load_game(game_id)
+        try:
+            self._store.set_record(game_id, copy.deepcopy(step.record), based_on=step.revision)
+        except REFUSALS:
+            self._set_history(game_id, History())  # the game moved on: the history is over
+            self._changed()
+            return None
+        back = Step(step.what, step.index, current, self._store.revision(game_id))
+        steps, others = steps[:-1], (*others, back)
+        self._set_history(game_id, History(steps, others) if backwards else History(others, steps))
+        self._changed()
+        return step
+
+    # --- drafts: the round this device is entering --------------------------------------------
+
+    def draft(self, game_id: str) -> Record | None:
+        return self._store.draft(self.device, game_id)
+
+    def keep_draft(self, game_id: str, index: int | None, entry: Record) -> None:
+        """The round being entered, kept on every change (a full disk or a read-only folder
+        costs the draft only, and says so once)."""
+        try:
+            self._store.keep_draft(self.device, game_id, {"round": index, "entry": entry})
+        except StorageError as error:
+            if self.message is None:
+                self.say(
+                    self.t(
+                        "The entry could not be kept as a draft: {reason}",
+                        reason=self.t.problem(error),
+                    )
+                )
+
+    def discard_draft(self, game_id: str) -> None:
+        with contextlib.suppress(StorageError):
+            self._store.discard_draft(self.device, game_id)
 
     def finish(self, game_id: str) -> None:
         self._store.finish_game(game_id)
-        self.undo_steps = [s for s in self.undo_steps if s.game_id != game_id]
+        self._set_history(game_id, History())
+        self.discard_draft(game_id)
         self._changed()
 
     def reopen(self, game_id: str) -> None:

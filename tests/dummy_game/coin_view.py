@@ -28,7 +28,7 @@ def CoinScreen(at: AtTable, key: str | None = None) -> ft.View:
             controls.append(
                 ft.FilledButton(f"{name} wins the toss", on_click=lambda _e, n=name: toss(n))
             )
-    return screen(state, at.game_id, RULES.title, controls)
+    return screen(at, RULES.title, controls)
 
 
 def options_form(form: NewGameForm) -> list[ft.Control]:

@@ -21,10 +21,13 @@ import flet as ft
 
 import scoring
 from scoring import Record, Term
+from scoring.errors import N_
 
 from ..hooks import Setter
 from ..i18n import Translator
 from ..state import AppState
+
+ROUND = N_("round {number}")
 
 
 @dataclass(frozen=True)
@@ -44,6 +47,10 @@ class AtTable:
     @property
     def rounds(self) -> list[Record]:
         return list(self.record["rounds"])
+
+    def round_name(self, index: int) -> str:
+        """Round `index` as the game calls it ("deal 5"), in the player's language."""
+        return self.t(view_of(self.record["game"]).round_name, number=index + 1)
 
 
 @dataclass(frozen=True)
@@ -76,6 +83,7 @@ class GameView:
     # The options as the record writes them, from what the form set (defaults filled in).
     options_of: Callable[[tuple[str, ...], Record], Record]
     facts: Mapping[str, Term] = field(default_factory=dict)  # statistics' names
+    round_name: Term = ROUND  # a round as the game calls it
 
     @property
     def id(self) -> str:

@@ -12,6 +12,7 @@ from scoring import black_spy
 from scoring.black_spy import Deal, Pile
 from scoring.errors import N_
 
+from ..entry import NEW, discard, kept_entry, restored, use_kept
 from ..frame import (
     correction_banner,
     entry_exits,
@@ -26,7 +27,6 @@ from ..state import REFUSALS
 from ..widgets import choice_chips, drawn_as, error_box, heading, info_box, note, stepper
 from . import AtTable, GameView, NewGameForm
 
-NEW = -1  # editing index for a deal not saved yet
 MOON_ICON = ft.Icons.NIGHTLIGHT_ROUND
 LEADER_ICON = ft.Icons.STAR
 PASS_ICONS = {
@@ -79,16 +79,24 @@ def BlackSpyScreen(at: AtTable, key: str | None = None) -> ft.View:
     state = at.state
     table = at.result.table
     names = list(table.names)
+    kept = restored(kept_entry(at), lambda entry: (entry, Deal.from_json(entry["deal"], table)))
     # None: the sheet; NEW or a deal's index: entry
-    editing, set_editing = use_value(at.fix_round if at.fix_round is not None else NO_ROUND)
+    editing, set_editing = use_value(
+        at.fix_round if at.fix_round is not None else (kept[0] if kept else NO_ROUND)
+    )
     draft, set_draft = use_made(
         lambda: (
             Deal.from_json(at.rounds[at.fix_round], table)
             if at.fix_round is not None
+            else kept[1][1]
+            if kept
             else Deal.blank(table)
         )
     )
-    auto, set_auto = use_value(NO_TEXT)  # the player whose pile is "the rest"
+    # the player whose pile is "the rest"
+    auto, set_auto = use_value(str(kept[1][0]["auto"]) if kept and kept[1][0]["auto"] else NO_TEXT)
+    untouched = {"deal": Deal.blank(table).completed(names[-1]).to_json(), "auto": names[-1]}
+    use_kept(at, editing, {"deal": draft.to_json(), "auto": auto}, untouched)
 
     def open_entry(index: int) -> None:
         if index == NEW:
@@ -110,11 +118,11 @@ def BlackSpyScreen(at: AtTable, key: str | None = None) -> ft.View:
     controls: list[ft.Control]
     if editing is not None:
         leave, saved = entry_exits(state, at.fix_round, lambda: set_editing(NO_ROUND))
-        entry = DealEntry(at, draft, editing, auto, change, leave, saved)
+        entry = DealEntry(at, draft, editing, auto, change, discard(at, leave), saved)
         controls = [*correction_banner(state.t, at.fix_round), entry]
     else:
         controls = sheet(at, open_entry)
-    return screen(state, at.game_id, black_spy.RULES.title, controls)
+    return screen(at, black_spy.RULES.title, controls, entering=editing is not None)
 
 
 def opener(open_entry: Callable[[int], None], index: int) -> Callable[[], None]:
@@ -370,7 +378,7 @@ def DealEntry(
         ft.FilledButton(
             t("Save deal"), icon=ft.Icons.SAVE, height=52, disabled=bool(errors), on_click=save
         ),
-        ft.OutlinedButton(t("Cancel"), height=52, on_click=lambda: close()),
+        ft.OutlinedButton(t("Discard"), height=52, on_click=lambda: close()),
     ]
     if editing != NEW:
         buttons.append(
@@ -651,4 +659,5 @@ VIEW = GameView(
     options_form=options_form,
     options_of=options_of,
     facts={"moons": N_("Moons shot")},
+    round_name=N_("deal {number}"),
 )

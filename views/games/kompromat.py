@@ -14,6 +14,7 @@ from scoring import kompromat as rules
 from scoring.errors import N_
 from scoring.kompromat import Effect, MissionCard, MissionDraft, MissionPreview, RoundDraft
 
+from ..entry import NEW, discard, kept_entry, restored, use_kept
 from ..frame import (
     correction_banner,
     entry_exits,
@@ -28,7 +29,6 @@ from ..state import REFUSALS
 from ..widgets import choice_chips, drawn_as, error_box, heading, info_box, note
 from . import AtTable, GameView, NewGameForm
 
-NEW = -1
 MISSION_PATH = re.compile(r"\.missions\[(\d)\]")
 Update = Callable[[MissionDraft], MissionDraft]
 
@@ -54,14 +54,21 @@ def KompromatScreen(at: AtTable, key: str | None = None) -> ft.View:
     state, t = at.state, at.t
     table = at.result.table
     board = rules.RULES.board(at.result.state)
-    editing, set_editing = use_value(at.fix_round if at.fix_round is not None else NO_ROUND)
+    kept = restored(kept_entry(at), lambda entry: RoundDraft.from_json(entry["round"], table))
+    editing, set_editing = use_value(
+        at.fix_round if at.fix_round is not None else (kept[0] if kept else NO_ROUND)
+    )
     draft, set_draft = use_made(
         lambda: (
             RoundDraft.from_json(at.rounds[at.fix_round], table)
             if at.fix_round is not None
+            else kept[1]
+            if kept
             else RoundDraft.blank(table)
         )
     )
+    untouched = {"round": RoundDraft.blank(table).to_json()}
+    use_kept(at, editing, {"round": draft.to_json()}, untouched)
 
     def open_entry(index: int) -> None:
         if index == NEW:
@@ -75,7 +82,7 @@ def KompromatScreen(at: AtTable, key: str | None = None) -> ft.View:
     controls.append(tokens_panel(t, board))
     if editing is not None:
         leave, saved = entry_exits(state, at.fix_round, lambda: set_editing(NO_ROUND))
-        controls.append(RoundEntry(at, draft, set_draft, editing, leave, saved))
+        controls.append(RoundEntry(at, draft, set_draft, editing, discard(at, leave), saved))
     else:
         controls.append(
             game_over_panel(state, at.game_id, at.result, final_result(t, at.result, board))
@@ -96,7 +103,7 @@ def KompromatScreen(at: AtTable, key: str | None = None) -> ft.View:
                 )
             )
         controls.append(rounds_list(t, board, open_entry))
-    return screen(state, at.game_id, rules.RULES.title, controls)
+    return screen(at, rules.RULES.title, controls, entering=editing is not None)
 
 
 def tokens_panel(t: Translator, board: rules.Board) -> ft.Control:
@@ -306,7 +313,7 @@ def RoundEntry(
             disabled=bool(errors),
             on_click=lambda: save(),
         ),
-        ft.OutlinedButton(t("Cancel"), height=52, on_click=lambda: close()),
+        ft.OutlinedButton(t("Discard"), height=52, on_click=lambda: close()),
     ]
     if editing != NEW:
         buttons.append(

@@ -121,7 +121,7 @@ def SpyScreen(at: AtTable, key: str | None = None) -> ft.View:
         )
     controls.append(error_box(problems))
     controls.append(event_log(t, board.log, edit))
-    return screen(state, at.game_id, spy.RULES.title, controls)
+    return screen(at, spy.RULES.title, controls, entering=editing is not None)
 
 
 def bases(t: Translator, board: spy.Board) -> ft.Control:
@@ -274,5 +274,6 @@ VIEW = GameView(
     screen=SpyScreen,
     options_form=options_form,
     options_of=lambda seats, options: {},
+    round_name=N_("event {number}"),
     facts={"survived": N_("Times survived"), "bombs_set_off": N_("Bombs set off")},
 )

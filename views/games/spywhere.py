@@ -11,6 +11,7 @@ import scoring
 from scoring import spywhere
 from scoring.errors import N_
 
+from ..entry import NEW, kept_entry, restored, use_kept
 from ..frame import correction_banner, game_over_panel, screen, snack
 from ..hooks import Setter, use_made, use_value
 from ..state import REFUSALS
@@ -42,15 +43,29 @@ def SpywhereScreen(at: AtTable, key: str | None = None) -> ft.View:
     """`at.fix_round` (0): the game was stored before a rule it breaks; the wizard opens on it."""
     state, t = at.state, at.t
     table = at.result.table
-    step, set_step = use_value(0 if at.fix_round is not None or not at.rounds else NO_STEP)
+    kept = restored(
+        kept_entry(at),
+        lambda entry: (int(entry["step"]), spywhere.Ending.from_json(entry["ending"], table)),
+    )
+    opening_step = 0 if at.fix_round is not None or not at.rounds else NO_STEP
+    step, set_step = use_value(kept[1][0] if kept else opening_step)
     draft, set_draft = use_made(
         lambda: (
-            spywhere.Ending.from_json(at.rounds[0], table)
+            kept[1][1]
+            if kept
+            else spywhere.Ending.from_json(at.rounds[0], table)
             if at.rounds
             else spywhere.Ending.blank(table)
         )
     )
     editing = 0 if at.rounds else None
+    untouched = {"step": 0, "ending": spywhere.Ending.blank(table).to_json()}
+    use_kept(
+        at,
+        None if step is None else NEW if editing is None else editing,
+        {"step": step, "ending": draft.to_json()},
+        untouched,
+    )
     empty = {**at.record, "rounds": []}
     errors = scoring.check_round(empty, draft.to_json()) if step is not None else []
 
@@ -78,7 +93,7 @@ def SpywhereScreen(at: AtTable, key: str | None = None) -> ft.View:
     else:
         wizard = Wizard(at, draft, set_draft, step, set_step, errors, save)
         controls += wizard.controls()
-    return screen(state, at.game_id, spywhere.RULES.title, controls)
+    return screen(at, spywhere.RULES.title, controls, entering=step is not None)
 
 
 def results(at: AtTable) -> list[ft.Control]:
@@ -350,4 +365,5 @@ VIEW = GameView(
     options_form=options_form,
     options_of=options_of,
     facts={"correct": N_("Correct identifications")},
+    round_name=N_("the scores"),
 )
