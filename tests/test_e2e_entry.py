@@ -9,7 +9,7 @@ import pytest
 from builders import SCENARIOS
 from playwright.sync_api import Browser, Page
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
-from ui import enter_deal, shown, start_game
+from ui import chip, enter_deal, shown, start_game, tap_starting
 
 from tools.browser import AppServer, open_app, reload, see, tap
 
@@ -94,3 +94,24 @@ def test_a_half_entered_deal_survives_back_reload_and_a_restart(
         shown(again, "Enter deal 2")  # discarded for good
     finally:
         again.close()
+
+
+def test_quick_taps_on_the_kompromat_keypad_all_land(page: Page) -> None:
+    """A finger does not re-aim between quick taps: the keys are where they were before the
+    first tap (played cards, totals and messages take reserved space)."""
+    start_game(page, "Kompromat", ["Anna", "Ben"])
+    tap(page, "Start Kompromat")
+    tap_starting(page, "Enter round 1 of 6")
+    chip(page, "Mission card: Target (5 VP)")
+    keys = ["2", "3", "4", "5", "6"]
+    boxes = []
+    for key in keys:
+        box = page.get_by_role("button", name=f"Anna plays {key}", exact=True).bounding_box()
+        assert box is not None
+        boxes.append(box)
+    for box in boxes:  # as fast as the browser takes them, without waiting for the app
+        page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    shown(page, "Anna: total 20")
+    for key, box in zip(keys, boxes, strict=True):
+        after = page.get_by_role("button", name=f"Anna plays {key}", exact=True).bounding_box()
+        assert after is not None and abs(after["y"] - box["y"]) < 1, key
