@@ -31,6 +31,7 @@ from . import AtTable, GameView, NewGameForm
 
 MISSION_PATH = re.compile(r"\.missions\[(\d)\]")
 Update = Callable[[MissionDraft], MissionDraft]
+PLAYED_ROW_HEIGHT = 48
 
 
 def card_label(t: Translator, card: MissionCard | None) -> str:
@@ -289,6 +290,8 @@ def RoundEntry(
     ]
     for player in board.players:
         controls.append(player_plays(t, player, mission, preview, names, change))
+    for player in board.players:
+        controls += after_reveal(t, player, mission, preview, change)
     controls.append(mission_result(t, preview))
     controls.append(error_box(problems_text(state, errors)))
     nav: list[ft.Control] = []
@@ -413,14 +416,21 @@ def player_plays(
             ),
         ]
     )
-    chips = ft.Row(
-        wrap=True,
-        spacing=4,
-        controls=[
-            played_card(t, name, label, values[i] if i < len(values) else None, i, remove, declare)
-            for i, label in enumerate(played)
-        ]
-        or [note(t("No cards played here."))],
+    # One line of fixed height that scrolls sideways: a played card never moves the keypad.
+    chips = ft.Container(
+        height=PLAYED_ROW_HEIGHT,
+        alignment=ft.Alignment.CENTER_LEFT,
+        content=ft.Row(
+            scroll=ft.ScrollMode.AUTO,
+            spacing=4,
+            controls=[
+                played_card(
+                    t, name, label, values[i] if i < len(values) else None, i, remove, declare
+                )
+                for i, label in enumerate(played)
+            ]
+            or [note(t("No cards played here."))],
+        ),
     )
     keypad = ft.Row(
         wrap=True,
@@ -437,14 +447,32 @@ def player_plays(
             for label in rules.HAND
         ],
     )
+    # The line under the keypad is always there (empty until a bust), so it never moves.
+    stop = ft.Text(
+        t("{name} is above 21: no more cards on this mission.", name=name) if not may_add else "",
+        color=ft.Colors.ERROR,
+    )
+    return ft.Card(
+        # Each chip, key and switch is its own node for screen readers (and the tests).
+        semantic_container=False,
+        content=ft.Container(
+            padding=10, content=ft.Column([header, chips, keypad, stop], spacing=6)
+        ),
+    )
+
+
+def after_reveal(
+    t: Translator,
+    player: rules.Standing,
+    mission: MissionDraft,
+    preview: MissionPreview,
+    change: Callable[[Update], None],
+) -> list[ft.Control]:
+    """What a player may do once the mission is revealed (a perfect 21's token, items): below
+    every keypad, so that what appears here moves no key."""
+    name = player.name
+    total = preview.totals.get(name)
     extra: list[ft.Control] = []
-    if not may_add:
-        extra.append(
-            ft.Text(
-                t("{name} is above 21: no more cards on this mission.", name=name),
-                color=ft.Colors.ERROR,
-            )
-        )
     if total == rules.PERFECT:
         returning = name in mission.perfect_return
         extra.append(
@@ -457,13 +485,7 @@ def player_plays(
             )
         )
     extra += item_effects(t, name, mission, preview, change)
-    return ft.Card(
-        # Each chip, key and switch is its own node for screen readers (and the tests).
-        semantic_container=False,
-        content=ft.Container(
-            padding=10, content=ft.Column([header, chips, keypad, *extra], spacing=6)
-        ),
-    )
+    return extra
 
 
 def played_card(
