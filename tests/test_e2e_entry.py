@@ -115,3 +115,20 @@ def test_quick_taps_on_the_kompromat_keypad_all_land(page: Page) -> None:
     for key, box in zip(keys, boxes, strict=True):
         after = page.get_by_role("button", name=f"Anna plays {key}", exact=True).bounding_box()
         assert after is not None and abs(after["y"] - box["y"]) < 1, key
+
+
+def test_an_untouched_entry_shows_no_error_and_a_save_attempt_names_each_problem(
+    page: Page,
+) -> None:
+    start_game(page, "Kompromat", ["Anna", "Ben"])
+    tap(page, "Start Kompromat")
+    tap_starting(page, "Enter round 1 of 6")
+    see(page, "Mission card")
+    assert page.get_by_text("is missing").count() == 0
+    tap(page, "Save round")  # refused: now every problem speaks, with what it is about
+    see(page, "Round 1, mission 1, mission card: is missing")
+    tap(page, "Back")
+    start_game(page, "Spywhere", ["Dora", "Emil", "Fritz"])
+    tap(page, "Start Spywhere")
+    see(page, "Everyone shows their passport.")
+    assert page.get_by_text("must hold").count() == 0
