@@ -186,23 +186,25 @@ WATCH_SERVER = """(() => {
     window.WebSocket = Watched;
     // Flutter listens to a text field's <input> only once the field has the framework's focus;
     // text typed before that is dropped. Count its "input" listeners to know when it listens.
-    const inputListeners = new WeakMap();
+    const inputListeners = new WeakMap();  // element -> the set of its "input" listeners
     const add = EventTarget.prototype.addEventListener;
     const remove = EventTarget.prototype.removeEventListener;
     EventTarget.prototype.addEventListener = function (type, listener, options) {
-        if (type === "input") inputListeners.set(this, (inputListeners.get(this) || 0) + 1);
+        if (type === "input" && listener) {
+            if (!inputListeners.has(this)) inputListeners.set(this, new Set());
+            inputListeners.get(this).add(listener);
+        }
         return add.call(this, type, listener, options);
     };
     EventTarget.prototype.removeEventListener = function (type, listener, options) {
-        if (type === "input") {
-            inputListeners.set(this, Math.max(0, (inputListeners.get(this) || 0) - 1));
-        }
+        if (type === "input" && inputListeners.has(this)) inputListeners.get(this).delete(listener);
         return remove.call(this, type, listener, options);
     };
-    counts.editing = () => {
+    counts.editing = (label) => {
         const field = document.activeElement;
         return !!field && ["INPUT", "TEXTAREA"].includes(field.tagName)
-            && (inputListeners.get(field) || 0) > 0;
+            && (!label || field.getAttribute("aria-label") === label)
+            && (inputListeners.get(field)?.size || 0) > 0;
     };
 })();"""
 
@@ -239,16 +241,26 @@ def tap(page: Page, name: str, role: str = "button", timeout: float = 15_000) ->
 
 def type_text(page: Page, field: str, text: str, submit: bool = False) -> None:
     """Type into the text field labelled `field`, once Flutter edits it (it listens to the
-    field's input only after the framework has focused it), and wait for the app's answer."""
+    field's input only after the framework has focused it), and wait for the app's answer.
+    A field that already has the keyboard is typed into as it is."""
     box = page.get_by_role("textbox", name=field, exact=True).first
     box.wait_for(state="visible", timeout=15_000)
-    box.click()
-    page.wait_for_function("() => window.__debrief.editing()", timeout=15_000)
+    if not editing(page, field):
+        box.click()
+        page.wait_for_function(EDITING, arg=field, timeout=15_000)
     before = received(page)
     box.fill(text)
     if submit:
         page.keyboard.press("Enter")
     answered(page, before)
+
+
+EDITING = "field => window.__debrief.editing(field)"
+
+
+def editing(page: Page, field: str) -> bool:
+    """Whether the text field labelled `field` has the keyboard (Flutter listens to it)."""
+    return bool(page.evaluate(EDITING, field))
 
 
 def see(page: Page, text: str, timeout: float = 15_000) -> None:

@@ -9,6 +9,7 @@ saving or deleting the round, or discarding the entry, ends it. A draft never ch
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable
 from typing import TypeVar
 
@@ -16,6 +17,7 @@ import flet as ft
 
 import scoring
 from scoring import Record
+from scoring.errors import N_
 
 from .games import AtTable
 from .safe import safe_effect
@@ -78,3 +80,80 @@ def discard(at: AtTable, close: Callable[[], None]) -> Callable[[], None]:
         close()
 
     return discarded
+
+
+# --- errors speak when spoken to ----------------------------------------------------------------
+
+
+def refuse(at: AtTable, errors: list[scoring.RecordError]) -> None:
+    """A Save tapped while the entry breaks a rule: nothing is saved; why is said at the bottom
+    of the screen, where the finger is (each problem also stands next to the entry)."""
+    t = at.t
+    text = t("Not saved: {problem}", problem=subject(at, errors[0]))
+    if len(errors) > 1:
+        text += " " + t.plural("({count} more problem)", "({count} more problems)", len(errors) - 1)
+    page = ft.context.page
+    page.show_dialog(ft.SnackBar(ft.Text(text), duration=6000))
+
+
+ROUND_PATH = re.compile(r"^rounds\[\d+\]\.?")
+FIELD_NAMES = {
+    "card": N_("mission card"),
+    "plays": N_("cards played"),
+    "passports": N_("passports"),
+    "own_cards": N_("own cards"),
+    "identifications": N_("identifications"),
+    "ended_by": N_("who ended the game"),
+    "moon_choice": N_("the choice after all 16 black cards"),
+}
+
+
+def part_of(error: scoring.RecordError) -> str:
+    """The part of the round an error is about, e.g. ``missions[1].plays.Anna``."""
+    return ROUND_PATH.sub("", error.path)
+
+
+def spoken_to(
+    errors: list[scoring.RecordError], touched: frozenset[str], tried: bool
+) -> list[scoring.RecordError]:
+    """The errors to show: all of them after a Save attempt; before it, only those about a
+    part the player has entered something in (a part holds its sub-parts: a mission holds its
+    players' plays). An untouched entry shows no error."""
+    if tried:
+        return errors
+    return [
+        error
+        for error in errors
+        if any(_within(part_of(error), part) or _within(part, part_of(error)) for part in touched)
+    ]
+
+
+def _within(part: str, whole: str) -> bool:
+    """Whether `part` is `whole` or inside it (the empty part is the whole round)."""
+    return (
+        whole == "" or part == whole or part.startswith(whole + ".") or part.startswith(whole + "[")
+    )
+
+
+def subject(at: AtTable, error: scoring.RecordError) -> str:
+    """An error with what it is about in front, unless it says so itself: "Deal 2, Anna:
+    must hold …", "Round 1, mission 2, mission card: is missing"."""
+    t = at.t
+    text = t.problem(error)
+    names = set(at.result.table.names)
+    said: list[str] = []
+    index = re.match(r"^rounds\[(\d+)\]", error.path)
+    if index and at.round_name(int(index.group(1))).lower() not in text.lower():
+        said.append(at.round_name(int(index.group(1))))
+    for field, position, word in re.findall(r"(\w+)\[(\d+)\]|([^.\[\]]+)", part_of(error)):
+        mission = t("mission {number}", number=int(position or 0) + 1)
+        if field == "missions" and mission.lower() not in text.lower():
+            said.append(mission)
+        elif word in names and word not in text:
+            said.append(word)
+        elif word in FIELD_NAMES and not any(name in text for name in names):
+            said.append(t(FIELD_NAMES[word]))  # a message naming its player says enough
+    if not said:
+        return text
+    where = ", ".join(said)
+    return f"{where[:1].upper()}{where[1:]}: {text}"

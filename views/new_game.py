@@ -173,9 +173,10 @@ def players_section(
     rules = view.rules
     roster = [p["name"] for p in state.players()]
 
-    async def submit_name(event: ft.Event[ft.TextField]) -> None:
+    def submit_name(event: ft.Event[ft.TextField]) -> None:
+        # No focus() back to the field for the next name: that hand-over raced a tap on the
+        # field and could leave it looking focused while Flutter no longer took its input.
         add_new_player(str(event.control.value))
-        await event.control.focus()  # type: ignore[no-untyped-call]  # ready for the next name
 
     section: list[ft.Control] = [
         heading(t("Players")),

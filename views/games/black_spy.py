@@ -12,12 +12,11 @@ from scoring import black_spy
 from scoring.black_spy import Deal, Pile
 from scoring.errors import N_
 
-from ..entry import NEW, discard, kept_entry, restored, use_kept
+from ..entry import NEW, discard, kept_entry, refuse, restored, spoken_to, subject, use_kept
 from ..frame import (
     correction_banner,
     entry_exits,
     game_over_panel,
-    problems_text,
     screen,
     snack,
 )
@@ -324,15 +323,31 @@ def DealEntry(
     options: black_spy.Options = before.setup.options
     points = black_spy.RULES.deal_points_so_far(before.state, draft)
 
+    touched, set_touched = use_value(frozenset[str]())
+    tried, set_tried = use_value(False)  # Save was tapped: every error speaks
+
     def automatic_for(name: str) -> Callable[[], None]:
         """Make `name`'s pile the one filled in with what the others leave."""
         return lambda: change(lambda current: current, name)
 
     def modifier_for(name: str) -> Callable[[Callable[[Deal], Deal]], None]:
         """A change to `name`'s pile; the automatic pile stays automatic unless it is this."""
-        return lambda modify: change(modify, auto if auto != name else None)
+
+        def modify_pile(modify: Callable[[Deal], Deal]) -> None:
+            set_touched(lambda parts: parts | {f"cards.{name}"})
+            change(modify, auto if auto != name else None)
+
+        return modify_pile
+
+    def choose_moon(modify: Callable[[Deal], Deal], automatic: str | None) -> None:
+        set_touched(lambda parts: parts | {"moon_choice"})
+        change(modify, automatic)
 
     def save() -> None:
+        if errors:
+            set_tried(True)
+            refuse(at, errors)
+            return
         try:
             after = state.save_round(at.game_id, correcting, draft.to_json())
         except REFUSALS as refused:
@@ -372,12 +387,11 @@ def DealEntry(
                 black_spy.colored_spy_points(options),
             )
         )
-    controls += moon_panel(t, draft, options, change, auto)
-    controls.append(error_box(problems_text(state, errors) + problems))
+    controls += moon_panel(t, draft, options, choose_moon, auto)
+    shown = [subject(at, e) for e in spoken_to(errors, touched, tried)]
+    controls.append(error_box(shown + problems))
     buttons: list[ft.Control] = [
-        ft.FilledButton(
-            t("Save deal"), icon=ft.Icons.SAVE, height=52, disabled=bool(errors), on_click=save
-        ),
+        ft.FilledButton(t("Save deal"), icon=ft.Icons.SAVE, height=52, on_click=save),
         ft.OutlinedButton(t("Discard"), height=52, on_click=lambda: close()),
     ]
     if editing != NEW:

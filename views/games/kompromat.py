@@ -14,12 +14,11 @@ from scoring import kompromat as rules
 from scoring.errors import N_
 from scoring.kompromat import Effect, MissionCard, MissionDraft, MissionPreview, RoundDraft
 
-from ..entry import NEW, discard, kept_entry, restored, use_kept
+from ..entry import NEW, discard, kept_entry, refuse, restored, spoken_to, subject, use_kept
 from ..frame import (
     correction_banner,
     entry_exits,
     game_over_panel,
-    problems_text,
     screen,
     snack,
 )
@@ -236,15 +235,28 @@ def RoundEntry(
     mission = draft.missions[mission_index]
     preview = previews[mission_index]
 
-    def change(update: Update) -> None:
-        """Apply `update` to this mission as it is when the change arrives."""
-        set_draft(
-            lambda current: current.with_mission(
-                mission_index, update(current.missions[mission_index])
+    touched, set_touched = use_value(frozenset[str]())
+    tried, set_tried = use_value(False)  # Save was tapped: every error speaks
+
+    def change_in(part: str) -> Callable[[Update], None]:
+        """A change to `part` of this mission, applied to it as it is when the change arrives
+        (and from now on the errors about that part are shown)."""
+
+        def change(update: Update) -> None:
+            set_touched(lambda parts: parts | {f"missions[{mission_index}].{part}"})
+            set_draft(
+                lambda current: current.with_mission(
+                    mission_index, update(current.missions[mission_index])
+                )
             )
-        )
+
+        return change
 
     def save() -> None:
+        if errors:
+            set_tried(True)
+            refuse(at, errors)
+            return
         try:
             state.save_round(at.game_id, correcting, draft.to_json())
         except REFUSALS as refused:
@@ -285,15 +297,16 @@ def RoundEntry(
         ),
         note(t("Missions in the order they are revealed.")),
         tabs,
-        mission_card_picker(t, board, draft, mission_index, change),
-        alarm_picker(t, mission, change),
+        mission_card_picker(t, board, draft, mission_index, change_in("card")),
+        alarm_picker(t, mission, change_in("alarm")),
     ]
     for player in board.players:
-        controls.append(player_plays(t, player, mission, preview, names, change))
+        plays = change_in(f"plays.{player.name}")
+        controls.append(player_plays(t, player, mission, preview, names, plays))
     for player in board.players:
-        controls += after_reveal(t, player, mission, preview, change)
+        controls += after_reveal(t, player, mission, preview, change_in("effects"))
     controls.append(mission_result(t, preview))
-    controls.append(error_box(problems_text(state, errors)))
+    controls.append(error_box([subject(at, e) for e in spoken_to(errors, touched, tried)]))
     nav: list[ft.Control] = []
     if mission_index > 0:
         nav.append(
@@ -313,7 +326,6 @@ def RoundEntry(
             t("Save round"),
             icon=ft.Icons.SAVE,
             height=52,
-            disabled=bool(errors),
             on_click=lambda: save(),
         ),
         ft.OutlinedButton(t("Discard"), height=52, on_click=lambda: close()),

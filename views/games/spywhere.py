@@ -11,7 +11,7 @@ import scoring
 from scoring import spywhere
 from scoring.errors import N_
 
-from ..entry import NEW, kept_entry, restored, use_kept
+from ..entry import NEW, kept_entry, refuse, restored, spoken_to, subject, use_kept
 from ..frame import correction_banner, game_over_panel, screen, snack
 from ..hooks import Setter, use_made, use_value
 from ..state import REFUSALS
@@ -69,7 +69,14 @@ def SpywhereScreen(at: AtTable, key: str | None = None) -> ft.View:
     empty = {**at.record, "rounds": []}
     errors = scoring.check_round(empty, draft.to_json()) if step is not None else []
 
+    touched, set_touched = use_value(frozenset[str]())
+    tried, set_tried = use_value(False)  # Save was tapped: every error speaks
+
     def save() -> None:
+        if errors:
+            set_tried(True)
+            refuse(at, errors)
+            return
         try:
             state.save_round(at.game_id, editing, draft.to_json())
         except REFUSALS as refused:
@@ -91,7 +98,8 @@ def SpywhereScreen(at: AtTable, key: str | None = None) -> ft.View:
             )
         )
     else:
-        wizard = Wizard(at, draft, set_draft, step, set_step, errors, save)
+        shown = spoken_to(errors, touched, tried)
+        wizard = Wizard(at, draft, set_draft, step, set_step, (errors, shown), save, set_touched)
         controls += wizard.controls()
     return screen(at, spywhere.RULES.title, controls, entering=step is not None)
 
@@ -138,8 +146,9 @@ class Wizard:
         set_draft: Setter[spywhere.Ending],
         step: int,
         set_step: Setter[int | None],
-        errors: list[scoring.RecordError],
+        errors: tuple[list[scoring.RecordError], list[scoring.RecordError]],  # (all, shown)
         save: Callable[[], None],
+        set_touched: Setter[frozenset[str]],
     ) -> None:
         self.at, self.t = at, at.t
         self.names = list(at.result.table.names)
@@ -148,10 +157,15 @@ class Wizard:
         self.each = spywhere.passports_each(len(self.names))
         self.draft, self.set_draft = draft, set_draft
         self.step, self.set_step = step, set_step
-        self.errors, self.save = errors, save
+        (self.errors, self.shown), self.save = errors, save
+        self.set_touched = set_touched
 
-    def change(self, update: Callable[[spywhere.Ending], spywhere.Ending]) -> None:
-        """Apply `update` to the draft as it is when the change arrives."""
+    def change(
+        self, update: Callable[[spywhere.Ending], spywhere.Ending], part: str = "ended_by"
+    ) -> None:
+        """Apply `update` to `part` of the draft as it is when the change arrives (and from
+        now on the errors about that part are shown)."""
+        self.set_touched(lambda parts: parts | {part})
         self.set_draft(update)
 
     def choices(self, no_choice: str | None, laid: set[str] | None = None) -> list[tuple[str, str]]:
@@ -164,15 +178,22 @@ class Wizard:
         return options
 
     def passport_picker(self, name: str, slot: int) -> Callable[[str], None]:
-        return lambda key: self.change(lambda d: d.with_passport(name, slot, key))
+        return lambda key: self.change(
+            lambda d: d.with_passport(name, slot, key), f"passports.{name}"
+        )
 
     def own_cards_stepper(self, name: str, limit: int) -> Callable[[int], None]:
-        return lambda step: self.change(lambda d: d.with_own_cards(name, step, limit))
+        return lambda step: self.change(
+            lambda d: d.with_own_cards(name, step, limit), f"own_cards.{name}"
+        )
 
     def guess_picker(self, guesser: str, opponent: str, slot: int) -> Callable[[str], None]:
         def pick(key: str) -> None:
             guess = None if key == NO_ATTEMPT else key
-            self.change(lambda d: d.with_guess(guesser, opponent, slot, guess))
+            self.change(
+                lambda d: d.with_guess(guesser, opponent, slot, guess),
+                f"identifications.{guesser}",
+            )
 
         return pick
 
@@ -183,7 +204,7 @@ class Wizard:
         )
         body = [self.passports, self.own_cards, self.identifications, self.ending][step]()
         last = step == len(STEPS) - 1
-        shown = [t.problem(e) for e in self.errors if last or _belongs_to(e, step)]
+        shown = [subject(self.at, e) for e in self.shown if last or _belongs_to(e, step)]
         # The same skeleton on every step, the step's content under its own key: a redraw never
         # reshuffles the buttons (a tap on a reshuffled button was sometimes lost).
         return [
@@ -323,7 +344,6 @@ class Wizard:
                     icon=ft.Icons.SAVE,
                     height=48,
                     key="save",
-                    disabled=bool(self.errors),
                     on_click=lambda: self.save(),
                 )
             )
