@@ -183,3 +183,21 @@ def test_a_bad_file_is_refused_with_the_reason_and_nothing_changes(
     tap(page, "Back")
     tap(page, "History")
     shown(page, f"{len(records)} games")
+
+
+def test_a_finished_game_opens_read_only_and_a_correction_asks_first(history_page: Page) -> None:
+    page = history_page
+    spywhere = json.loads((SCENARIOS / "spywhere-four-players.json").read_text())
+    tap(page, "History")
+    chip(page, "Game: Spywhere")
+    chip(page, "Player: Carla")
+    tap_starting(page, "Spywhere · Anna, Ben, Carla, Dirk")
+    tap(page, "Open at the table")
+    winner = " & ".join(scoring.standings(spywhere)["winners"])
+    shown(page, EN("Game over: {names} won!", names=winner))
+    shown(page, "This game is in the history.")
+    tap(page, "Correct the end of the game")
+    see(page, "This game is finished. Correct it anyway?")  # asked first
+    tap(page, "Cancel")
+    tap(page, "Back")
+    shown(page, "No game in progress. Start one with New game.")  # still in the history
