@@ -7,6 +7,7 @@ statistics code the app uses.
 from __future__ import annotations
 
 import json
+import re
 import sys
 from collections.abc import Iterator
 from fractions import Fraction
@@ -200,4 +201,6 @@ def test_a_finished_game_opens_read_only_and_a_correction_asks_first(history_pag
     see(page, "This game is finished. Correct it anyway?")  # asked first
     tap(page, "Cancel")
     tap(page, "Back")
-    shown(page, "No game in progress. Start one with New game.")  # still in the history
+    shown(page, "Games in progress")
+    listed = page.get_by_role("button", name=re.compile(r"^Spywhere · Anna, Ben, Carla, Dirk"))
+    assert listed.count() == 0  # still in the history, not back at the table

@@ -146,6 +146,37 @@ def entry_exits(
     return (lambda: state.go("/")), (lambda: None)
 
 
+def asked_first(at: AtTable, open_correction: Callable[[], None]) -> Callable[[], None]:
+    """Opening a round's correction: at once at the table; in a game of the history (which
+    opens read-only) only after the player confirms."""
+    if at.state.is_active(at.game_id):
+        return open_correction
+    t = at.t
+
+    def ask() -> None:
+        page = ft.context.page
+
+        def correct() -> None:
+            page.pop_dialog()
+            open_correction()
+
+        page.show_dialog(
+            ft.AlertDialog(
+                modal=True,
+                title=ft.Text(t("This game is finished. Correct it anyway?")),
+                content=ft.Text(
+                    t("It stays in the history; its totals and statistics follow the correction.")
+                ),
+                actions=[
+                    ft.TextButton(t("Cancel"), on_click=lambda: page.pop_dialog()),
+                    ft.FilledButton(t("Correct"), on_click=correct),
+                ],
+            )
+        )
+
+    return ask
+
+
 def finish(state: AppState, game_id: str) -> None:
     """Put the game into the history and go home (unless that could not be saved)."""
     if state.tried(lambda: state.finish(game_id)):

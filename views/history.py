@@ -269,7 +269,10 @@ def GamePageView(state: AppState, game_id: str) -> ft.View:
             state.say(t("Notes saved."))
 
     def continue_game() -> None:
-        if not active and not state.tried(lambda: state.reopen(game_id)):
+        """A finished game opens as it is, read-only (it stays in the history); an abandoned
+        one comes back to the table to be continued."""
+        finished = result.finished and fix_round is None
+        if not active and not finished and not state.tried(lambda: state.reopen(game_id)):
             return
         state.go(f"/game/{game_id}")
 

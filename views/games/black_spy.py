@@ -14,6 +14,7 @@ from scoring.errors import N_
 
 from ..entry import NEW, discard, kept_entry, refuse, restored, spoken_to, subject, use_kept
 from ..frame import (
+    asked_first,
     correction_banner,
     entry_exits,
     game_over_panel,
@@ -149,7 +150,7 @@ def sheet(at: AtTable, open_entry: Callable[[int], None]) -> list[ft.Control]:
                 on_click=lambda: open_entry(NEW),
             )
         )
-    controls.append(scoresheet(t, list(result.table.names), pad, open_entry))
+    controls.append(scoresheet(at, list(result.table.names), pad, open_entry))
     if pad.deals:
         controls.append(note(t("Tap a deal to correct or delete it.")))
     return controls
@@ -251,10 +252,11 @@ def row(
 
 
 def scoresheet(
-    t: Translator, names: list[str], pad: black_spy.Sheet, open_entry: Callable[[int], None]
+    at: AtTable, names: list[str], pad: black_spy.Sheet, open_entry: Callable[[int], None]
 ) -> ft.Control:
     """Like the paper pad: a row per deal, a column per player, totals and the distance to the
     end; the leader is marked."""
+    t = at.t
     rows: list[ft.Control] = [row(t("Deal"), [cell(n, bold=True) for n in names])]
     for deal in pad.deals:
         cells = []
@@ -267,7 +269,7 @@ def scoresheet(
             row(
                 str(deal.number),
                 cells,
-                on_click=opener(open_entry, deal.number - 1),
+                on_click=asked_first(at, opener(open_entry, deal.number - 1)),
                 spoken=t("Edit deal {number}", number=deal.number),
             )
         )

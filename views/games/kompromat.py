@@ -16,6 +16,7 @@ from scoring.kompromat import Effect, MissionCard, MissionDraft, MissionPreview,
 
 from ..entry import NEW, discard, kept_entry, refuse, restored, spoken_to, subject, use_kept
 from ..frame import (
+    asked_first,
     correction_banner,
     entry_exits,
     game_over_panel,
@@ -102,7 +103,7 @@ def KompromatScreen(at: AtTable, key: str | None = None) -> ft.View:
                     on_click=lambda: open_entry(NEW),
                 )
             )
-        controls.append(rounds_list(t, board, open_entry))
+        controls.append(rounds_list(at, board, open_entry))
     return screen(at, rules.RULES.title, controls, entering=editing is not None)
 
 
@@ -184,7 +185,8 @@ def final_result(t: Translator, result: scoring.Replay, board: rules.Board) -> l
     return lines
 
 
-def rounds_list(t: Translator, board: rules.Board, open_entry: Callable[[int], None]) -> ft.Control:
+def rounds_list(at: AtTable, board: rules.Board, open_entry: Callable[[int], None]) -> ft.Control:
+    t = at.t
     if not board.rounds:
         return note(t("No round played yet."))
     rows: list[ft.Control] = [heading(t("Rounds")), note(t("Tap a round to correct or delete it."))]
@@ -198,10 +200,14 @@ def rounds_list(t: Translator, board: rules.Board, open_entry: Callable[[int], N
                 leading=ft.Text(str(index + 1), size=18),
                 title=ft.Text(t("Round {number}", number=index + 1)),
                 subtitle=ft.Text(" · ".join(parts)),
-                on_click=lambda _e, i=index: open_entry(i),
+                on_click=asked_first(at, opener(open_entry, index)),
             )
         )
     return ft.Column(rows, spacing=0)
+
+
+def opener(open_entry: Callable[[int], None], index: int) -> Callable[[], None]:
+    return lambda: open_entry(index)
 
 
 # --- entering a round --------------------------------------------------------------------------

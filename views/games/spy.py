@@ -9,7 +9,7 @@ import flet as ft
 from scoring import spy
 from scoring.errors import N_
 
-from ..frame import correction_banner, entry_exits, game_over_panel, screen, snack
+from ..frame import asked_first, correction_banner, entry_exits, game_over_panel, screen, snack
 from ..hooks import NO_ROUND, NO_TEXT, use_messages, use_value
 from ..i18n import Translator
 from ..state import REFUSALS
@@ -120,7 +120,7 @@ def SpyScreen(at: AtTable, key: str | None = None) -> ft.View:
             )
         )
     controls.append(error_box(problems))
-    controls.append(event_log(t, board.log, edit))
+    controls.append(event_log(t, board.log, lambda index: asked_first(at, lambda: edit(index))()))
     return screen(at, spy.RULES.title, controls, entering=editing is not None)
 
 

@@ -12,7 +12,7 @@ from scoring import spywhere
 from scoring.errors import N_
 
 from ..entry import NEW, kept_entry, refuse, restored, spoken_to, subject, use_kept
-from ..frame import correction_banner, game_over_panel, screen, snack
+from ..frame import asked_first, correction_banner, game_over_panel, screen, snack
 from ..hooks import Setter, use_made, use_value
 from ..state import REFUSALS
 from ..widgets import choice_chips, drawn_as, error_box, heading, info_box, note, stepper
@@ -94,7 +94,7 @@ def SpywhereScreen(at: AtTable, key: str | None = None) -> ft.View:
                 t("Correct the end of the game"),
                 icon=ft.Icons.EDIT,
                 height=48,
-                on_click=lambda: set_step(0),
+                on_click=asked_first(at, lambda: set_step(0)),
             )
         )
     else:
