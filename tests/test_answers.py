@@ -91,3 +91,40 @@ def test_spywhere_drafts_and_score_parts() -> None:
     assert draft.with_guess("Anna", "Ben", 0, "spain").identifications["Anna"] == {
         "Ben": ("spain",)
     }
+
+
+def test_the_sheet_shows_what_a_halved_total_became_and_never_a_negative_distance() -> None:
+    def pile(spies: int = 0, low: int = 0, high: tuple[int, ...] = (), colored: int = 0) -> dict:
+        return {
+            "black_spies": spies,
+            "black_low": low,
+            "black_high": list(high),
+            "colored_spies": colored,
+        }
+
+    rest = pile(low=6, high=(8, 9, 10, 11), colored=4)
+    record = {
+        "format": "game-record/1",
+        "game": "black-spy",
+        "players": [{"name": "Anna"}, {"name": "Ben"}, {"name": "Carla"}],
+        "options": {
+            "first_dealer": "Anna",
+            "variants": ["going-back"],
+            "end_value": 100,
+            "halves": "exact",
+        },
+        "rounds": [
+            {"cards": {"Anna": pile(2), "Ben": pile(4), "Carla": rest}},
+            {"cards": {"Anna": pile(3), "Ben": pile(3), "Carla": rest}},  # Anna: 50, halved
+            {"cards": {"Anna": pile(0), "Ben": pile(6), "Carla": rest}},  # Ben: 130, over
+        ],
+    }
+    result = scoring.replay(record)
+    sheet = black_spy.RULES.sheet(result.state, tuple(result.leaders))
+    second = sheet.deals[1]
+    assert second.halved_to == {"Anna": (Fraction(50), Fraction(25))}
+    # The column leads to the Total: 20 + 30 = 50, halved to 25, + 0 = 25.
+    assert sum(deal.points["Anna"] for deal in sheet.deals[:2]) == 50
+    assert sheet.totals["Anna"] == 25 + sheet.deals[2].points["Anna"]
+    assert sheet.to_end("Ben") == 0 and sheet.over_by("Ben") == 30
+    assert sheet.over_by("Anna") == 0 and sheet.to_end("Anna") == 75
