@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import ClassVar
 
@@ -183,6 +183,9 @@ class SheetDeal:
     points: dict[str, Fraction]
     moon: str | None
     halved: frozenset[str]
+    # Going Back: for each player halved in this deal, the total the deal reached and the total
+    # it became (75 → 37.5), so the column visibly leads to the Total.
+    halved_to: dict[str, tuple[Fraction, Fraction]] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -202,7 +205,12 @@ class Sheet:
         return Fraction(self.end_value, 2)
 
     def to_end(self, name: str) -> Fraction:
-        return self.end_value - self.totals[name]
+        """How far a total is from the end value (never below 0: see `over_by`)."""
+        return max(Fraction(0), self.end_value - self.totals[name])
+
+    def over_by(self, name: str) -> Fraction:
+        """How far a total went past the end value (0 when it did not)."""
+        return max(Fraction(0), self.totals[name] - self.end_value)
 
 
 @dataclass(frozen=True)
@@ -613,11 +621,23 @@ class BlackSpy(GameRules[Options, Deal, State]):
 
     def sheet(self, state: State, leaders: tuple[str, ...]) -> Sheet:
         """The scoresheet of the table screen."""
-        deals = tuple(
-            SheetDeal(number, dict(deal.points), deal.moon_taker, frozenset(deal.halved))
-            for number, deal in enumerate(state.deals, start=1)
-        )
         options = state.options
+        running = dict.fromkeys(state.totals, Fraction(0))
+        rows = []
+        for number, deal in enumerate(state.deals, start=1):
+            halved_to = {}
+            for name, points in deal.points.items():
+                reached = running[name] + points
+                running[name] = reached
+                if name in deal.halved:
+                    running[name] = going_back(running[name] - points, points, options)[0]
+                    halved_to[name] = (reached, running[name])
+            rows.append(
+                SheetDeal(
+                    number, dict(deal.points), deal.moon_taker, frozenset(deal.halved), halved_to
+                )
+            )
+        deals = tuple(rows)
         return Sheet(
             deals=deals,
             totals=dict(state.totals),

@@ -216,6 +216,14 @@ def next_deal_panel(t: Translator, pad: black_spy.Sheet, deal: black_spy.NextDea
     return info_box(lines)
 
 
+def distance_to_end(t: Translator, pad: black_spy.Sheet, name: str) -> str:
+    """How far from the end value; past it (Going Back), by how much."""
+    over = pad.over_by(name)
+    if over > 0:
+        return t("over by {points}", points=t.number(over))
+    return t.number(pad.to_end(name))
+
+
 def cell(
     text: str, icon: ft.IconData | None = None, bold: bool = False, spoken: str | None = None
 ) -> ft.Control:
@@ -224,8 +232,9 @@ def cell(
             text,
             semantics_label=spoken,
             weight=ft.FontWeight.BOLD if bold else None,
-            no_wrap=True,
+            no_wrap="\n" not in text,
             overflow=ft.TextOverflow.ELLIPSIS,
+            text_align=ft.TextAlign.END,
         )
     ]
     if icon is not None:
@@ -262,8 +271,9 @@ def scoresheet(
         cells = []
         for name in names:
             text = t.number(deal.points[name])
-            if name in deal.halved:
-                text += " ½"
+            if name in deal.halved_to:  # "10" over "75 ÷ 2 = 37.5": what the total became
+                reached, became = deal.halved_to[name]
+                text += f"\n{t.number(reached)} ÷ 2 = {t.number(became)}"
             cells.append(cell(text, MOON_ICON if deal.moon == name else None))
         rows.append(
             row(
@@ -287,12 +297,12 @@ def scoresheet(
             ],
         )
     )
-    rows.append(row(t("To end"), [cell(t.number(pad.to_end(n))) for n in names]))
+    rows.append(row(t("To end"), [cell(distance_to_end(t, pad, n)) for n in names]))
     legend = ft.Row(
         wrap=True,
         spacing=8,
         controls=[
-            note(t("½ halved (Going Back)")),
+            note(t("75 ÷ 2 = 37.5: the total reached, halved (Going Back)")),
             ft.Row([ft.Icon(MOON_ICON, size=14), note(t("took all 16 black cards"))], spacing=2),
             ft.Row([ft.Icon(LEADER_ICON, size=14), note(t("leading"))], spacing=2),
         ],
