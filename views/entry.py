@@ -11,7 +11,8 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Callable
-from typing import TypeVar
+from dataclasses import dataclass
+from typing import Generic, TypeVar
 
 import flet as ft
 
@@ -20,6 +21,7 @@ from scoring import Record
 from scoring.errors import N_
 
 from .games import AtTable
+from .hooks import use_made
 from .safe import safe_effect
 
 NEW = -1  # the index of a round being entered that is not saved yet
@@ -51,6 +53,43 @@ def restored(kept: tuple[int, Record] | None, read: Callable[[Record], D]) -> tu
         return kept[0], read(kept[1])
     except UNREADABLE:
         return None
+
+
+@dataclass(frozen=True)
+class Opening(Generic[D]):
+    """Where a game's screen opens: the round being entered (None: the sheet) and its draft."""
+
+    editing: int | None
+    draft: D
+    entry: Record  # what this device's draft kept besides the round ({} without a draft)
+
+
+def use_opening(
+    at: AtTable,
+    from_round: Callable[[Record], D],
+    blank: Callable[[], D],
+    from_entry: Callable[[Record], D],
+) -> Opening[D]:
+    """Where a game's screen opens, worked out on its first drawing only (the draft is read
+    from storage once): the round a stored game must correct; else this device's draft; else
+    the sheet, with a blank entry ready."""
+
+    def opening() -> Opening[D]:
+        if at.fix_round is not None:
+            return Opening(at.fix_round, from_round(at.rounds[at.fix_round]), {})
+        kept = restored(kept_entry(at), lambda entry: (entry, from_entry(entry)))
+        if kept is not None:
+            index, (entry, draft) = kept
+            return Opening(index, draft, entry)
+        return Opening(None, blank(), {})
+
+    found, _ = use_made(opening)
+    return found
+
+
+def opener(open_entry: Callable[[int], None], index: int) -> Callable[[], None]:
+    """A tap that opens round `index`'s entry."""
+    return lambda: open_entry(index)
 
 
 def use_kept(

@@ -31,8 +31,7 @@ def game_bar(at: AtTable, title: str, entering: bool) -> ft.AppBar:
     being entered they are not offered: they would undo a saved round, not the entry."""
     state, t, game_id = at.state, at.t, at.game_id
     actions: list[ft.Control] = []
-    undo_step = None if entering else state.undo_step(game_id)
-    redo_step = None if entering else state.redo_step(game_id)
+    undo_step, redo_step = (None, None) if entering else state.steps(game_id)
 
     def swap(backwards: bool) -> None:
         step = state.undo(game_id) if backwards else state.redo(game_id)
@@ -96,10 +95,6 @@ def snack(state: AppState) -> list[ft.Control]:
             padding=8,
         )
     ]
-
-
-def problems_text(state: AppState, errors: list[scoring.RecordError]) -> list[str]:
-    return [state.t.problem(error) for error in errors]
 
 
 def screen(at: AtTable, title: str, controls: list[ft.Control], entering: bool = False) -> ft.View:

@@ -264,21 +264,21 @@ class AppState:
             self._set_history(game_id, History(undo, ()))
         self._changed()
 
-    def undo_step(self, game_id: str) -> Step | None:
-        """What Undo would undo now (None: nothing, or another device changed the game)."""
-        return self._applicable(game_id, self.history(game_id).undo)
-
-    def redo_step(self, game_id: str) -> Step | None:
-        return self._applicable(game_id, self.history(game_id).redo)
-
-    def _applicable(self, game_id: str, steps: tuple[Step, ...]) -> Step | None:
-        if not steps:
-            return None
+    def steps(self, game_id: str) -> tuple[Step | None, Step | None]:
+        """What Undo and Redo would do now; None for each that has nothing to do, or whose
+        step no longer applies (another device changed the game since)."""
+        history = self.history(game_id)
+        if not history.undo and not history.redo:
+            return None, None
         try:
             current = self._store.revision(game_id)
         except StorageError:
-            return None
-        return steps[-1] if steps[-1].revision == current else None
+            return None, None
+
+        def applicable(steps: tuple[Step, ...]) -> Step | None:
+            return steps[-1] if steps and steps[-1].revision == current else None
+
+        return applicable(history.undo), applicable(history.redo)
 
     def undo(self, game_id: str) -> Step | None:
         """Put the game back as it was before this device's last change; returns that step,

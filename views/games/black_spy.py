@@ -12,7 +12,16 @@ from scoring import black_spy
 from scoring.black_spy import Deal, Pile
 from scoring.errors import N_
 
-from ..entry import NEW, discard, kept_entry, refuse, restored, spoken_to, subject, use_kept
+from ..entry import (
+    NEW,
+    discard,
+    opener,
+    refuse,
+    spoken_to,
+    subject,
+    use_kept,
+    use_opening,
+)
 from ..frame import (
     asked_first,
     correction_banner,
@@ -21,7 +30,7 @@ from ..frame import (
     screen,
     snack,
 )
-from ..hooks import NO_ROUND, NO_TEXT, use_made, use_messages, use_value
+from ..hooks import NO_ROUND, NO_TEXT, use_messages, use_value
 from ..i18n import Translator
 from ..state import REFUSALS
 from ..widgets import choice_chips, drawn_as, error_box, heading, info_box, note, stepper
@@ -79,22 +88,17 @@ def BlackSpyScreen(at: AtTable, key: str | None = None) -> ft.View:
     state = at.state
     table = at.result.table
     names = list(table.names)
-    kept = restored(kept_entry(at), lambda entry: (entry, Deal.from_json(entry["deal"], table)))
+    opening = use_opening(
+        at,
+        lambda raw: Deal.from_json(raw, table),
+        lambda: Deal.blank(table),
+        lambda entry: Deal.from_json(entry["deal"], table),
+    )
     # None: the sheet; NEW or a deal's index: entry
-    editing, set_editing = use_value(
-        at.fix_round if at.fix_round is not None else (kept[0] if kept else NO_ROUND)
-    )
-    draft, set_draft = use_made(
-        lambda: (
-            Deal.from_json(at.rounds[at.fix_round], table)
-            if at.fix_round is not None
-            else kept[1][1]
-            if kept
-            else Deal.blank(table)
-        )
-    )
+    editing, set_editing = use_value(opening.editing)
+    draft, set_draft = use_value(opening.draft)
     # the player whose pile is "the rest"
-    auto, set_auto = use_value(str(kept[1][0]["auto"]) if kept and kept[1][0]["auto"] else NO_TEXT)
+    auto, set_auto = use_value(str(opening.entry["auto"]) if opening.entry.get("auto") else NO_TEXT)
     untouched = {"deal": Deal.blank(table).completed(names[-1]).to_json(), "auto": names[-1]}
     use_kept(at, editing, {"deal": draft.to_json(), "auto": auto}, untouched)
 
@@ -123,10 +127,6 @@ def BlackSpyScreen(at: AtTable, key: str | None = None) -> ft.View:
     else:
         controls = sheet(at, open_entry)
     return screen(at, black_spy.RULES.title, controls, entering=editing is not None)
-
-
-def opener(open_entry: Callable[[int], None], index: int) -> Callable[[], None]:
-    return lambda: open_entry(index)
 
 
 def fill(draft: Deal, automatic: str | None) -> Deal:

@@ -14,7 +14,16 @@ from scoring import kompromat as rules
 from scoring.errors import N_
 from scoring.kompromat import Effect, MissionCard, MissionDraft, MissionPreview, RoundDraft
 
-from ..entry import NEW, discard, kept_entry, refuse, restored, spoken_to, subject, use_kept
+from ..entry import (
+    NEW,
+    discard,
+    opener,
+    refuse,
+    spoken_to,
+    subject,
+    use_kept,
+    use_opening,
+)
 from ..frame import (
     asked_first,
     correction_banner,
@@ -55,19 +64,14 @@ def KompromatScreen(at: AtTable, key: str | None = None) -> ft.View:
     state, t = at.state, at.t
     table = at.result.table
     board = rules.RULES.board(at.result.state)
-    kept = restored(kept_entry(at), lambda entry: RoundDraft.from_json(entry["round"], table))
-    editing, set_editing = use_value(
-        at.fix_round if at.fix_round is not None else (kept[0] if kept else NO_ROUND)
+    opening = use_opening(
+        at,
+        lambda raw: RoundDraft.from_json(raw, table),
+        lambda: RoundDraft.blank(table),
+        lambda entry: RoundDraft.from_json(entry["round"], table),
     )
-    draft, set_draft = use_made(
-        lambda: (
-            RoundDraft.from_json(at.rounds[at.fix_round], table)
-            if at.fix_round is not None
-            else kept[1]
-            if kept
-            else RoundDraft.blank(table)
-        )
-    )
+    editing, set_editing = use_value(opening.editing)
+    draft, set_draft = use_value(opening.draft)
     untouched = {"round": RoundDraft.blank(table).to_json()}
     use_kept(at, editing, {"round": draft.to_json()}, untouched)
 
@@ -204,10 +208,6 @@ def rounds_list(at: AtTable, board: rules.Board, open_entry: Callable[[int], Non
             )
         )
     return ft.Column(rows, spacing=0)
-
-
-def opener(open_entry: Callable[[int], None], index: int) -> Callable[[], None]:
-    return lambda: open_entry(index)
 
 
 # --- entering a round --------------------------------------------------------------------------

@@ -43,9 +43,11 @@ def SpywhereScreen(at: AtTable, key: str | None = None) -> ft.View:
     """`at.fix_round` (0): the game was stored before a rule it breaks; the wizard opens on it."""
     state, t = at.state, at.t
     table = at.result.table
-    kept = restored(
-        kept_entry(at),
-        lambda entry: (int(entry["step"]), spywhere.Ending.from_json(entry["ending"], table)),
+    kept, _ = use_made(  # this device's draft, read from storage on the first drawing only
+        lambda: restored(
+            kept_entry(at),
+            lambda entry: (int(entry["step"]), spywhere.Ending.from_json(entry["ending"], table)),
+        )
     )
     opening_step = 0 if at.fix_round is not None or not at.rounds else NO_STEP
     step, set_step = use_value(kept[1][0] if kept else opening_step)
