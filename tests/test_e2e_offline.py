@@ -1,0 +1,99 @@
+"""Fully offline: a whole game asks nothing of any other host, and nothing it asks is missing.
+
+Every request of the page is recorded from its first load (the app, Flutter's runtime, its
+fonts, the fallback font Flutter fetches for a glyph Roboto lacks such as the Mole draft's "→")
+to the winner's line.
+"""
+
+from __future__ import annotations
+
+import json
+from urllib.parse import urlsplit
+
+import pytest
+from builders import SCENARIOS
+from playwright.sync_api import Browser, Request, Response
+from ui import EN, chip, enter_deal, shown, start_game
+
+import scoring
+from tools.browser import AppServer, open_app, tap
+
+pytestmark = pytest.mark.e2e
+
+
+class Traffic:
+    """What a page asked for: every request, every answer of 400 or more, every failure."""
+
+    def __init__(self) -> None:
+        self.requested: list[str] = []
+        self.refused: list[str] = []
+        self.failed: list[str] = []
+
+    def request(self, request: Request) -> None:
+        self.requested.append(request.url)
+
+    def response(self, response: Response) -> None:
+        if response.status >= 400:
+            self.refused.append(f"{response.status} {response.url}")
+
+    def failure(self, request: Request) -> None:
+        self.failed.append(f"{request.url}: {request.failure}")
+
+    def elsewhere(self, host: str) -> list[str]:
+        """The requests to any other host (a blob: or data: URL is made inside the page)."""
+        return [
+            url
+            for url in self.requested
+            if urlsplit(url).scheme in ("http", "https", "ws", "wss")
+            and urlsplit(url).netloc != host
+        ]
+
+
+def test_a_whole_game_asks_no_other_host_and_finds_every_file(
+    browser: Browser, app: AppServer
+) -> None:
+    record = json.loads((SCENARIOS / "black-spy-basic.json").read_text())
+    record["options"]["variants"] = ["mole"]
+    names = [player["name"] for player in record["players"]]
+    ending = {
+        "cards": {
+            "Anna": {"black_spies": 0, "black_low": 6, "black_high": [8, 9, 10, 11]},
+            "Ben": {"black_spies": 6, "black_low": 0, "black_high": []},
+            "Carla": {"black_spies": 0, "black_low": 0, "black_high": []},
+            "Dirk": {"black_spies": 0, "black_low": 0, "black_high": []},
+        }
+    }
+    for pile in ending["cards"].values():
+        pile["colored_spies"] = 4 if pile["black_low"] else 0
+
+    traffic = Traffic()
+    context = browser.new_context(viewport={"width": 400, "height": 800})
+    context.on("request", traffic.request)
+    context.on("response", traffic.response)
+    context.on("requestfailed", traffic.failure)
+    page = open_app(context, app.url)
+    try:
+        start_game(page, "Black Spy", names)
+        chip(page, "The Mole")
+        tap(page, "Start Black Spy")
+        for number, deal in enumerate(record["rounds"], start=1):
+            enter_deal(page, number, names, deal)
+        after = scoring.standings(record)["next_deal"]
+        draft = EN.plural(
+            "The Mole: {count} card set aside first. Draft: {order}",
+            "The Mole: {count} cards set aside first. Draft: {order}",
+            after["mole_cards"],
+            order=" → ".join(after["mole_draft_order"]),
+        )
+        shown(page, draft)
+        enter_deal(page, 4, names, ending)
+        final = scoring.standings({**record, "rounds": [*record["rounds"], ending]})
+        shown(page, EN("Game over: {names} won!", names=" & ".join(final["winners"])))
+    finally:
+        context.close()
+
+    host = urlsplit(app.url).netloc
+    assert traffic.requested, "no request was recorded"
+    assert traffic.elsewhere(host) == []
+    assert traffic.refused == []
+    assert traffic.failed == []
