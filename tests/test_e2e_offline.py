@@ -22,12 +22,14 @@ pytestmark = pytest.mark.e2e
 
 
 class Traffic:
-    """What a page asked for: every request, every answer of 400 or more, every failure."""
+    """What a page asked for: every request, every answer of 400 or more, every failure, and
+    what the page's Content-Security-Policy stopped before it left the browser."""
 
     def __init__(self) -> None:
         self.requested: list[str] = []
         self.refused: list[str] = []
         self.failed: list[str] = []
+        self.stopped: list[str] = []
 
     def request(self, request: Request) -> None:
         self.requested.append(request.url)
@@ -37,15 +39,20 @@ class Traffic:
             self.refused.append(f"{response.status} {response.url}")
 
     def failure(self, request: Request) -> None:
-        self.failed.append(f"{request.url}: {request.failure}")
+        if request.failure == "csp":  # Chromium's word for "blocked by the page's policy"
+            self.stopped.append(request.url)
+        else:
+            self.failed.append(f"{request.url}: {request.failure}")
 
     def elsewhere(self, host: str) -> list[str]:
-        """The requests to any other host (a blob: or data: URL is made inside the page)."""
+        """The requests that went to any other host (a blob: or data: URL is made inside the
+        page; a request the policy stopped never left it)."""
         return [
             url
             for url in self.requested
             if urlsplit(url).scheme in ("http", "https", "ws", "wss")
             and urlsplit(url).netloc != host
+            and url not in self.stopped
         ]
 
 

@@ -66,6 +66,23 @@ def test_the_printed_link_sets_a_strict_http_only_cookie(server: AppServer) -> N
     assert "access-control-allow-origin" not in headers  # no wildcard CORS
 
 
+def test_the_page_may_load_nothing_from_another_host(server: AppServer) -> None:
+    """The policy on every page keeps the browser from fetching or running anything from
+    elsewhere (the served client would ask a CDN for a script) and out of other sites' frames."""
+    cookie = login(server)
+    for path in ("/", "/main.dart.js", "/assets/FontManifest.json"):
+        status, headers, _ = request(server, path, {"Cookie": cookie})
+        assert status == 200, path
+        policy = dict(
+            directive.strip().split(" ", 1)
+            for directive in headers["content-security-policy"].split(";")
+        )
+        assert policy["default-src"] == "'self'", path
+        assert policy["frame-ancestors"] == "'none'", path
+        for directive, sources in policy.items():
+            assert "http" not in sources and "*" not in sources, (path, directive)
+
+
 def test_without_the_secret_an_http_client_gets_nothing(server: AppServer) -> None:
     for path in ("/", "/index.html", "/main.dart.js", "/docs", "/openapi.json", "/?key=wrong"):
         status, headers, body = request(server, path)

@@ -12,7 +12,7 @@ Every request and every websocket handshake passes three checks before Flet sees
   reattach for up to an hour) must carry the cookie.
 
 Responses lose Flet's wildcard ``Access-Control-Allow-Origin`` and gain headers that keep them
-out of other sites' frames. What the guard refuses gets a short page and no data.
+out of other sites' frames and keep the page from loading anything from another host. What the guard refuses gets a short page and no data.
 """
 
 from __future__ import annotations
@@ -31,11 +31,31 @@ Send = Callable[[Message], Awaitable[None]]
 ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
 
 KEY_PARAMETER = "key"
+# Everything the page loads comes from this server: the served Flutter client asks
+# cdn.jsdelivr.net for rive_native.js (an animation runtime Debrief never uses) by a URL built
+# into main.dart.js/.wasm; 'self' stops that request in the browser, so the app stays offline
+# and tells no other host it runs. Flutter needs inline configuration, WebAssembly, blob:
+# workers and inline styles; 'self' covers the websocket back to this server.
+CONTENT_SECURITY_POLICY = "; ".join(
+    [
+        "default-src 'self'",
+        "script-src 'self' 'unsafe-inline' 'wasm-unsafe-eval' blob:",
+        "worker-src 'self' blob:",
+        "style-src 'self' 'unsafe-inline'",
+        "img-src 'self' data: blob:",
+        "font-src 'self' data: blob:",
+        "connect-src 'self'",
+        "object-src 'none'",
+        "base-uri 'self'",
+        "form-action 'self'",
+        "frame-ancestors 'none'",
+    ]
+).encode()
 DROPPED_HEADERS = {b"access-control-allow-origin"}
 ADDED_HEADERS = [
     (b"x-content-type-options", b"nosniff"),
     (b"referrer-policy", b"no-referrer"),
-    (b"content-security-policy", b"frame-ancestors 'none'"),
+    (b"content-security-policy", CONTENT_SECURITY_POLICY),
 ]
 REFUSED_PAGE = (
     "<!doctype html><meta charset=utf-8><title>Debrief</title>"
