@@ -298,15 +298,12 @@ def scoresheet(
         )
     )
     rows.append(row(t("To end"), [cell(distance_to_end(t, pad, n)) for n in names]))
-    legend = ft.Row(
-        wrap=True,
-        spacing=8,
-        controls=[
-            note(t("75 ÷ 2 = 37.5: the total reached, halved (Going Back)")),
-            ft.Row([ft.Icon(MOON_ICON, size=14), note(t("took all 16 black cards"))], spacing=2),
-            ft.Row([ft.Icon(LEADER_ICON, size=14), note(t("leading"))], spacing=2),
-        ],
-    )
+    keys: list[ft.Control] = []
+    if any(deal.halved_to for deal in pad.deals):
+        keys.append(note(t("75 ÷ 2 = 37.5: the total reached, halved (Going Back)")))
+    keys.append(ft.Row([ft.Icon(MOON_ICON, size=14), note(t("took all 16 black cards"))], spacing=2))
+    keys.append(ft.Row([ft.Icon(LEADER_ICON, size=14), note(t("leading"))], spacing=2))
+    legend = ft.Row(wrap=True, spacing=8, controls=keys)
     return ft.Column([heading(t("Scoresheet")), ft.Column(rows, spacing=0), legend], spacing=6)
 
 
