@@ -12,7 +12,8 @@ Every request and every websocket handshake passes three checks before Flet sees
   reattach for up to an hour) must carry the cookie.
 
 Responses lose Flet's wildcard ``Access-Control-Allow-Origin`` and gain headers that keep them
-out of other sites' frames and keep the page from loading anything from another host. What the guard refuses gets a short page and no data.
+out of other sites' frames and keep the page from loading anything from another host. What the
+guard refuses gets a short page and no data.
 """
 
 from __future__ import annotations

@@ -301,8 +301,8 @@ def scoresheet(
     keys: list[ft.Control] = []
     if any(deal.halved_to for deal in pad.deals):
         keys.append(note(t("75 ÷ 2 = 37.5: the total reached, halved (Going Back)")))
-    keys.append(ft.Row([ft.Icon(MOON_ICON, size=14), note(t("took all 16 black cards"))], spacing=2))
-    keys.append(ft.Row([ft.Icon(LEADER_ICON, size=14), note(t("leading"))], spacing=2))
+    for icon, meaning in ((MOON_ICON, t("took all 16 black cards")), (LEADER_ICON, t("leading"))):
+        keys.append(ft.Row([ft.Icon(icon, size=14), note(meaning)], spacing=2))
     legend = ft.Row(wrap=True, spacing=8, controls=keys)
     return ft.Column([heading(t("Scoresheet")), ft.Column(rows, spacing=0), legend], spacing=6)
 
