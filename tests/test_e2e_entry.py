@@ -4,13 +4,22 @@ round survives leaving, reloading and a server restart, and errors wait until sp
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 from builders import SCENARIOS
-from playwright.sync_api import Browser, Page
+from playwright.sync_api import Browser, Page, expect
 from ui import chip, enter_deal, shown, start_game, tap_starting
 
-from tools.browser import AppServer, open_app, reload, see, tap
+from tools.browser import (
+    AppServer,
+    held_answers,
+    open_app,
+    released_answers,
+    reload,
+    see,
+    tap,
+)
 
 pytestmark = pytest.mark.e2e
 BLACK_SPY = json.loads((SCENARIOS / "black-spy-basic.json").read_text())
@@ -120,6 +129,26 @@ def test_quick_taps_on_the_kompromat_keypad_all_land(page: Page) -> None:
     for key, box in zip(keys, boxes, strict=True):
         after = page.get_by_role("button", name=f"Anna plays {key}", exact=True).bounding_box()
         assert after is not None and abs(after["y"] - box["y"]) < 1, key
+
+
+def test_a_tap_on_the_next_spy_while_the_last_event_is_saved_is_not_lost(page: Page) -> None:
+    """At the table: "Found" for Anna, and at once "Ben" for the next event, before the app
+    has answered the first tap. The second tap must choose Ben (it once went nowhere and the
+    next event was saved for Anna)."""
+    start_game(page, "SPY", ["Anna", "Ben", "Carla"])
+    tap(page, "Start SPY")
+    chip(page, "Who spied?: Anna")
+    chip(page, "On whose base?: Carla")
+    found = page.get_by_role("button", name=re.compile(r"^Found ")).first
+    ben = page.get_by_role("checkbox", name="Who spied?: Ben", exact=True).first
+    ben.wait_for(state="visible")
+    held_answers(page)  # the answer to "Found" is still on its way when Ben is tapped
+    found.click()
+    ben.click()
+    released_answers(page)
+    shown(page, "Anna found Carla's Safe 1")
+    chip_state = page.get_by_role("checkbox", name="Who spied?: Ben", exact=True).first
+    expect(chip_state).to_have_attribute("aria-checked", "true")
 
 
 def test_an_untouched_entry_shows_no_error_and_a_save_attempt_names_each_problem(

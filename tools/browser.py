@@ -176,10 +176,27 @@ def accessible(page: Page) -> None:
 WATCH_SERVER = """(() => {
     const Native = window.WebSocket;
     const counts = window.__debrief = {sent: 0, received: 0};
+    // A test may hold the server's messages back (`hold()`) to tap while an answer is still
+    // on its way, as a finger does on a slow network, and then deliver them (`release()`).
+    let held = null;  // null: messages are delivered; a list: the deliveries waiting
+    counts.hold = () => { held = held || []; };
+    counts.release = () => {
+        const waiting = held || [];
+        held = null;
+        waiting.forEach(deliver => deliver());
+    };
     class Watched extends Native {
         constructor(...args) {
             super(...args);
             this.addEventListener("message", () => { counts.received += 1; });
+        }
+        addEventListener(type, listener, options) {
+            if (type !== "message" || !listener) {
+                return super.addEventListener(type, listener, options);
+            }
+            const gated = (event) => held ? held.push(() => listener.call(this, event))
+                                          : listener.call(this, event);
+            return super.addEventListener(type, gated, options);
         }
         send(data) { counts.sent += 1; return super.send(data); }
     }
@@ -207,6 +224,17 @@ WATCH_SERVER = """(() => {
             && (inputListeners.get(field)?.size || 0) > 0;
     };
 })();"""
+
+
+def held_answers(page: Page) -> None:
+    """Keep the server's next messages from the app until `released_answers`."""
+    page.evaluate("window.__debrief.hold()")
+
+
+def released_answers(page: Page) -> None:
+    """Deliver the held messages in order, and wait until Flutter has painted them."""
+    page.evaluate("window.__debrief.release()")
+    painted(page)
 
 
 def received(page: Page) -> int:
