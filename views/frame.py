@@ -83,20 +83,6 @@ def game_over_panel(
     return info_box(controls, ft.Colors.TERTIARY_CONTAINER)
 
 
-def snack(state: AppState) -> list[ft.Control]:
-    """The last note (saved, undone, ...) as a line under the app bar."""
-    if not state.message:
-        return []
-    return [
-        ft.Container(
-            ft.Row([ft.Icon(ft.Icons.INFO_OUTLINE, size=18), ft.Text(state.message, expand=True)]),
-            bgcolor=ft.Colors.SURFACE_CONTAINER_HIGHEST,
-            border_radius=8,
-            padding=8,
-        )
-    ]
-
-
 def screen(at: AtTable, title: str, controls: list[ft.Control], entering: bool = False) -> ft.View:
     """A game's table screen: its bar (back, undo, redo) over the content, scrolling."""
     return ft.View(

@@ -161,7 +161,13 @@ class AppState:
             self._store.set_setting("last_route", route)
 
     def say(self, message: str) -> None:
+        """A short note (saved, undone, refused, ...) in a bar at the bottom of the screen, over
+        the content: it moves nothing a finger is about to tap (a line above the content pushed
+        every control down after a save, and a tap on its way went to a control drawn anew)."""
         self.message = message
+        page = ft.context.page
+        if page is not None:
+            page.show_dialog(ft.SnackBar(ft.Text(message), duration=4000))
 
     def refusal(self, error: Refusal) -> list[str]:
         """Why a change was not saved, in the player's language (nothing was changed)."""

@@ -28,7 +28,6 @@ from ..frame import (
     entry_exits,
     game_over_panel,
     screen,
-    snack,
 )
 from ..hooks import NO_ROUND, NO_TEXT, use_messages, use_value
 from ..i18n import Translator
@@ -111,7 +110,6 @@ def BlackSpyScreen(at: AtTable, key: str | None = None) -> ft.View:
             set_draft(Deal.from_json(at.rounds[index], table))
         set_auto(auto_player)
         set_editing(index)
-        state.message = None
 
     def change(modify: Callable[[Deal], Deal], automatic: str | None) -> None:
         """Apply `modify` to the draft as it is when the change arrives (two quick taps on
@@ -139,7 +137,7 @@ def fill(draft: Deal, automatic: str | None) -> Deal:
 def sheet(at: AtTable, open_entry: Callable[[int], None]) -> list[ft.Control]:
     state, t, result = at.state, at.t, at.result
     pad = black_spy.RULES.sheet(result.state, tuple(result.leaders))
-    controls: list[ft.Control] = [*snack(state), game_over_panel(state, at.game_id, result)]
+    controls: list[ft.Control] = [game_over_panel(state, at.game_id, result)]
     if pad.next_deal is not None:
         controls.append(next_deal_panel(t, pad, pad.next_deal))
         controls.append(

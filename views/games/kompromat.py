@@ -30,7 +30,6 @@ from ..frame import (
     entry_exits,
     game_over_panel,
     screen,
-    snack,
 )
 from ..hooks import NO_ROUND, use_made, use_value
 from ..i18n import Translator
@@ -81,9 +80,8 @@ def KompromatScreen(at: AtTable, key: str | None = None) -> ft.View:
         else:
             set_draft(RoundDraft.from_json(at.rounds[index], table))
         set_editing(index)
-        state.message = None
 
-    controls: list[ft.Control] = [*snack(state), *correction_banner(t, at.fix_round)]
+    controls: list[ft.Control] = [*correction_banner(t, at.fix_round)]
     controls.append(tokens_panel(t, board))
     if editing is not None:
         leave, saved = entry_exits(state, at.fix_round, lambda: set_editing(NO_ROUND))

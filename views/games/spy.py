@@ -9,7 +9,7 @@ import flet as ft
 from scoring import spy
 from scoring.errors import N_
 
-from ..frame import asked_first, correction_banner, entry_exits, game_over_panel, screen, snack
+from ..frame import asked_first, correction_banner, entry_exits, game_over_panel, screen
 from ..hooks import NO_ROUND, NO_TEXT, use_messages, use_value
 from ..i18n import Translator
 from ..state import REFUSALS
@@ -101,7 +101,7 @@ def SpyScreen(at: AtTable, key: str | None = None) -> ft.View:
         set_base(str(event["base"]))
         set_problems([])
 
-    controls: list[ft.Control] = [*snack(state), *correction_banner(t, at.fix_round)]
+    controls: list[ft.Control] = [*correction_banner(t, at.fix_round)]
     if at.fix_round is None:
         controls.append(game_over_panel(state, at.game_id, at.result))
     controls.append(bases(t, board))

@@ -12,7 +12,7 @@ from scoring import spywhere
 from scoring.errors import N_
 
 from ..entry import NEW, kept_entry, refuse, restored, spoken_to, subject, use_kept
-from ..frame import asked_first, correction_banner, game_over_panel, screen, snack
+from ..frame import asked_first, correction_banner, game_over_panel, screen
 from ..hooks import Setter, use_made, use_value
 from ..state import REFUSALS
 from ..widgets import choice_chips, drawn_as, error_box, heading, info_box, note, stepper
@@ -88,7 +88,7 @@ def SpywhereScreen(at: AtTable, key: str | None = None) -> ft.View:
             set_step(NO_STEP)
         state.say(t("Scores saved."))  # a first save gets a fresh screen (see GameScreen)
 
-    controls: list[ft.Control] = [*snack(state), *correction_banner(t, at.fix_round)]
+    controls: list[ft.Control] = [*correction_banner(t, at.fix_round)]
     if step is None:
         controls += results(at)
         controls.append(
