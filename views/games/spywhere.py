@@ -84,9 +84,9 @@ def SpywhereScreen(at: AtTable, key: str | None = None) -> ft.View:
         except REFUSALS as refused:
             state.say(" ".join(state.refusal(refused)))
             return
-        if editing is not None and at.fix_round is None:  # a correction keeps this screen
+        if at.fix_round is None:  # a stored game's correction gets a fresh screen (GameScreen)
             set_step(NO_STEP)
-        state.say(t("Scores saved."))  # a first save gets a fresh screen (see GameScreen)
+        state.say(t("Scores saved."))
 
     controls: list[ft.Control] = [*correction_banner(t, at.fix_round)]
     if step is None:
