@@ -1,0 +1,87 @@
+"""Made for fingers: everything a player can tap is at least 48×48 px, measured from Flutter's
+accessibility tree, on every screen, in a desktop browser (whose user agent gets Flutter's
+compact sizes; a phone's gets the 48 px padding by itself)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from playwright.sync_api import Page
+from ui import chip, enter_deal, enter_spy_event, start_game, tap_starting
+
+from tools.browser import tap
+
+pytestmark = pytest.mark.e2e
+
+SMALLEST = 48
+TAPPABLE_ROLES = ("button", "checkbox", "radio", "switch", "slider", "textbox", "tab", "link")
+SMALL_TARGETS = """([smallest, roles]) => [...document.querySelectorAll('flt-semantics')]
+    .filter(node => node.hasAttribute('flt-tappable') || roles.includes(node.getAttribute('role')))
+    .map(node => {
+        const box = node.getBoundingClientRect();
+        return {name: node.getAttribute('aria-label') || node.textContent.trim().slice(0, 40),
+                width: Math.round(box.width), height: Math.round(box.height)};
+    })
+    .filter(target => target.width > 0 && (target.width < smallest || target.height < smallest))
+"""
+
+
+class Survey:
+    """The targets smaller than a finger, screen by screen."""
+
+    def __init__(self, page: Page) -> None:
+        self.page = page
+        self.small: list[str] = []
+
+    def look(self, screen: str) -> None:
+        found: list[dict[str, Any]] = self.page.evaluate(
+            SMALL_TARGETS, [SMALLEST, list(TAPPABLE_ROLES)]
+        )
+        self.small += [f"{screen}: {t['name']} {t['width']}×{t['height']}" for t in found]
+
+
+def test_every_target_on_every_screen_is_at_least_48_px(page: Page) -> None:
+    survey = Survey(page)
+    survey.look("home")
+    names = ["Anna", "Ben", "Carla"]
+    start_game(page, "Black Spy", names)
+    chip(page, "Going Back")
+    chip(page, "The Mole")
+    survey.look("new Black Spy game")
+    tap(page, "Start Black Spy")
+    tap(page, "Enter deal 1")
+    survey.look("deal entry")
+    tap(page, "Discard")
+    pile = {"black_spies": 2, "black_low": 0, "black_high": [], "colored_spies": 0}
+    enter_deal(page, 1, names, {"cards": {name: pile for name in names}})
+    survey.look("Black Spy sheet")
+    tap(page, "Back")
+
+    start_game(page, "Kompromat", ["Anna", "Ben"])
+    survey.look("new Kompromat game")
+    tap(page, "Start Kompromat")
+    tap_starting(page, "Enter round 1 of 6")
+    chip(page, "Mission card: Target (5 VP)")
+    tap(page, "Anna plays 10")
+    survey.look("Kompromat entry")
+    tap(page, "Discard")
+    tap(page, "Back")
+
+    start_game(page, "SPY", names)
+    tap(page, "Start SPY")
+    enter_spy_event(page, {"by": "Anna", "base": "Ben", "event": "target"}, 1)
+    survey.look("SPY table")
+    tap(page, "Back")
+
+    start_game(page, "Spywhere", names)
+    survey.look("new Spywhere game")
+    tap(page, "Start Spywhere")
+    survey.look("Spywhere ending")
+    tap(page, "Back")
+
+    for screen in ("History", "Players", "Settings"):
+        tap(page, screen)
+        survey.look(screen)
+        tap(page, "Back")
+    assert survey.small == []
