@@ -13,8 +13,8 @@ from storage.errors import StorageError
 from . import history, home, new_game, players, safe, settings, table
 from .hooks import use_made
 from .state import AppState
+from .theme import DARK, LIGHT, theme
 
-SEED = ft.Colors.INDIGO
 DEVICE_KEY = "debrief.device"
 
 
@@ -81,8 +81,8 @@ def make_main(data_dir: str | None) -> Callable[[ft.Page], Awaitable[None]]:
     safe.install()
 
     async def main(page: ft.Page) -> None:
-        page.theme = ft.Theme(color_scheme_seed=SEED)
-        page.dark_theme = ft.Theme(color_scheme_seed=SEED)
+        page.theme = theme(LIGHT)
+        page.dark_theme = theme(DARK)
         try:
             store = Store.open(data_dir)
         except StorageError as error:

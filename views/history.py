@@ -18,18 +18,11 @@ from .frame import correction_banner
 from .hooks import NO_TEXT, use_value
 from .i18n import Translator
 from .state import AppState
+from .theme import LINE_COLORS
 from .widgets import back_bar, body, choice_chips, heading, info_box, note
 
 PAGE_SIZE = 40
 ALL = "*"
-LINE_COLORS = [
-    ft.Colors.BLUE,
-    ft.Colors.RED,
-    ft.Colors.GREEN,
-    ft.Colors.ORANGE,
-    ft.Colors.PURPLE,
-    ft.Colors.TEAL,
-]
 
 
 def parse_time(text: str | None) -> dt.datetime | None:

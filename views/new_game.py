@@ -14,7 +14,7 @@ from . import games
 from .hooks import use_messages, use_value
 from .i18n import Translator
 from .state import REFUSALS, AppState
-from .widgets import back_bar, body, drawn_as, error_box, heading, icon_button, note
+from .widgets import back_bar, body, chip, drawn_as, error_box, heading, icon_button, note
 
 
 @dataclass(frozen=True)
@@ -190,7 +190,7 @@ def players_section(
         ft.Row(
             wrap=True,
             controls=[
-                ft.Chip(
+                chip(
                     label=ft.Text(name),
                     selected=name in draft.seats,
                     key=drawn_as(name, name in draft.seats),

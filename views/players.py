@@ -12,7 +12,17 @@ from . import games
 from .hooks import NO_TEXT, use_messages, use_value
 from .i18n import Translator
 from .state import REFUSALS, AppState
-from .widgets import back_bar, body, choice_chips, drawn_as, error_box, heading, info_box, note
+from .widgets import (
+    TARGET,
+    back_bar,
+    body,
+    choice_chips,
+    drawn_as,
+    error_box,
+    heading,
+    info_box,
+    note,
+)
 
 
 @ft.component
@@ -68,6 +78,7 @@ def PlayersView(state: AppState) -> ft.View:
         )
     rows.append(
         ft.Switch(
+            height=TARGET,
             label=t("Show archived players"),
             value=show_archived,
             key=drawn_as("archived", show_archived),

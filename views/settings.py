@@ -13,7 +13,7 @@ from storage.errors import StorageError
 
 from .hooks import use_messages, use_value
 from .state import AppState
-from .widgets import back_bar, body, drawn_as, error_box, heading, info_box, note
+from .widgets import back_bar, body, drawn_as, error_box, heading, info_box, note, segmented
 
 NO_PLAN: backup.ImportPlan | None = None  # no file read yet
 
@@ -27,7 +27,7 @@ def SettingsView(state: AppState) -> ft.View:
     def choice(
         values: list[tuple[str, str]], selected: str, on_pick: Callable[[str], object], name: str
     ) -> ft.Control:
-        return ft.SegmentedButton(
+        return segmented(
             selected=[selected],
             key=drawn_as(name, selected),
             segments=[ft.Segment(value=v, label=ft.Text(label)) for v, label in values],

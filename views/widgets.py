@@ -25,13 +25,45 @@ def body(controls: list[ft.Control], spacing: int = 10) -> ft.Control:
     )
 
 
+# The smallest thing a finger is asked to tap, in px (Material's and WCAG 2.5.5's 48). Flutter
+# pads to it only for a phone's user agent; the shared widgets size themselves to it.
+TARGET = 48
+CHIP_PADDING = ft.Padding.symmetric(horizontal=11, vertical=13)  # 48 × 48 px at least
+
+
+def chip(label: ft.Control, selected: bool = False, **options: Any) -> ft.Chip:
+    """A chip a finger can hit on every platform, whose selected state stands out from any
+    panel it sits on (drawn in the primary colour, not the panels' secondary container)."""
+    return ft.Chip(
+        label=label,
+        selected=selected,
+        padding=CHIP_PADDING,
+        selected_color=ft.Colors.PRIMARY,
+        check_color=ft.Colors.ON_PRIMARY,
+        label_text_style=ft.TextStyle(color=ft.Colors.ON_PRIMARY) if selected else None,
+        **options,
+    )
+
+
+def segmented(**options: Any) -> ft.SegmentedButton:
+    """A segmented button whose segments a finger can hit on every platform."""
+    return ft.SegmentedButton(
+        style=ft.ButtonStyle(padding=ft.Padding.symmetric(horizontal=12, vertical=14)), **options
+    )
+
+
 def icon_button(
     icon: ft.IconData, label: str, on_click: Callable[..., Any], disabled: bool = False
 ) -> ft.IconButton:
     """An icon button whose accessible name is `label` (Flutter takes a button's name from its
     content; a tooltip alone only labels a separate node)."""
     return ft.IconButton(
-        ft.Icon(icon, semantics_label=label), icon_size=28, on_click=on_click, disabled=disabled
+        ft.Icon(icon, semantics_label=label),
+        icon_size=28,
+        on_click=on_click,
+        disabled=disabled,
+        width=TARGET,
+        height=TARGET,
     )
 
 
@@ -58,8 +90,8 @@ def choice_chips(
                 spacing=6,
                 run_spacing=6,
                 controls=[
-                    ft.Chip(
-                        label=ft.Text(text, semantics_label=f"{label}: {text}"),
+                    chip(
+                        ft.Text(text, semantics_label=f"{label}: {text}"),
                         selected=key == selected,
                         on_select=lambda e, k=key: on_pick(k),
                         key=drawn_as(label, key, key == selected),

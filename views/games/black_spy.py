@@ -32,7 +32,18 @@ from ..frame import (
 from ..hooks import NO_ROUND, NO_TEXT, use_messages, use_value
 from ..i18n import Translator
 from ..state import REFUSALS
-from ..widgets import choice_chips, drawn_as, error_box, heading, info_box, note, stepper
+from ..widgets import (
+    TARGET,
+    chip,
+    choice_chips,
+    drawn_as,
+    error_box,
+    heading,
+    info_box,
+    note,
+    segmented,
+    stepper,
+)
 from . import AtTable, GameView, NewGameForm
 
 MOON_ICON = ft.Icons.NIGHTLIGHT_ROUND
@@ -248,10 +259,16 @@ def row(
 ) -> ft.Control:
     return ft.Container(
         content=ft.Row(
-            [ft.Text(label, width=48, weight=ft.FontWeight.BOLD, semantics_label=spoken), *cells],
+            [
+                # Wide enough for the German "Bis Ende" and "Summe" in one piece.
+                ft.Text(
+                    label, width=64, no_wrap=True, weight=ft.FontWeight.BOLD, semantics_label=spoken
+                ),
+                *cells,
+            ],
             spacing=4,
         ),
-        padding=ft.Padding.symmetric(vertical=10, horizontal=4),
+        padding=ft.Padding.symmetric(vertical=14, horizontal=4),  # 48 px high: a finger hits a row
         border=ft.Border.only(bottom=ft.BorderSide(1, ft.Colors.OUTLINE_VARIANT)),
         on_click=on_click,
         ink=on_click is not None,
@@ -441,7 +458,7 @@ def moon_panel(
                     t("{name} took all 16 black cards! Their choice:", name=taker),
                     weight=ft.FontWeight.BOLD,
                 ),
-                ft.SegmentedButton(
+                segmented(
                     selected=[draft.moon_choice] if draft.moon_choice else [],
                     key=drawn_as("moon", draft.moon_choice),
                     allow_empty_selection=True,
@@ -525,9 +542,11 @@ def pile_card(
                         wrap=True,
                         spacing=6,
                         controls=[
-                            ft.Text(t("Black"), width=44),
+                            ft.Text(
+                                t("Black"), no_wrap=True
+                            ),  # its own width: "Schwarz" in one piece
                             *[
-                                ft.Chip(
+                                chip(
                                     label=ft.Text(
                                         str(rank),
                                         semantics_label=t(
@@ -614,6 +633,7 @@ def options_form(form: NewGameForm) -> list[ft.Control]:
     for variant, (title, explanation) in VARIANT_TEXT.items():
         controls.append(
             ft.Checkbox(
+                height=TARGET,
                 label=t(title),
                 value=variant in variants,
                 key=drawn_as(variant, variant in variants),
@@ -635,7 +655,7 @@ def options_form(form: NewGameForm) -> list[ft.Control]:
     if "going-back" in variants:
         controls.append(ft.Text(t("Halving")))
         controls.append(
-            ft.SegmentedButton(
+            segmented(
                 selected=[halves],
                 key=drawn_as("halves", halves),
                 segments=[ft.Segment(value=k, label=ft.Text(t(v))) for k, v in HALVES_TEXT.items()],

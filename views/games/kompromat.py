@@ -34,12 +34,22 @@ from ..frame import (
 from ..hooks import NO_ROUND, use_made, use_value
 from ..i18n import Translator
 from ..state import REFUSALS
-from ..widgets import choice_chips, drawn_as, error_box, heading, info_box, note
+from ..widgets import (
+    TARGET,
+    chip,
+    choice_chips,
+    drawn_as,
+    error_box,
+    heading,
+    info_box,
+    note,
+    segmented,
+)
 from . import AtTable, GameView, NewGameForm
 
 MISSION_PATH = re.compile(r"\.missions\[(\d)\]")
 Update = Callable[[MissionDraft], MissionDraft]
-PLAYED_ROW_HEIGHT = 48
+PLAYED_ROW_HEIGHT = TARGET + 8  # a chip a finger can hit, and room for the scroll bar
 
 
 def card_label(t: Translator, card: MissionCard | None) -> str:
@@ -283,7 +293,7 @@ def RoundEntry(
         controls=[
             ft.Text(t("Mission")),
             *[
-                ft.Chip(
+                chip(
                     label=ft.Text(str(i + 1), semantics_label=t("Mission {number}", number=i + 1)),
                     selected=i == mission_index,
                     key=drawn_as("mission", i, i == mission_index),
@@ -380,7 +390,7 @@ def alarm_picker(
         spacing=4,
         controls=[
             ft.Text(t('Counter-intelligence under it ("!" marks)')),
-            ft.SegmentedButton(
+            segmented(
                 selected=[str(mission.alarm)],
                 key=drawn_as("alarm", mission.alarm),
                 segments=[
@@ -458,6 +468,7 @@ def player_plays(
                 ),
                 disabled=not may_add or left.get(label, 0) <= 0,
                 on_click=lambda e, lab=label: add(lab),
+                height=TARGET,
                 style=ft.ButtonStyle(padding=ft.Padding.symmetric(horizontal=8)),
             )
             for label in rules.HAND
@@ -493,6 +504,7 @@ def after_reveal(
         returning = name in mission.perfect_return
         extra.append(
             ft.Checkbox(
+                height=TARGET,
                 label=t("Perfect 21: {name} returns a token", name=name),
                 value=returning,
                 key=drawn_as("return", name, returning),
@@ -516,7 +528,7 @@ def played_card(
     """A played card: a tap takes it back. A 1/11 shows what it counts as and a tap declares
     the other value (the player's choice at the reveal); its x takes it back."""
     if rules.deck_card(label) != rules.ACE or value is None:
-        return ft.Chip(
+        return chip(
             label=ft.Text(
                 label, semantics_label=t("{name}: take back {card}", name=name, card=label)
             ),
@@ -524,7 +536,7 @@ def played_card(
         )
     counts = int(str(value))
     other = rules.other_ace_value(counts)
-    return ft.Chip(
+    return chip(
         label=ft.Text(
             f"{rules.ACE} = {counts}",
             semantics_label=t("{name}: 1/11 counts as {value}", name=name, value=counts),
@@ -560,6 +572,7 @@ def item_effects(
     for effect in offers:
         controls.append(
             ft.Switch(
+                height=TARGET,
                 label=effect_label(t, effect),
                 value=effect in mission.effects,
                 key=drawn_as(effect, effect in mission.effects),

@@ -206,14 +206,15 @@ def event_panel(
             height=52,
             on_click=lambda: record_event("target"),
         ),
-        ft.FilledTonalButton(
+        # Outlined, not tonal: a tonal button has the panel's own colour and vanishes into it.
+        ft.OutlinedButton(
             t("Lit a bomb"),
             icon=ft.Icons.LOCAL_FIRE_DEPARTMENT,
             height=52,
             disabled=not base.can_light,
             on_click=lambda: record_event("bomb-lit"),
         ),
-        ft.FilledTonalButton(
+        ft.OutlinedButton(
             t("Lit bomb exploded"),
             icon=ft.Icons.DANGEROUS,
             height=52,

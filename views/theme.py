@@ -1,0 +1,125 @@
+"""Debrief's colours, written out rather than derived at run time, so their contrast can be
+checked (tests/test_contrast.py): every text and control colour on every background it is drawn
+on meets WCAG AA (4.5:1 for text, 3:1 for controls and chart lines), in light and dark.
+
+The palette is Material 3's tonal-spot scheme from indigo (what `color_scheme_seed` made
+before), so the app looks as it did; selected chips are now drawn in `primary`, apart from the
+panels (`secondary_container`) they sit on.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+import flet as ft
+
+Palette = dict[str, str]
+
+LIGHT: Final[Palette] = {
+    "primary": "#515B92",
+    "on_primary": "#FFFFFF",
+    "primary_container": "#DEE0FF",
+    "on_primary_container": "#394379",
+    "secondary": "#5B5D72",
+    "on_secondary": "#FFFFFF",
+    "secondary_container": "#E0E1F9",
+    "on_secondary_container": "#434659",
+    "tertiary": "#77536D",
+    "on_tertiary": "#FFFFFF",
+    "tertiary_container": "#FFD7F1",
+    "on_tertiary_container": "#5D3C55",
+    "error": "#BA1A1A",
+    "on_error": "#FFFFFF",
+    "error_container": "#FFDAD6",
+    "on_error_container": "#93000A",
+    "surface": "#FBF8FF",
+    "on_surface": "#1B1B21",
+    "on_surface_variant": "#46464F",
+    "surface_container_lowest": "#FFFFFF",
+    "surface_container_low": "#F5F2FA",
+    "surface_container": "#EFEDF4",
+    "surface_container_high": "#E9E7EF",
+    "surface_container_highest": "#E4E1E9",
+    "outline": "#767680",
+    "outline_variant": "#C7C5D0",
+    "inverse_surface": "#303036",
+    "on_inverse_surface": "#F2EFF7",
+    "inverse_primary": "#BAC3FF",
+    "shadow": "#000000",
+    "scrim": "#000000",
+    "surface_tint": "#515B92",
+}
+
+DARK: Final[Palette] = {
+    "primary": "#BAC3FF",
+    "on_primary": "#222C61",
+    "primary_container": "#394379",
+    "on_primary_container": "#DEE0FF",
+    "secondary": "#C3C5DD",
+    "on_secondary": "#2D2F42",
+    "secondary_container": "#434659",
+    "on_secondary_container": "#E0E1F9",
+    "tertiary": "#E6BAD7",
+    "on_tertiary": "#44263D",
+    "tertiary_container": "#5D3C55",
+    "on_tertiary_container": "#FFD7F1",
+    "error": "#FFB4AB",
+    "on_error": "#690005",
+    "error_container": "#93000A",
+    "on_error_container": "#FFDAD6",
+    "surface": "#121318",
+    "on_surface": "#E4E1E9",
+    "on_surface_variant": "#C7C5D0",
+    "surface_container_lowest": "#0D0E13",
+    "surface_container_low": "#1B1B21",
+    "surface_container": "#1F1F25",
+    "surface_container_high": "#29292F",
+    "surface_container_highest": "#34343A",
+    "outline": "#9A9AA4",  # #90909A in the scheme: 2.9:1 on secondary_container
+    "outline_variant": "#46464F",
+    "inverse_surface": "#E4E1E9",
+    "on_inverse_surface": "#303036",
+    "inverse_primary": "#515B92",
+    "shadow": "#000000",
+    "scrim": "#000000",
+    "surface_tint": "#BAC3FF",
+}
+
+# Chart lines, one per player: each at least 3:1 against the light and the dark surface.
+LINE_COLORS: Final[list[str]] = ["#1E88E5", "#E53935", "#2E9A45", "#DD6B0C", "#AB47BC", "#00897B"]
+
+# Where each text and control colour is drawn (foreground, background, minimum contrast).
+PANELS = ("surface", "surface_container_low", "secondary_container")
+TEXT = 4.5
+CONTROL = 3.0
+PAIRS: Final[list[tuple[str, str, float]]] = [
+    *[
+        (text, panel, TEXT)
+        for text in ("on_surface", "on_surface_variant", "error", "primary")
+        for panel in PANELS
+    ],
+    ("on_secondary_container", "secondary_container", TEXT),
+    ("on_primary", "primary", TEXT),  # filled buttons, selected chips
+    ("on_primary_container", "primary_container", TEXT),
+    ("on_tertiary_container", "tertiary_container", TEXT),
+    ("on_error_container", "error_container", TEXT),
+    ("on_surface", "surface_container_highest", TEXT),
+    ("on_inverse_surface", "inverse_surface", TEXT),  # the note bar at the bottom
+    ("inverse_primary", "inverse_surface", TEXT),
+    *[(control, panel, CONTROL) for control in ("outline", "primary", "error") for panel in PANELS],
+    ("primary", "secondary_container", CONTROL),  # a selected chip on its panel
+]
+
+
+def theme(palette: Palette) -> ft.Theme:
+    """The app's theme: these colours; the standard (not the desktop's compact) density, so a
+    desktop or tablet browser gets a phone's sizes; buttons a finger can hit everywhere."""
+    # Buttons are 40 px high in Material 3; 14 px above and below their 20 px of text make 48.
+    tall = ft.ButtonStyle(padding=ft.Padding.symmetric(horizontal=16, vertical=14))
+    return ft.Theme(
+        color_scheme=ft.ColorScheme(**palette),
+        visual_density=ft.VisualDensity.STANDARD,
+        text_button_theme=ft.TextButtonTheme(style=tall),
+        outlined_button_theme=ft.OutlinedButtonTheme(style=tall),
+        filled_button_theme=ft.FilledButtonTheme(style=tall),
+    )
