@@ -2,7 +2,8 @@
 (Flutter breaks such a word in the middle: "Summ/e", "Schwa/rz").
 
 Flutter draws text on a canvas, so the words are measured the way it draws them: in Roboto, the
-app's font, loaded from the app's own server, bold (the wider cut) at 14 px (body text) or 12 px (small print).
+app's font, loaded from the app's own server, bold (the wider cut), at 14 px (body text) or
+12 px (small print).
 """
 
 from __future__ import annotations
