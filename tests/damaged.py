@@ -41,6 +41,27 @@ def good_folder(folder: Path) -> None:
         store.close()
 
 
+def games_in_progress(folder: Path, language: str = "en") -> None:
+    """One game of each kind at the table (Spywhere's wizard open), in this language."""
+    store = Store.open(folder)
+    try:
+        black_spy = scenario("black-spy-basic", "black-spy-1")
+        black_spy["options"]["variants"] = ["going-back", "mole"]
+        spywhere = scenario("spywhere-four-players", "spywhere-1")
+        spywhere["rounds"] = []
+        store.add_games(
+            [
+                black_spy,
+                scenario("kompromat-first-round", "kompromat-1"),
+                scenario("spy-three-players", "spy-1"),
+                spywhere,
+            ]
+        )
+        store.set_setting("language", language)
+    finally:
+        store.close()
+
+
 def edit_json(path: Path, change: Callable[[Any], Any]) -> None:
     path.write_text(json.dumps(change(json.loads(path.read_text()))))
 

@@ -46,7 +46,6 @@ def test_every_chart_line_stands_out_from_the_surface(palette: Palette) -> None:
         assert contrast(colour, palette["surface"]) >= CONTROL, colour
 
 
-
 @pytest.mark.parametrize("palette", [LIGHT, DARK], ids=["light", "dark"])
 def test_the_palette_makes_a_theme(palette: Palette) -> None:
     assert theme(palette).color_scheme is not None  # every name is one of Flet's colour roles

@@ -13,11 +13,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from damaged import scenario
+from damaged import games_in_progress
 from playwright.sync_api import Browser, Page
 from ui import shown
 
-from storage import Store
 from tools.browser import AppServer, open_app, tap
 from views.i18n import Translator
 
@@ -59,27 +58,6 @@ WORDS_WIDER_THAN_THEIR_BOX = r"""async () => {
 }"""
 
 
-def games_in_german(folder: Path) -> None:
-    """One game of each kind in progress, and the app set to German."""
-    store = Store.open(folder)
-    try:
-        black_spy = scenario("black-spy-basic", "black-spy-1")
-        black_spy["options"]["variants"] = ["going-back", "mole"]
-        spywhere = scenario("spywhere-four-players", "spywhere-1")
-        spywhere["rounds"] = []  # its end-of-game wizard opens
-        store.add_games(
-            [
-                black_spy,
-                scenario("kompromat-first-round", "kompromat-1"),
-                scenario("spy-three-players", "spy-1"),
-                spywhere,
-            ]
-        )
-        store.set_setting("language", "de")
-    finally:
-        store.close()
-
-
 class Survey:
     def __init__(self, page: Page) -> None:
         self.page = page
@@ -98,7 +76,7 @@ def open_game(page: Page, title: str) -> None:
 
 def test_no_german_word_is_broken_on_any_screen(browser: Browser, tmp_path: Path) -> None:
     folder = tmp_path / "data"
-    games_in_german(folder)
+    games_in_progress(folder, "de")
     app = AppServer(folder).start()
     page = open_app(browser, app.url)
     try:

@@ -161,8 +161,10 @@ def accessible(page: Page) -> None:
     page.wait_for_selector("flt-semantics-placeholder", state="attached", timeout=60_000)
     page.locator("flt-semantics-placeholder").dispatch_event("click")
     page.wait_for_selector("flt-semantics", state="attached", timeout=30_000)
-    # A function, not an expression: Playwright would eval() an expression, which the policy forbids.
-    page.wait_for_function("() => window.__debrief && window.__debrief.received > 0", timeout=30_000)
+    # A function, not an expression: Playwright would eval() an expression (the policy forbids).
+    page.wait_for_function(
+        "() => window.__debrief && window.__debrief.received > 0", timeout=30_000
+    )
     painted(page)
 
 

@@ -9,6 +9,7 @@ Serves the app from a temporary data folder, plays the shared scenarios through 
 from __future__ import annotations
 
 import json
+import re
 import sys
 import tempfile
 from pathlib import Path
@@ -17,6 +18,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
 
 from builders import SCENARIOS  # noqa: E402
+from damaged import games_in_progress  # noqa: E402
 from ui import (  # noqa: E402
     chip,
     enter_deal,
@@ -31,6 +33,7 @@ from storage import Store  # noqa: E402
 from storage.backup import apply_import, plan_import  # noqa: E402
 from tools import seed  # noqa: E402
 from tools.browser import AppServer, chromium, open_app, see, shot, tap  # noqa: E402
+from views.i18n import Translator  # noqa: E402
 
 OUT = ROOT / "docs" / "screenshots"
 
@@ -64,6 +67,15 @@ def main() -> int:
             take_history(open_app(browser, server.url))
         finally:
             server.stop()
+        for language, scheme in (("de", "light"), ("en", "dark")):
+            at_table = Path(folder) / f"{language}-{scheme}"
+            games_in_progress(at_table, language)
+            server = AppServer(at_table).start()
+            try:
+                context = browser.new_context(color_scheme=scheme)  # type: ignore[arg-type]
+                take_every_screen(open_app(context, server.url), f"{language}-{scheme}")
+            finally:
+                server.stop()
     print(f"screenshots written to {OUT}/")
     return 0
 
@@ -83,7 +95,7 @@ def take(page) -> None:  # type: ignore[no-untyped-def]
     tap(page, "Anna: black Spies plus")
     tap(page, "Anna: coloured Spies plus")
     shot(page, OUT / "04-black-spy-deal.png")
-    tap(page, "Cancel")
+    tap(page, "Discard")
     tap(page, "Back")
 
     kompromat = scenario("kompromat-first-round")
@@ -97,7 +109,7 @@ def take(page) -> None:  # type: ignore[no-untyped-def]
     tap(page, "Anna plays 1/11")
     tap(page, "Ben plays 9")
     shot(page, OUT / "06-kompromat-mission.png")
-    tap(page, "Cancel")
+    tap(page, "Discard")
     tap(page, "Back")
 
     spy = scenario("spy-three-players")
@@ -144,6 +156,49 @@ def take_history(page) -> None:  # type: ignore[no-untyped-def]
     tap(page, "Back")
     tap(page, "Settings")
     shot(page, OUT / "15-settings.png")
+
+
+def take_every_screen(page, prefix: str) -> None:  # type: ignore[no-untyped-def]
+    """Every screen with four games at the table, in the app's language and colour scheme
+    (German light and English dark: each word must fit, each colour must read)."""
+    language = prefix.split("-")[0]
+    t = Translator(language)
+    see(page, t("Games in progress"))
+    shot(page, OUT / f"{prefix}-01-home.png")
+    for number, (title, entry) in enumerate(
+        [
+            ("Black Spy", t("Enter deal {number}", number=4)),
+            ("Kompromat", None),
+            ("SPY", None),
+            ("Spywhere", None),
+        ],
+        start=2,
+    ):
+        page.get_by_role("button", name=re.compile(rf"^{re.escape(title)} · ")).first.click()
+        page.get_by_role("button", name=t("Back"), exact=True).first.wait_for()
+        see(page, title)
+        shot(page, OUT / f"{prefix}-{number:02}-{title.lower().replace(' ', '-')}.png")
+        if title == "Kompromat":
+            page.get_by_role(
+                "button", name=re.compile(t("Enter round {number}", number=2))
+            ).first.click()
+            see(page, t("Mission card"))
+            shot(page, OUT / f"{prefix}-{number:02}-kompromat-entry.png")
+            tap(page, t("Discard"))
+        if entry is not None:
+            tap(page, entry)
+            shot(page, OUT / f"{prefix}-{number:02}-black-spy-entry.png")
+            tap(page, t("Discard"))
+        tap(page, t("Back"))
+    tap(page, t("New game"))
+    tap_starting(page, "Black Spy")
+    shot(page, OUT / f"{prefix}-06-new-game.png")
+    tap(page, t("Back"))
+    for number, screen in enumerate(("History", "Players", "Settings"), start=7):
+        tap(page, t(screen))
+        see(page, t(screen))
+        shot(page, OUT / f"{prefix}-{number:02}-{screen.lower()}.png")
+        tap(page, t("Back"))
 
 
 if __name__ == "__main__":
