@@ -15,6 +15,7 @@ from tools.browser import (
     AppServer,
     held_answers,
     open_app,
+    painted,
     released_answers,
     reload,
     see,
@@ -118,6 +119,9 @@ def test_quick_taps_on_the_kompromat_keypad_all_land(page: Page) -> None:
     tap_starting(page, "Enter round 1 of 6")
     chip(page, "Mission card: Target (5 VP)")
     keys = ["2", "3", "4", "5", "6"]
+    # The keypad is below the mission cards: scrolled into view first, as a player would.
+    page.get_by_role("button", name="Anna plays 10", exact=True).scroll_into_view_if_needed()
+    painted(page)
     boxes = []
     for key in keys:
         box = page.get_by_role("button", name=f"Anna plays {key}", exact=True).bounding_box()

@@ -38,6 +38,7 @@ def chip(label: ft.Control, selected: bool = False, **options: Any) -> ft.Chip:
         label=label,
         selected=selected,
         padding=CHIP_PADDING,
+        visual_density=ft.VisualDensity.STANDARD,
         selected_color=ft.Colors.PRIMARY,
         check_color=ft.Colors.ON_PRIMARY,
         label_text_style=ft.TextStyle(color=ft.Colors.ON_PRIMARY) if selected else None,
@@ -48,7 +49,11 @@ def chip(label: ft.Control, selected: bool = False, **options: Any) -> ft.Chip:
 def segmented(**options: Any) -> ft.SegmentedButton:
     """A segmented button whose segments a finger can hit on every platform."""
     return ft.SegmentedButton(
-        style=ft.ButtonStyle(padding=ft.Padding.symmetric(horizontal=12, vertical=14)), **options
+        style=ft.ButtonStyle(
+            padding=ft.Padding.symmetric(horizontal=12, vertical=14),
+            visual_density=ft.VisualDensity.STANDARD,
+        ),
+        **options,
     )
 
 

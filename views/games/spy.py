@@ -256,7 +256,6 @@ def event_log(
     for index in reversed(range(len(log))):
         rows.append(
             ft.ListTile(
-                dense=True,
                 leading=ft.Text(str(index + 1)),
                 title=ft.Text(describe(t, log[index])),
                 on_click=lambda _e, i=index: edit(i),
