@@ -23,6 +23,7 @@ from scoring.errors import N_
 from .games import AtTable
 from .hooks import use_made
 from .safe import safe_effect
+from .widgets import show_note
 
 NEW = -1  # the index of a round being entered that is not saved yet
 D = TypeVar("D")
@@ -131,8 +132,7 @@ def refuse(at: AtTable, errors: list[scoring.RecordError]) -> None:
     text = t("Not saved: {problem}", problem=subject(at, errors[0]))
     if len(errors) > 1:
         text += " " + t.plural("({count} more problem)", "({count} more problems)", len(errors) - 1)
-    page = ft.context.page
-    page.show_dialog(ft.SnackBar(ft.Text(text), duration=6000))
+    show_note(ft.context.page, text, seconds=6)
 
 
 ROUND_PATH = re.compile(r"^rounds\[\d+\]\.?")

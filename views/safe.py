@@ -26,6 +26,8 @@ import flet as ft
 from flet.components.component import Component
 from flet.messaging.session import Session
 
+from .widgets import show_note
+
 logger = logging.getLogger("debrief")
 _messages: weakref.WeakKeyDictionary[Session, Callable[[], str]] = weakref.WeakKeyDictionary()
 _GUARDED = "_debrief_guarded"
@@ -64,7 +66,7 @@ def tell_player(session: Session | None = None) -> None:
         page = session.page if session is not None else ft.context.page
         message = _messages.get(page.session)
         if message is not None:
-            page.show_dialog(ft.SnackBar(ft.Text(message()), duration=8000))
+            show_note(page, message(), seconds=8)
     except Exception:  # the note must not become a failure of its own
         logger.exception("could not tell the player about a failure")
 

@@ -25,6 +25,7 @@ from storage.store import Player
 from storage.summaries import Summary
 
 from .i18n import Translator, system_language
+from .widgets import show_note
 
 T = TypeVar("T")
 REFUSALS = (scoring.InvalidRecord, StorageError)  # a change refused: nothing was written
@@ -167,7 +168,7 @@ class AppState:
         self.message = message
         page = ft.context.page
         if page is not None:
-            page.show_dialog(ft.SnackBar(ft.Text(message), duration=4000))
+            show_note(page, message, seconds=4)
 
     def refusal(self, error: Refusal) -> list[str]:
         """Why a change was not saved, in the player's language (nothing was changed)."""

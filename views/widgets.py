@@ -31,6 +31,12 @@ TARGET = 48
 CHIP_PADDING = ft.Padding.symmetric(horizontal=11, vertical=13)  # 48 × 48 px at least
 
 
+def show_note(page: ft.Page, text: str, seconds: float) -> None:
+    """A short note in a bar at the bottom of the screen, over the content: it moves nothing a
+    finger is about to tap."""
+    page.show_dialog(ft.SnackBar(ft.Text(text), duration=int(seconds * 1000)))
+
+
 def chip(label: ft.Control, selected: bool = False, **options: Any) -> ft.Chip:
     """A chip a finger can hit on every platform, whose selected state stands out from any
     panel it sits on (drawn in the primary colour, not the panels' secondary container)."""
