@@ -114,8 +114,11 @@ def NewGameView(state: AppState) -> ft.View:
                         player_count(t, game.rules.min_players, game.rules.max_players)
                     ),
                     selected=chosen,
-                    trailing=ft.Icon(ft.Icons.SWAP_HORIZ) if chosen else None,
-                    tooltip=t("Choose another game") if chosen else None,
+                    trailing=(
+                        ft.Icon(ft.Icons.SWAP_HORIZ, semantics_label=t("Choose another game"))
+                        if chosen
+                        else None
+                    ),
                     on_click=game_picker(pick_game, None if chosen else game.id),
                 ),
             )
@@ -195,7 +198,6 @@ def players_section(
                     selected=name in draft.seats,
                     key=drawn_as(name, name in draft.seats),
                     on_select=lambda e, n=name: seat(n),
-                    tooltip=t("Seat {name}", name=name),
                 )
                 for name in roster
             ],
