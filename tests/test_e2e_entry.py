@@ -9,7 +9,7 @@ import re
 import pytest
 from builders import SCENARIOS
 from playwright.sync_api import Browser, Page, expect
-from ui import chip, enter_deal, shown, start_game, tap_starting
+from ui import card_says, chip, enter_deal, shown, start_game, tap_starting
 
 from tools.browser import (
     AppServer,
@@ -172,17 +172,6 @@ def test_an_untouched_entry_shows_no_error_and_a_save_attempt_names_each_problem
     assert page.get_by_text("must hold").count() == 0
 
 
-def card_says(page: Page, name: str, text: str) -> None:
-    """Wait until `name`'s pile card in the deal's entry says `text` (its texts are merged)."""
-    page.wait_for_function(
-        "([start, text]) => [...document.querySelectorAll('flt-semantics[aria-label]')]"
-        ".some(e => e.getAttribute('aria-label').startsWith(start)"
-        " && e.getAttribute('aria-label').includes(text))",
-        arg=[f"{name}\n", text],
-        timeout=15_000,
-    )
-
-
 def test_a_correction_that_breaks_a_moon_deal_shows_no_moon_and_its_error_at_the_pile(
     page: Page,
 ) -> None:
@@ -195,5 +184,5 @@ def test_a_correction_that_breaks_a_moon_deal_shows_no_moon_and_its_error_at_the
     moon = "Carla took all 16 black cards: 0 for them, 60 for everyone else."
     shown(page, moon)
     tap(page, "Anna: black Spies plus")  # 7 black Spies: the deal no longer adds up
-    card_says(page, "Anna", "the black Spies add up to 7, but a deal has 6")
+    card_says(page, "Anna", "The black Spies add up to 7, but a deal has 6")
     assert page.get_by_text(moon).count() == 0  # no moon while the piles contradict it

@@ -15,6 +15,7 @@ from builders import SCENARIOS
 from playwright.sync_api import Page
 from ui import (
     EN,
+    card_says,
     chip,
     enter_deal,
     enter_kompromat_round,
@@ -26,7 +27,7 @@ from ui import (
 )
 
 import scoring
-from tools.browser import tap
+from tools.browser import see, tap
 
 pytestmark = pytest.mark.e2e
 
@@ -152,10 +153,12 @@ def test_a_wrong_entry_is_explained_and_cannot_be_saved(page: Page) -> None:
         tap(page, "Anna: black Spies plus")
     for _ in range(3):  # 7 black Spies: Carla, filled in automatically, cannot make it add up
         tap(page, "Ben: black Spies plus")
-    problem = "Deal 1: the black Spies add up to 7, but a deal has 6"
-    shown(page, problem)  # next to Save, saying what it is about
+    problem = "the black Spies add up to 7, but a deal has 6"
+    in_card = problem[:1].upper() + problem[1:]
+    card_says(page, "Ben", in_card)  # in the card of the pile just changed, under the finger
     tap(page, "Save deal")
-    shown(page, problem)  # still there: nothing saved
+    see(page, f"Not saved: Deal 1: {problem}")  # and at the bottom, where Save was tapped
+    card_says(page, "Ben", in_card)  # still there: nothing saved
     tap(page, "Discard")
     shown(page, "Enter deal 1")  # the deal was not saved
 

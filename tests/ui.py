@@ -102,6 +102,17 @@ def enter_deal(page: Page, number: int, names: list[str], deal: dict[str, Any]) 
     save(page, "Save deal", f"Deal {number} saved")
 
 
+def card_says(page: Page, name: str, text: str) -> None:
+    """Wait until `name`'s pile card in the deal's entry says `text` (its texts are merged)."""
+    page.wait_for_function(
+        "([start, text]) => [...document.querySelectorAll('flt-semantics[aria-label]')]"
+        ".some(e => e.getAttribute('aria-label').startsWith(start)"
+        " && e.getAttribute('aria-label').includes(text))",
+        arg=[f"{name}\n", text],
+        timeout=15_000,
+    )
+
+
 # --- SPY ---------------------------------------------------------------------------------------
 
 

@@ -16,6 +16,7 @@ from ..entry import (
     NEW,
     discard,
     opener,
+    part_of,
     refuse,
     spoken_to,
     subject,
@@ -348,6 +349,7 @@ def DealEntry(
     points = black_spy.RULES.deal_points_so_far(before.state, draft)
 
     touched, set_touched = use_value(frozenset[str]())
+    last_pile, set_last_pile = use_value(NO_TEXT)  # the pile changed last: its card speaks
     tried, set_tried = use_value(False)  # Save was tapped: every error speaks
 
     def automatic_for(name: str) -> Callable[[], None]:
@@ -359,6 +361,7 @@ def DealEntry(
 
         def modify_pile(modify: Callable[[Deal], Deal]) -> None:
             set_touched(lambda parts: parts | {f"cards.{name}"})
+            set_last_pile(name)
             change(modify, auto if auto != name else None)
 
         return modify_pile
@@ -398,6 +401,7 @@ def DealEntry(
         heading(title),
         note(t("Count each player's tricks. The last one is filled in with what is left.")),
     ]
+    at_piles, elsewhere = by_pile(spoken_to(errors, touched, tried), names, last_pile)
     for name in names:
         controls.append(
             pile_card(
@@ -409,10 +413,13 @@ def DealEntry(
                 automatic_for(name),
                 modifier_for(name),
                 black_spy.colored_spy_points(options),
+                [t.problem(error) for error in at_piles.get(name, [])],
             )
         )
-    controls += moon_panel(t, draft, options, choose_moon, auto)
-    shown = [subject(at, e) for e in spoken_to(errors, touched, tried)]
+    if not any(part_of(error).startswith("cards") for error in errors):
+        # Piles that do not add up contradict any moon: it is said once they do.
+        controls += moon_panel(t, draft, options, choose_moon, auto)
+    shown = [subject(at, e) for e in elsewhere]
     controls.append(error_box(shown + problems))
     buttons: list[ft.Control] = [
         ft.FilledButton(t("Save deal"), icon=ft.Icons.SAVE, height=52, on_click=save),
@@ -488,6 +495,7 @@ def pile_card(
     make_auto: Callable[[], None],
     modify: Callable[[Callable[[Deal], Deal]], None],
     colored_points: int,
+    problems: list[str],
 ) -> ft.Control:
     header: list[ft.Control] = [
         ft.Text(name, weight=ft.FontWeight.BOLD, size=16, expand=True),
@@ -496,8 +504,10 @@ def pile_card(
             weight=ft.FontWeight.BOLD,
         ),
     ]
-    if automatic:
-        sub: ft.Control = note(t("Filled in automatically: what the others did not take."))
+    if problems:
+        sub: ft.Control = pile_problem(problems)
+    elif automatic:
+        sub = note(t("Filled in automatically: what the others did not take."))
     else:
         sub = ft.TextButton(t("Fill {name} automatically", name=name), on_click=lambda: make_auto())
     enabled = not automatic
@@ -527,7 +537,9 @@ def pile_card(
                 spacing=2,
                 controls=[
                     ft.Row(header),
-                    sub,
+                    # One height whatever the line says, so no stepper moves when a problem
+                    # comes or goes or another pile becomes the automatic one.
+                    ft.Container(sub, height=TARGET, alignment=ft.Alignment.CENTER_LEFT),
                     counted(
                         "black_spies",
                         t("{name}: black Spies", name=name),
@@ -570,6 +582,44 @@ def pile_card(
                 ],
             ),
         )
+    )
+
+
+def by_pile(
+    errors: list[scoring.RecordError], names: list[str], last_pile: str | None
+) -> tuple[dict[str, list[scoring.RecordError]], list[scoring.RecordError]]:
+    """Where each error is shown: one about a pile in that pile's card; one about all the
+    cards (they do not add up) in the card of the pile changed last, under the finger; the rest
+    below the piles."""
+    at_piles: dict[str, list[scoring.RecordError]] = {}
+    elsewhere: list[scoring.RecordError] = []
+    for error in errors:
+        part = part_of(error).split(".")
+        if part[0] == "cards" and len(part) > 1 and part[1] in names:
+            at_piles.setdefault(part[1], []).append(error)
+        elif part == ["cards"] and last_pile in names:
+            at_piles.setdefault(last_pile, []).append(error)
+        else:
+            elsewhere.append(error)
+    return at_piles, elsewhere
+
+
+def pile_problem(problems: list[str]) -> ft.Control:
+    """A pile's problem in the line under its name, two lines at most (the rest is said on
+    Save)."""
+    return ft.Row(
+        spacing=6,
+        controls=[
+            ft.Icon(ft.Icons.ERROR_OUTLINE, color=ft.Colors.ERROR, size=20),
+            ft.Text(
+                " ".join(problem[:1].upper() + problem[1:] for problem in problems),
+                color=ft.Colors.ERROR,
+                size=13,
+                max_lines=2,
+                overflow=ft.TextOverflow.ELLIPSIS,
+                expand=True,
+            ),
+        ],
     )
 
 
