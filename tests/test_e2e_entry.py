@@ -179,6 +179,13 @@ def test_a_correction_that_breaks_a_moon_deal_shows_no_moon_and_its_error_at_the
     tap(page, "Start Black Spy")
     for number, deal in enumerate(BLACK_SPY["rounds"], start=1):
         enter_deal(page, number, NAMES, deal)  # deal 3: Carla takes all 16 black cards
+    tap(page, "Enter deal 4")  # Dirk's pile, filled automatically, holds every card so far:
+    spies_shown(page, "Dirk", 6)
+    assert page.get_by_text("took all 16 black cards").count() == 0  # no moon before any input
+    assert page.get_by_text("60 points").count() == 0
+    tap(page, "Anna: black Spies plus")
+    pile_shows(page, "Anna", 10)
+    tap(page, "Discard")
     tap_starting(page, "Edit deal 3")
     shown(page, "Correct deal 3")
     moon = "Carla took all 16 black cards: 0 for them, 60 for everyone else."

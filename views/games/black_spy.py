@@ -346,7 +346,10 @@ def DealEntry(
     errors = scoring.check_round(at.record, draft.to_json(), correcting)
     before = scoring.replay({**at.record, "rounds": at.rounds[:index]})
     options: black_spy.Options = before.setup.options
-    points = black_spy.RULES.deal_points_so_far(before.state, draft)
+    # Until a pile besides the automatic one is entered, the automatic one holds every card,
+    # a moon only on paper: no points and no moon box yet.
+    blank = auto is not None and all(draft.piles[n] == Pile() for n in names if n != auto)
+    points = {} if blank else black_spy.RULES.deal_points_so_far(before.state, draft)
 
     touched, set_touched = use_value(frozenset[str]())
     last_pile, set_last_pile = use_value(NO_TEXT)  # the pile changed last: its card speaks
@@ -416,7 +419,7 @@ def DealEntry(
                 [t.problem(error) for error in at_piles.get(name, [])],
             )
         )
-    if not any(part_of(error).startswith("cards") for error in errors):
+    if not blank and not any(part_of(error).startswith("cards") for error in errors):
         # Piles that do not add up contradict any moon: it is said once they do.
         controls += moon_panel(t, draft, options, choose_moon, auto)
     shown = [subject(at, e) for e in elsewhere]
