@@ -56,6 +56,9 @@ def main() -> int:
             except Exception:
                 page.screenshot(path=str(OUT.parent / "screenshots-failed.png"), full_page=True)
                 raise
+            finally:
+                page.context.close()  # each open page holds a WebGL context; a few too many
+                # and a new page draws nothing
         finally:
             server.stop()
         seeded = Path(folder) / "seeded"
@@ -63,9 +66,11 @@ def main() -> int:
         apply_import(store, plan_import(store, seed.generated(1000), "generated"))
         store.close()
         server = AppServer(seeded).start()
+        page = open_app(browser, server.url)
         try:
-            take_history(open_app(browser, server.url))
+            take_history(page)
         finally:
+            page.context.close()
             server.stop()
         for language, scheme in (("de", "light"), ("en", "dark")):
             at_table = Path(folder) / f"{language}-{scheme}"
@@ -75,6 +80,7 @@ def main() -> int:
                 context = browser.new_context(color_scheme=scheme)  # type: ignore[arg-type]
                 take_every_screen(open_app(context, server.url), f"{language}-{scheme}")
             finally:
+                context.close()
                 server.stop()
     print(f"screenshots written to {OUT}/")
     return 0
@@ -179,9 +185,10 @@ def take_every_screen(page, prefix: str) -> None:  # type: ignore[no-untyped-def
         see(page, title)
         shot(page, OUT / f"{prefix}-{number:02}-{title.lower().replace(' ', '-')}.png")
         if title == "Kompromat":
-            page.get_by_role(
-                "button", name=re.compile(t("Enter round {number}", number=2))
-            ).first.click()
+            entry_button = t(
+                "Enter round {number} of {rounds} ({name} starts)", number=2, rounds=6, name="Anna"
+            )
+            tap(page, entry_button)
             see(page, t("Mission card"))
             shot(page, OUT / f"{prefix}-{number:02}-kompromat-entry.png")
             tap(page, t("Discard"))
