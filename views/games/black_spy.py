@@ -317,7 +317,10 @@ def scoresheet(
     keys: list[ft.Control] = []
     if any(deal.halved_to for deal in pad.deals):
         keys.append(note(t("75 ÷ 2 = 37.5: the total reached, halved (Going Back)")))
-    for icon, meaning in ((MOON_ICON, t("took all 16 black cards")), (LEADER_ICON, t("leading"))):
+    symbols = [(LEADER_ICON, t("leading"))]
+    if any(deal.moon for deal in pad.deals):  # each key only for a symbol on the sheet
+        symbols.insert(0, (MOON_ICON, t("took all 16 black cards")))
+    for icon, meaning in symbols:
         keys.append(ft.Row([ft.Icon(icon, size=14), note(meaning)], spacing=2))
     legend = ft.Row(wrap=True, spacing=8, controls=keys)
     return ft.Column([heading(t("Scoresheet")), ft.Column(rows, spacing=0), legend], spacing=6)
