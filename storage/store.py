@@ -19,10 +19,12 @@ import copy
 import datetime as dt
 import hashlib
 import json
+import logging
 import re
 import shutil
 import threading
 import uuid
+import weakref
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Any, ClassVar, TypedDict, cast
@@ -47,6 +49,8 @@ from .files import (
 )
 from .paths import data_directory
 from .summaries import Summary, summarize
+
+logger = logging.getLogger(__name__)
 
 SCHEMA_VERSION = 4
 SHARDS = 64
@@ -151,6 +155,12 @@ def _device_key(device: str, game_id: str) -> str:
     return f"{device}/{game_id}"
 
 
+def _check_based_on(game_id: str, doc: dict[str, Any], based_on: int | None) -> None:
+    """A change made from revision `based_on` applies only while the game is still there."""
+    if based_on is not None and based_on != _revision_of(doc):
+        raise err.ChangedElsewhere(game_id=game_id)
+
+
 def _revision_of(doc: dict[str, Any]) -> int:
     revision = doc.get("revision", 0)
     return revision if isinstance(revision, int) else 0
@@ -223,6 +233,9 @@ class Store:
         self.folder = folder
         self.notices: list[err.StartupNotice] = []
         self._lock = threading.RLock()
+        # Who follows changes in this process: every open tab and device's app state, so each
+        # screen redraws when another one changes the data (weak: a closed session just goes).
+        self._listeners: list[weakref.WeakMethod[Callable[[], None]]] = []
         if folder.exists() and not folder.is_dir():
             raise err.NotAFolder(folder=str(folder))
         try:
@@ -561,6 +574,37 @@ class Store:
         with self._lock:
             return copy.deepcopy(self._find(game_id)[1]["record"])
 
+    def load_game_at(self, game_id: str) -> tuple[Record, int]:
+        """A copy of the game's record and the revision it is (read together)."""
+        with self._lock:
+            doc = self._find(game_id)[1]
+            return copy.deepcopy(doc["record"]), _revision_of(doc)
+
+    def last_change(self, game_id: str) -> dict[str, Any]:
+        """What the game's latest change was, as its maker described it (`{}` if unknown)."""
+        with self._lock:
+            change = self._find(game_id)[1].get("last_change")
+        return dict(change) if isinstance(change, dict) else {}
+
+    # --- following changes -------------------------------------------------------------------
+
+    def listen(self, listener: Callable[[], None]) -> None:
+        """Call `listener` (a bound method, held weakly) after `announce` by someone else."""
+        with self._lock:
+            self._listeners = [ref for ref in self._listeners if ref() is not None]
+            self._listeners.append(weakref.WeakMethod(listener))
+
+    def announce(self, origin: object) -> None:
+        """The data changed: tell every listener but those of `origin` (who knows already)."""
+        with self._lock:
+            listeners = [ref() for ref in self._listeners]
+        for listener in listeners:
+            if listener is not None and getattr(listener, "__self__", None) is not origin:
+                try:
+                    listener()
+                except Exception:  # one closed session must not stop the others
+                    logger.exception("a listener failed")
+
     def is_active(self, game_id: str) -> bool:
         with self._lock:
             return self._find(game_id)[0] is self._active
@@ -580,18 +624,24 @@ class Store:
         game_id: str,
         change: Callable[[Record], None],
         based_on: int | None = None,
+        described: dict[str, Any] | None = None,
     ) -> scoring.Replay:
         """Apply `change` to a copy of the record, validate it, then store it under the next
         revision. `based_on`: the revision the change was made from; when the game has moved
-        on since, nothing is changed (`ChangedElsewhere`)."""
+        on since, nothing is changed (`ChangedElsewhere`). `described`: what the change was and
+        who made it, kept beside the record until the next one (never exported)."""
         with self._lock:
             table, doc = self._find(game_id)
-            if based_on is not None and based_on != _revision_of(doc):
-                raise err.ChangedElsewhere(game_id=game_id)
+            _check_based_on(game_id, doc, based_on)
             record = copy.deepcopy(doc["record"])
             change(record)
             result = _validated_change(doc["record"], record)
-            new_doc = {**doc, "record": record, "revision": _revision_of(doc) + 1}
+            new_doc = {
+                **doc,
+                "record": record,
+                "revision": _revision_of(doc) + 1,
+                "last_change": described or {},
+            }
             if table is self._active:
                 table.put(game_id, new_doc)
             else:
@@ -601,11 +651,27 @@ class Store:
                 self._end()
             return result
 
-    def append_round(self, game_id: str, round_: dict[str, Any]) -> scoring.Replay:
-        """Record a round. Raises `InvalidRecord` (nothing stored) or `GameNotFound`."""
-        return self._change_record(game_id, lambda r: r["rounds"].append(round_))
+    def append_round(
+        self,
+        game_id: str,
+        round_: dict[str, Any],
+        based_on: int | None = None,
+        described: dict[str, Any] | None = None,
+    ) -> scoring.Replay:
+        """Record a round. Raises `InvalidRecord` (nothing stored), `ChangedElsewhere` or
+        `GameNotFound`."""
+        return self._change_record(
+            game_id, lambda r: r["rounds"].append(round_), based_on, described
+        )
 
-    def replace_round(self, game_id: str, index: int, round_: dict[str, Any]) -> scoring.Replay:
+    def replace_round(
+        self,
+        game_id: str,
+        index: int,
+        round_: dict[str, Any],
+        based_on: int | None = None,
+        described: dict[str, Any] | None = None,
+    ) -> scoring.Replay:
         """Edit a past round; refused with the reason if it breaks a later round."""
 
         def replace(record: Record) -> None:
@@ -613,7 +679,7 @@ class Store:
                 raise err.NoSuchRound(game_id=game_id, number=index + 1)
             record["rounds"][index] = round_
 
-        return self._change_record(game_id, replace)
+        return self._change_record(game_id, replace, based_on, described)
 
     def remove_last_round(self, game_id: str) -> scoring.Replay:
         def remove(record: Record) -> None:
@@ -623,7 +689,13 @@ class Store:
 
         return self._change_record(game_id, remove)
 
-    def remove_round(self, game_id: str, index: int) -> scoring.Replay:
+    def remove_round(
+        self,
+        game_id: str,
+        index: int,
+        based_on: int | None = None,
+        described: dict[str, Any] | None = None,
+    ) -> scoring.Replay:
         """Delete any round; refused with the reason if a later round depends on it."""
 
         def remove(record: Record) -> None:
@@ -631,10 +703,14 @@ class Store:
                 raise err.NoSuchRound(game_id=game_id, number=index + 1)
             del record["rounds"][index]
 
-        return self._change_record(game_id, remove)
+        return self._change_record(game_id, remove, based_on, described)
 
     def set_record(
-        self, game_id: str, record: Record, based_on: int | None = None
+        self,
+        game_id: str,
+        record: Record,
+        based_on: int | None = None,
+        described: dict[str, Any] | None = None,
     ) -> scoring.Replay:
         """Replace a game's whole record (undo, redo); it keeps its id. `based_on`: the
         revision it replaces (refused with `ChangedElsewhere` when the game moved on)."""
@@ -644,22 +720,32 @@ class Store:
             current.update(copy.deepcopy(record))
             current.setdefault("meta", {})["id"] = game_id
 
-        return self._change_record(game_id, replace, based_on)
+        return self._change_record(game_id, replace, based_on, described)
 
     def revision(self, game_id: str) -> int:
         """How many changes the game has had (stored beside its record, never in it)."""
         with self._lock:
             return _revision_of(self._find(game_id)[1])
 
-    def set_notes(self, game_id: str, notes: str) -> None:
-        self._change_record(game_id, lambda r: r.setdefault("meta", {}).update(notes=notes))
+    def set_notes(self, game_id: str, notes: str, described: dict[str, Any] | None = None) -> None:
+        self._change_record(
+            game_id, lambda r: r.setdefault("meta", {}).update(notes=notes), None, described
+        )
 
-    def finish_game(self, game_id: str, ended: str | None = None) -> None:
-        """Move a game from the table to the history (it may be finished or abandoned)."""
+    def finish_game(
+        self,
+        game_id: str,
+        ended: str | None = None,
+        based_on: int | None = None,
+        described: dict[str, Any] | None = None,
+    ) -> None:
+        """Move a game from the table to the history (it may be finished or abandoned).
+        `based_on`: the revision the player saw when they finished it (`ChangedElsewhere`)."""
         with self._lock:
             table, doc = self._find(game_id)
             if table is not self._active:
                 raise err.GameNotActive(game_id=game_id)
+            _check_based_on(game_id, doc, based_on)
             record = copy.deepcopy(doc["record"])
             record.setdefault("meta", {})["ended"] = ended or now()
             scoring.replay(record)
@@ -667,6 +753,7 @@ class Store:
                 "record": record,
                 "deleted_at": doc.get("deleted_at"),
                 "revision": _revision_of(doc) + 1,
+                "last_change": described or {},
             }
             self._begin("finish", [game_id])
             self._shard(shard_of(game_id)).put(game_id, archived)

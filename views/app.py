@@ -48,7 +48,9 @@ def screens_for(state: AppState) -> list[ft.View]:
 @ft.component
 def App(store: Store, device: str) -> list[ft.View]:
     page = ft.context.page
-    state, _ = use_made(lambda: AppState.load(store, page.route or "/", device))
+    state, _ = use_made(
+        lambda: AppState.load(store, page.route or "/", device, page.session.id, page)
+    )
 
     def on_route_change(event: ft.RouteChangeEvent) -> None:
         state.route = event.route
@@ -70,6 +72,7 @@ def App(store: Store, device: str) -> list[ft.View]:
     page.on_route_change = on_route_change
     page.on_view_pop = on_view_pop
     page.on_locale_change = on_locale
+    page.on_connect = lambda event: state.reconnected()
     page.theme_mode = state.theme_mode
     page.title = "Debrief"
     return screens_for(state)

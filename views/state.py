@@ -8,8 +8,10 @@ every screen that shows stored data reads, so they all redraw. The store itself 
 from __future__ import annotations
 
 import contextlib
+import contextvars
 import copy
-from collections.abc import Callable
+import logging
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TypeVar
@@ -18,9 +20,10 @@ import flet as ft
 
 import scoring
 from scoring import Record
+from scoring.errors import N_
 from scoring.table import name_key
 from storage import Store, backup
-from storage.errors import StartupNotice, StorageError
+from storage.errors import ChangedElsewhere, StartupNotice, StorageError
 from storage.store import Player
 from storage.summaries import Summary
 
@@ -28,8 +31,34 @@ from .i18n import Translator, system_language
 from .widgets import show_note
 
 T = TypeVar("T")
-REFUSALS = (scoring.InvalidRecord, StorageError)  # a change refused: nothing was written
-Refusal = scoring.InvalidRecord | StorageError
+logger = logging.getLogger(__name__)
+
+
+class Overtaken(Exception):
+    """A change made from an old state of a game: another tab or device changed it first.
+    Nothing was written; the screen shows the game as it is now."""
+
+    def __init__(self, who: str, what: str, index: int | None, round_word: str, kept: bool):
+        super().__init__(f"{who} {what} {index}")
+        self.who = who  # "device", "tab" or "" (not known)
+        self.what = what  # as the other change was described: "save", "undo", ...
+        self.index = index
+        self.round_word = round_word  # how the game calls a round: "deal {number}"
+        self.kept = kept  # an entry's draft is kept (and may be saved again as it is)
+
+
+REFUSALS = (scoring.InvalidRecord, StorageError, Overtaken)  # refused: nothing was written
+Refusal = scoring.InvalidRecord | StorageError | Overtaken
+
+OVERTAKEN = {
+    "save": N_("{who} saved {round} in the meantime."),
+    "change": N_("{who} corrected {round} in the meantime."),
+    "delete": N_("{who} deleted {round} in the meantime."),
+    "undo": N_("{who} undid a change in the meantime."),
+    "redo": N_("{who} redid a change in the meantime."),
+    "finish": N_("{who} put the game into the history in the meantime."),
+}
+WHO = {"device": N_("Another device"), "tab": N_("Another tab")}
 
 
 UNDO_LIMIT = 20  # steps kept per game and device
@@ -47,13 +76,26 @@ class Step:
     index: int  # the round's index
     record: Record
     revision: int
+    tab: str = ""  # the tab that made it: only that tab undoes it ("" from an older version)
 
     def to_json(self) -> Record:
-        return {"what": self.what, "index": self.index, "record": self.record, "rev": self.revision}
+        return {
+            "what": self.what,
+            "index": self.index,
+            "record": self.record,
+            "rev": self.revision,
+            "tab": self.tab,
+        }
 
     @classmethod
     def from_json(cls, data: Record) -> Step:
-        return cls(str(data["what"]), int(data["index"]), dict(data["record"]), int(data["rev"]))
+        return cls(
+            str(data["what"]),
+            int(data["index"]),
+            dict(data["record"]),
+            int(data["rev"]),
+            str(data.get("tab", "")),
+        )
 
 
 @dataclass(frozen=True)
@@ -86,20 +128,37 @@ class AppState:
     message: str | None = None  # a short note for the snack bar
     revision: int = 0  # bumped after every change to stored data
     device: str = "this-device"  # the browser profile or app install (drafts, undo)
+    tab: str = "this-tab"  # the Flet session: a change's base revision and undo belong to it
+    _page: ft.Page | None = None  # where to redraw when another tab or device changes data
+    # The revision of each game as this tab last drew it: a change is made from it.
+    # (Private fields: Flet's observable neither wraps nor announces them; drawing sets it.)
+    _seen: dict[str, int] = field(default_factory=dict)
 
     @classmethod
-    def load(cls, store: Store, route: str = "/", device: str = "this-device") -> AppState:
+    def load(
+        cls,
+        store: Store,
+        route: str = "/",
+        device: str = "this-device",
+        tab: str = "this-tab",
+        page: ft.Page | None = None,
+    ) -> AppState:
         """The state at start; opened at the home screen, it returns to the game the table was
-        playing when the app was closed (if that game is still in progress)."""
+        playing when the app was closed (if that game is still in progress). It follows
+        every change another tab or device makes to the data."""
         if route in ("", "/"):
             route = cls._last_table(store) or "/"
-        return cls(
+        state = cls(
             _store=store,
             route=route,
             language_setting=str(store.setting("language", "system")),
             theme_setting=str(store.setting("theme", "system")),
             device=device,
+            tab=tab,
+            _page=page,
         )
+        store.listen(state.changed_elsewhere)
+        return state
 
     @staticmethod
     def _last_table(store: Store) -> str | None:
@@ -112,7 +171,28 @@ class AppState:
         return None
 
     def _changed(self) -> None:
-        """Stored data changed: every screen showing it redraws."""
+        """Stored data changed: every screen showing it redraws, in every tab and device."""
+        self.revision += 1
+        self._store.announce(self)
+
+    def changed_elsewhere(self) -> None:
+        """Another tab or device changed the data (called from its thread): redraw this tab
+        from the data as it is now, in this tab's own session."""
+        page = self._page
+        if page is None:
+            return
+
+        async def redraw() -> None:
+            self.revision += 1
+
+        try:
+            # run_task binds the page to the caller's context: keep the caller's own intact.
+            contextvars.copy_context().run(page.run_task, redraw)
+        except Exception:  # a session that has closed: it has nothing to redraw
+            logger.debug("tab %s did not follow a change", self.tab, exc_info=True)
+
+    def reconnected(self) -> None:
+        """The tab came back (a reload, a network gap): draw it from the data as it is now."""
         self.revision += 1
 
     # --- settings --------------------------------------------------------------------------
@@ -174,7 +254,22 @@ class AppState:
         """Why a change was not saved, in the player's language (nothing was changed)."""
         if isinstance(error, scoring.InvalidRecord):
             return [self.t.problem(problem) for problem in error.errors]
+        if isinstance(error, Overtaken):
+            return [self._overtaken_message(error)]
         return [self.t.problem(error)]
+
+    def _overtaken_message(self, error: Overtaken) -> str:
+        """E.g. "Another device saved deal 6 in the meantime. Your entry is kept: …"""
+        t = self.t
+        said = OVERTAKEN.get(error.what)
+        if said is None or error.who not in WHO:
+            text = t("The game was changed in the meantime.")
+        else:
+            index = error.index if error.index is not None else 0
+            text = t(said, who=t(WHO[error.who]), round=t(error.round_word, number=index + 1))
+        if error.kept:
+            return text + " " + t("Your entry is kept: check it, then save it again.")
+        return text + " " + t("Nothing was changed here.")
 
     def attempt(self, change: Callable[[], T]) -> T | None:
         """Make `change` and return its result; when it is refused (a rule, a full disk, ...)
@@ -207,7 +302,10 @@ class AppState:
     # --- reading games ---------------------------------------------------------------------
 
     def record(self, game_id: str) -> Record:
-        return self._store.load_game(game_id)
+        """The game as it is now; what this tab's next change to it is based on."""
+        record, revision = self._store.load_game_at(game_id)
+        self._seen[game_id] = revision
+        return record
 
     def is_active(self, game_id: str) -> bool:
         return self._store.is_active(game_id)
@@ -235,21 +333,81 @@ class AppState:
         `index`; the entry's draft is done with. Raises `InvalidRecord` or a `StorageError`
         (nothing saved)."""
         before = self._store.load_game(game_id)
-        if index is None:
-            result = self._store.append_round(game_id, round_)
-            self._stepped(game_id, before, "save", len(before["rounds"]))
-        else:
-            result = self._store.replace_round(game_id, index, round_)
-            self._stepped(game_id, before, "change", index)
+        base = self._entry_base(game_id)
+        with self._overtaken_check(game_id, kept=True):
+            if index is None:
+                index = len(before["rounds"])
+                result = self._store.append_round(
+                    game_id, round_, base, self._described("save", index)
+                )
+                self._stepped(game_id, before, "save", index)
+            else:
+                result = self._store.replace_round(
+                    game_id, index, round_, base, self._described("change", index)
+                )
+                self._stepped(game_id, before, "change", index)
         self.discard_draft(game_id)
         return result
 
     def delete_round(self, game_id: str, index: int) -> scoring.Replay:
         before = self._store.load_game(game_id)
-        result = self._store.remove_round(game_id, index)
+        base = self._entry_base(game_id)
+        with self._overtaken_check(game_id, kept=True):
+            result = self._store.remove_round(
+                game_id, index, base, self._described("delete", index)
+            )
         self._stepped(game_id, before, "delete", index)
         self.discard_draft(game_id)
         return result
+
+    # --- changes made from an old state ------------------------------------------------------
+
+    def _described(self, what: str, index: int | None = None) -> Record:
+        """A change as the other tabs and devices will be told of it, should theirs clash."""
+        return {"what": what, "index": index, "device": self.device, "tab": self.tab}
+
+    def _entry_base(self, game_id: str) -> int | None:
+        """The revision an entry was begun on (its draft keeps it); else what this tab saw."""
+        kept = self._store.draft(self.device, game_id)
+        base = kept.get("base") if kept else None
+        return base if isinstance(base, int) else self._seen.get(game_id)
+
+    @contextlib.contextmanager
+    def _overtaken_check(self, game_id: str, kept: bool) -> Iterator[None]:
+        """Turn a change refused for an old base revision into `Overtaken`, naming what
+        happened; this tab then shows the game as it is now, and an entry's draft is based on
+        that, so the player can look at it and save it again on purpose."""
+        try:
+            yield
+        except ChangedElsewhere:
+            change = self._store.last_change(game_id)
+            kept_draft = self._store.draft(self.device, game_id) if kept else None
+            if kept_draft is not None:
+                with contextlib.suppress(StorageError):
+                    self._store.keep_draft(
+                        self.device, game_id, {**kept_draft, "base": self._store.revision(game_id)}
+                    )
+            self.revision += 1
+            raise Overtaken(
+                self._who(change),
+                str(change.get("what", "")),
+                change.get("index") if isinstance(change.get("index"), int) else None,
+                self._round_word(game_id),
+                kept,
+            ) from None
+
+    def _who(self, change: Record) -> str:
+        if not change:
+            return ""
+        return "tab" if change.get("device") == self.device else "device"
+
+    def _round_word(self, game_id: str) -> str:
+        from .games import view_of  # the views of the games import this module
+
+        try:
+            return view_of(str(self._store.load_game(game_id)["game"])).round_name
+        except (StorageError, KeyError):
+            return N_("round {number}")
 
     # --- undo and redo: per game and device ---------------------------------------------------
 
@@ -266,14 +424,15 @@ class AppState:
         it corrected a game stored before a rule it breaks (that record cannot be stored
         again)."""
         if scoring.replay_until_broken(before)[1] is None:
-            step = Step(what, index, before, self._store.revision(game_id))
+            step = Step(what, index, before, self._store.revision(game_id), self.tab)
             undo = (*self.history(game_id).undo, step)[-UNDO_LIMIT:]
             self._set_history(game_id, History(undo, ()))
         self._changed()
 
     def steps(self, game_id: str) -> tuple[Step | None, Step | None]:
-        """What Undo and Redo would do now; None for each that has nothing to do, or whose
-        step no longer applies (another device changed the game since)."""
+        """What Undo and Redo would do now; None for each that has nothing to do, whose step
+        another tab made, or that no longer applies (another tab or device changed the game
+        since)."""
         history = self.history(game_id)
         if not history.undo and not history.redo:
             return None, None
@@ -283,7 +442,9 @@ class AppState:
             return None, None
 
         def applicable(steps: tuple[Step, ...]) -> Step | None:
-            return steps[-1] if steps and steps[-1].revision == current else None
+            if not steps or steps[-1].revision != current:
+                return None
+            return steps[-1] if steps[-1].tab in ("", self.tab) else None
 
         return applicable(history.undo), applicable(history.redo)
 
@@ -301,14 +462,19 @@ class AppState:
         if not steps:
             return None
         step = steps[-1]
+        if step.tab not in ("", self.tab):  # another tab's change: only that tab undoes it
+            return None
         current = self._store.load_game(game_id)
+        what = "undo" if backwards else "redo"
         try:
-            self._store.set_record(game_id, copy.deepcopy(step.record), based_on=step.revision)
+            self._store.set_record(
+                game_id, copy.deepcopy(step.record), step.revision, self._described(what)
+            )
         except REFUSALS:
             self._set_history(game_id, History())  # the game moved on: the history is over
             self._changed()
             return None
-        back = Step(step.what, step.index, current, self._store.revision(game_id))
+        back = Step(step.what, step.index, current, self._store.revision(game_id), self.tab)
         steps, others = steps[:-1], (*others, back)
         self._set_history(game_id, History(steps, others) if backwards else History(others, steps))
         self._changed()
@@ -322,8 +488,14 @@ class AppState:
     def keep_draft(self, game_id: str, index: int | None, entry: Record) -> None:
         """The round being entered, kept on every change (a full disk or a read-only folder
         costs the draft only, and says so once)."""
+        kept = self._store.draft(self.device, game_id)
+        base = kept.get("base") if kept and kept.get("round") == index else None
+        if not isinstance(base, int):  # a new draft is based on the game as this tab drew it
+            base = self._seen.get(game_id)
         try:
-            self._store.keep_draft(self.device, game_id, {"round": index, "entry": entry})
+            self._store.keep_draft(
+                self.device, game_id, {"round": index, "entry": entry, "base": base}
+            )
         except StorageError as error:
             if self.message is None:
                 self.say(
@@ -338,7 +510,11 @@ class AppState:
             self._store.discard_draft(self.device, game_id)
 
     def finish(self, game_id: str) -> None:
-        self._store.finish_game(game_id)
+        """Into the history, if the game is still as this tab drew it."""
+        with self._overtaken_check(game_id, kept=False):
+            self._store.finish_game(
+                game_id, None, self._seen.get(game_id), self._described("finish")
+            )
         self._set_history(game_id, History())
         self.discard_draft(game_id)
         self._changed()
@@ -357,7 +533,7 @@ class AppState:
         self._changed()
 
     def set_notes(self, game_id: str, notes: str) -> None:
-        self._store.set_notes(game_id, notes)
+        self._store.set_notes(game_id, notes, self._described("notes"))
         self._changed()
 
     # --- players ---------------------------------------------------------------------------
