@@ -2,6 +2,7 @@
 
     python main.py                      # the app in a window
     python main.py --web --port 8550    # in a browser, served on localhost only, offline
+    python main.py --share              # also to the phones on the local network (a link, a PIN)
 
 Both use $DEBRIEF_DATA_DIR (or --data-dir) for the data folder. In a browser the app is behind
 a guard (web/guard.py): it prints a link with a per-launch key, and answers nothing else.
@@ -36,6 +37,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--no-browser", action="store_true", help="with --web: do not open a browser"
     )
+    parser.add_argument(
+        "--share",
+        action="store_true",
+        help="share the table on the local network (plain HTTP; guests need the printed link)",
+    )
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.WARNING, format="%(asctime)s %(name)s: %(message)s")
     for name in sanitize_environment():
@@ -43,8 +49,16 @@ def main(argv: list[str] | None = None) -> int:
     if not args.web and no_display():
         print("No screen here: serving Debrief to a browser instead.", flush=True)
         args.web = True
+    if args.share:
+        args.web = True
     if args.web:
-        serve(make_main(args.data_dir), args.port, ASSETS, open_browser=not args.no_browser)
+        serve(
+            lambda sharing: make_main(args.data_dir, sharing),
+            args.port,
+            ASSETS,
+            open_browser=not args.no_browser,
+            share=args.share,
+        )
     else:
         ft.run(make_main(args.data_dir), assets_dir=ASSETS)
     return 0

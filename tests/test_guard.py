@@ -7,19 +7,24 @@ to widen what the server exposes.
 
 from __future__ import annotations
 
+import asyncio
 import http.client
 import http.server
+import re
 import threading
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
+from builders import ROOT
 from listening import listening
 from playwright.sync_api import Browser
 from websockets.exceptions import InvalidStatus
 from websockets.sync.client import connect
 
 from tools.browser import AppServer, free_port
+from web.guard import REFUSED_PAGE, Addresses, Guard, role_of
 
 SECRET = "guard-test-secret-7f3a9c"
 
@@ -208,3 +213,98 @@ def test_without_a_screen_a_plain_start_serves_the_guarded_app(tmp_path: Path) -
         assert f"http://127.0.0.1:{server.port}/?key=" in server.log.read_text()
     finally:
         server.stop()
+
+
+# --- a shared table (--share) -------------------------------------------------------------------
+
+
+def served_paths() -> list[str]:
+    """Every path the app's server answers, taken from the server itself: Flet's routes (a
+    `{name}` filled in) and every file its static mount serves (Flutter's client, our assets)."""
+    import flet as ft
+    import flet_web
+
+    app = ft.run(lambda page: None, export_asgi_app=True, assets_dir="assets", no_cdn=True)
+    paths: list[str] = []
+
+    def walk(routes: list[Any], prefix: str = "") -> None:
+        for route in routes:
+            path = prefix + (getattr(route, "path", "") or "")
+            sub = getattr(route, "app", None)
+            if hasattr(sub, "routes") and sub is not app:
+                walk(sub.routes, path)
+            elif path:
+                paths.append(re.sub(r"\{[^}]*\}", "x", path))
+
+    walk(app.routes)
+    for folder in (Path(flet_web.get_package_web_dir()), ROOT / "assets"):
+        paths += [f"/{f.relative_to(folder)}" for f in folder.rglob("*") if f.is_file()]
+    return sorted(set(paths))
+
+
+def test_a_shared_table_gives_a_client_without_a_secret_nothing_on_any_route(
+    tmp_path: Path,
+) -> None:
+    """Sharing binds every address; a phone on the Wi-Fi without the share link gets the
+    refusal page on every route the server answers — files, Flet's routes, the websocket."""
+    server = AppServer(tmp_path / "data", secret=SECRET, args=["--share"]).start()
+    try:
+        assert server.process is not None
+        assert set(listening(server.process.pid)) == {("0.0.0.0", server.port)}
+        link = server.printed("Guests open:")
+        lan_host = link.removeprefix("http://").split("/")[0]
+        paths = served_paths()
+        assert "/ws" in paths and "/main.dart.js" in paths and len(paths) > 20
+        for path in paths:
+            for host in (lan_host, f"127.0.0.1:{server.port}"):
+                status, headers, body = request(server, path, {"Host": host})
+                assert status == 403, (path, host)
+                assert body == REFUSED_PAGE and "set-cookie" not in headers, path
+        with pytest.raises(InvalidStatus):
+            connect(f"ws://127.0.0.1:{server.port}/ws", additional_headers={"Host": lan_host})
+        status, headers, _ = request(server, link.split(lan_host)[1], {"Host": lan_host})
+        assert status == 303 and "HttpOnly" in headers["set-cookie"]  # the link lets a guest in
+        wrong = link.split("share=")[0] + "share=guessed"
+        status, _, body = request(server, wrong.split(lan_host)[1], {"Host": lan_host})
+        assert status == 403 and body == REFUSED_PAGE
+    finally:
+        server.stop()
+
+
+def test_a_guest_cannot_claim_to_be_the_host() -> None:
+    """The app learns a session's role from the guard's tag in front of the User-Agent; a tag
+    the client wrote itself is dropped, and a guest's cookie never makes a host."""
+    seen: list[str] = []
+
+    async def app(scope: Any, receive: Any, send: Any) -> None:
+        seen.append(dict(scope["headers"])[b"user-agent"].decode())
+        await send({"type": "http.response.start", "status": 200, "headers": []})
+        await send({"type": "http.response.body", "body": b""})
+
+    guard = Guard(app, "host-secret", Addresses.local(80), "c", guest_secret="guest-secret")
+
+    async def call(cookie: str, agent: str) -> None:
+        scope = {
+            "type": "http",
+            "path": "/",
+            "query_string": b"",
+            "headers": [
+                (b"host", b"127.0.0.1:80"),
+                (b"cookie", cookie.encode()),
+                (b"user-agent", agent.encode()),
+            ],
+        }
+
+        async def receive() -> dict[str, Any]:
+            return {"type": "http.request"}
+
+        async def send(message: Any) -> None:
+            pass
+
+        await guard(scope, receive, send)
+
+    asyncio.run(call("c-guest=guest-secret", "DebriefRole/host Mozilla/5.0"))
+    asyncio.run(call("c=host-secret", "Mozilla/5.0 DebriefRole/guest"))
+    asyncio.run(call("c-guest=host-secret", "DebriefRole/host"))  # the host's secret, wrong name
+    assert [role_of(agent) for agent in seen] == ["guest", "host"]
+    assert seen[0] == "DebriefRole/guest Mozilla/5.0"

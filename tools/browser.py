@@ -46,7 +46,8 @@ class AppServer:
     """`python main.py --web` on a free port with its own data folder and launch secret.
 
     `url` is the link the app prints (it carries the secret); `env` adds to or, with None
-    values, removes from the server's environment; `web=False` starts it as `python main.py`.
+    values, removes from the server's environment; `web=False` starts it as `python main.py`;
+    `args` are more of its options (`["--share"]`: `printed` then finds the share link and PIN).
     """
 
     def __init__(
@@ -56,8 +57,10 @@ class AppServer:
         secret: str | None = None,
         env: dict[str, str | None] | None = None,
         web: bool = True,
+        args: list[str] | None = None,
     ) -> None:
         self.data_dir = data_dir
+        self.args = args or []
         self.port = port or free_port()
         self.secret = secret or secrets.token_urlsafe(24)
         self.extra_env = env or {}
@@ -86,7 +89,7 @@ class AppServer:
                 env[name] = value
         self.data_dir.parent.mkdir(parents=True, exist_ok=True)
         log = open(self.log, "ab")  # noqa: SIM115
-        command = [sys.executable, "main.py", *(["--web"] if self.web else [])]
+        command = [sys.executable, "main.py", *(["--web"] if self.web else []), *self.args]
         self.process = subprocess.Popen(
             [*command, "--port", str(self.port), "--no-browser"],
             cwd=ROOT,
@@ -102,6 +105,13 @@ class AppServer:
                 return self
             time.sleep(0.3)
         raise RuntimeError(f"the app did not start on {self.origin}:\n{self.log.read_text()}")
+
+    def printed(self, label: str) -> str:
+        """What the app printed after `label` at start ("Guests open:", "Scorers' PIN:")."""
+        for line in self.log.read_text().splitlines():
+            if line.startswith(label):
+                return line.removeprefix(label).strip()
+        raise LookupError(f"the app printed no {label!r}:\n{self.log.read_text()}")
 
     def _answers(self) -> bool:
         """Whether the server answers HTTP on its port (any answer: the guard may refuse)."""

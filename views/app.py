@@ -9,10 +9,12 @@ import flet as ft
 
 from storage import Store
 from storage.errors import StorageError
+from web.guard import GUEST, role_of
 
-from . import history, home, new_game, players, safe, settings, table
+from . import guest, history, home, new_game, players, safe, settings, table
 from .hooks import use_made
-from .state import AppState
+from .sharing import Sharing
+from .state import HOST, VIEWER, AppState
 from .theme import DARK, LIGHT, theme
 
 DEVICE_KEY = "debrief.device"
@@ -20,8 +22,12 @@ DEVICE_KEY = "debrief.device"
 
 def screens_for(state: AppState) -> list[ft.View]:
     """The stack of views for the current route: home at the bottom, the open screen on top."""
+    if state.role != HOST:
+        return guest_screens(state)
     stack = [home.HomeView(state)]
     route = state.route
+    if route.startswith("/game/"):
+        state.show_to_guests(route.removeprefix("/game/"))
     if route == "/new":
         stack.append(new_game.NewGameView(state))
     elif route.startswith("/game/"):
@@ -45,12 +51,28 @@ def screens_for(state: AppState) -> list[ft.View]:
     return stack
 
 
+def guest_screens(state: AppState) -> list[ft.View]:
+    """A guest of a shared table sees the game the host has open, and nothing else."""
+    if state.asking_pin:
+        return [guest.PinView(state)]
+    game_id = state.shared_game
+    if game_id is None:
+        return [guest.WaitingView(state)]
+    return [table.GameScreen(state, game_id)]
+
+
 @ft.component
-def App(store: Store, device: str) -> list[ft.View]:
+def App(store: Store, device: str, sharing: Sharing | None) -> list[ft.View]:
     page = ft.context.page
-    state, _ = use_made(
-        lambda: AppState.load(store, page.route or "/", device, page.session.id, page)
-    )
+
+    def load() -> AppState:
+        role = VIEWER if role_of(page.client_user_agent or "") == GUEST else HOST
+        if role == VIEWER and sharing is None:  # a guest's tag without a shared table
+            raise PermissionError("a guest without a shared table")
+        route = page.route or "/"
+        return AppState.load(store, route, device, page.session.id, page, role, sharing)
+
+    state, _ = use_made(load)
 
     def on_route_change(event: ft.RouteChangeEvent) -> None:
         state.route = event.route
@@ -78,8 +100,11 @@ def App(store: Store, device: str) -> list[ft.View]:
     return screens_for(state)
 
 
-def make_main(data_dir: str | None) -> Callable[[ft.Page], Awaitable[None]]:
-    """The Flet entry point for a data folder."""
+def make_main(
+    data_dir: str | None, sharing: Sharing | None = None
+) -> Callable[[ft.Page], Awaitable[None]]:
+    """The Flet entry point for a data folder (and, with `sharing`, a table shared on the
+    local network)."""
 
     safe.install()
 
@@ -91,7 +116,7 @@ def make_main(data_dir: str | None) -> Callable[[ft.Page], Awaitable[None]]:
         except StorageError as error:
             page.add(ft.SafeArea(ft.Text(error.message, selectable=True)))
             return
-        page.render_views(App, store, await device_id())
+        page.render_views(App, store, await device_id(), sharing)
 
     return main
 

@@ -10,8 +10,9 @@ import scoring
 from scoring.errors import N_
 
 from .games import AtTable
+from .guest import guest_bar
 from .i18n import Translator
-from .state import AppState, Step
+from .state import HOST, AppState, Step
 from .widgets import back_bar, body, icon_button, info_box, note
 
 CHANGE_NAMES = {
@@ -31,7 +32,7 @@ def game_bar(at: AtTable, title: str, entering: bool) -> ft.AppBar:
     being entered they are not offered: they would undo a saved round, not the entry."""
     state, t, game_id = at.state, at.t, at.game_id
     actions: list[ft.Control] = []
-    undo_step, redo_step = (None, None) if entering else state.steps(game_id)
+    undo_step, redo_step = (None, None) if entering or at.read_only else state.steps(game_id)
 
     def swap(backwards: bool) -> None:
         step = state.undo(game_id) if backwards else state.redo(game_id)
@@ -48,6 +49,8 @@ def game_bar(at: AtTable, title: str, entering: bool) -> ft.AppBar:
     if redo_step is not None:
         label = t("Redo: {what}", what=change_name(at, redo_step))
         actions.append(icon_button(ft.Icons.REDO, label, lambda: swap(False)))
+    if state.role != HOST:  # a guest's screen is this game only: nowhere to go back to
+        return guest_bar(state, title, actions)
     return back_bar(title, lambda: state.go("/"), t, actions=actions)
 
 
@@ -69,7 +72,9 @@ def game_over_panel(
         ft.Text(headline, theme_style=ft.TextThemeStyle.TITLE_LARGE, weight=ft.FontWeight.BOLD),
         *(explanation or []),
     ]
-    if state.is_active(game_id):
+    if state.role != HOST:
+        pass  # putting the game into the history is the host's
+    elif state.is_active(game_id):
         controls.append(
             ft.FilledButton(
                 t("Finish and save to history"),
@@ -130,6 +135,8 @@ def entry_exits(
 def asked_first(at: AtTable, open_correction: Callable[[], None]) -> Callable[[], None]:
     """Opening a round's correction: at once at the table; in a game of the history (which
     opens read-only) only after the player confirms."""
+    if at.read_only:
+        return lambda: None  # a guest who watches corrects nothing
     if at.state.is_active(at.game_id):
         return open_correction
     t = at.t

@@ -28,10 +28,12 @@ from storage.store import Player
 from storage.summaries import Summary
 
 from .i18n import Translator, system_language
+from .sharing import Sharing
 from .widgets import show_note
 
 T = TypeVar("T")
 logger = logging.getLogger(__name__)
+HOST, VIEWER, SCORER = "host", "viewer", "scorer"  # who is at this tab (a shared table)
 
 
 class Overtaken(Exception):
@@ -129,6 +131,9 @@ class AppState:
     revision: int = 0  # bumped after every change to stored data
     device: str = "this-device"  # the browser profile or app install (drafts, undo)
     tab: str = "this-tab"  # the Flet session: a change's base revision and undo belong to it
+    role: str = HOST  # a guest of a shared table is a VIEWER, with the PIN a SCORER
+    asking_pin: bool = False  # a viewer is typing the PIN
+    _sharing: Sharing | None = None  # the table shared on the local network (--share)
     _page: ft.Page | None = None  # where to redraw when another tab or device changes data
     # The revision of each game as this tab last drew it: a change is made from it.
     # (Private fields: Flet's observable neither wraps nor announces them; drawing sets it.)
@@ -142,6 +147,8 @@ class AppState:
         device: str = "this-device",
         tab: str = "this-tab",
         page: ft.Page | None = None,
+        role: str = HOST,
+        sharing: Sharing | None = None,
     ) -> AppState:
         """The state at start; opened at the home screen, it returns to the game the table was
         playing when the app was closed (if that game is still in progress). It follows
@@ -155,7 +162,9 @@ class AppState:
             theme_setting=str(store.setting("theme", "system")),
             device=device,
             tab=tab,
+            role=role,
             _page=page,
+            _sharing=sharing,
         )
         store.listen(state.changed_elsewhere)
         return state
@@ -190,6 +199,39 @@ class AppState:
             contextvars.copy_context().run(page.run_task, redraw)
         except Exception:  # a session that has closed: it has nothing to redraw
             logger.debug("tab %s did not follow a change", self.tab, exc_info=True)
+
+    # --- a shared table ----------------------------------------------------------------------
+
+    @property
+    def shared_game(self) -> str | None:
+        """The game guests see (the one the host has open), if it is there."""
+        game_id = self._sharing.game_id if self._sharing else None
+        if game_id is None or not self._store.contains_game(game_id):
+            return None
+        return game_id
+
+    def show_to_guests(self, game_id: str) -> None:
+        """The host opened a game: with the table shared, the guests now see it."""
+        if self.role == HOST and self._sharing is not None and self._sharing.show(game_id):
+            self._store.announce(self)
+
+    def ask_pin(self) -> None:
+        self.asking_pin = True
+
+    def stop_asking_pin(self) -> None:
+        self.asking_pin = False
+
+    def try_pin(self, typed: str) -> str:
+        """A viewer typed a PIN: "ok" (this tab is a scorer now), "wrong" or "locked"."""
+        if self._sharing is None or self.role != VIEWER:
+            return "wrong"
+        address = str(getattr(self._page, "client_ip", "") or "")
+        result = self._sharing.try_pin(typed, self.device, address)
+        if result == "ok":
+            self.role = SCORER
+            self.asking_pin = False
+            self.say(self.t("You can enter this game's rounds now."))
+        return result
 
     def reconnected(self) -> None:
         """The tab came back (a reload, a network gap): draw it from the data as it is now."""

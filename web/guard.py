@@ -11,6 +11,12 @@ Every request and every websocket handshake passes three checks before Flet sees
   reloads and other paths work. Every request and every websocket handshake (Flet sessions
   reattach for up to an hour) must carry the cookie.
 
+Sharing a table (``--share``) adds a second secret, the guests': the share link carries it as
+``?share=…`` and it becomes a cookie of its own. Each request that passes is tagged with the
+role its secret gives — ``DebriefRole/host`` or ``DebriefRole/guest`` in front of the
+User-Agent, the one request header Flet hands to the app's session (any such tag the client
+sent is removed first) — so the app knows a guest's session from the host's.
+
 Responses lose Flet's wildcard ``Access-Control-Allow-Origin`` and gain headers that keep them
 out of other sites' frames and keep the page from loading anything from another host. What the
 guard refuses gets a short page and no data.
@@ -32,6 +38,9 @@ Send = Callable[[Message], Awaitable[None]]
 ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
 
 KEY_PARAMETER = "key"
+SHARE_PARAMETER = "share"
+ROLE_TAG = "DebriefRole/"
+HOST, GUEST = "host", "guest"
 # Everything the page loads comes from this server: the served Flutter client asks
 # cdn.jsdelivr.net for rive_native.js (an animation runtime Debrief never uses) by a URL built
 # into main.dart.js/.wasm; 'self' stops that request in the browser, so the app stays offline
@@ -80,16 +89,34 @@ class Addresses:
         return frozenset(f"http://{host}" for host in self.hosts)
 
 
+def role_of(user_agent: str) -> str:
+    """The role the guard tagged a session with: "host", "guest", or "host" for a session the
+    guard never saw (the app in its own window)."""
+    for part in user_agent.split():
+        if part.startswith(ROLE_TAG):
+            return GUEST if part.removeprefix(ROLE_TAG) == GUEST else HOST
+    return HOST
+
+
 class Guard:
     """ASGI middleware: refuses what does not come from the app's own pages with its secret."""
 
-    def __init__(self, app: ASGIApp, secret: str, addresses: Addresses, cookie: str) -> None:
-        if not secret:
+    def __init__(
+        self,
+        app: ASGIApp,
+        secret: str,
+        addresses: Addresses,
+        cookie: str,
+        guest_secret: str | None = None,
+    ) -> None:
+        if not secret or guest_secret == "":
             raise ValueError("the guard needs a secret")
         self.app = app
         self.secret = secret
         self.addresses = addresses
         self.cookie = cookie
+        self.guest_secret = guest_secret
+        self.guest_cookie = f"{cookie}-guest"
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] not in ("http", "websocket"):
@@ -99,13 +126,14 @@ class Guard:
         if not self._from_own_page(headers):
             await self._refuse(scope, receive, send)
             return
-        if scope["type"] == "http" and self._key_in_query(scope) is not None:
+        if scope["type"] == "http" and self._secret_in_query(scope) is not None:
             await self._exchange_key(scope, send)
             return
-        if not self._has_secret(headers):
+        role = self._role(headers)
+        if role is None:
             await self._refuse(scope, receive, send)
             return
-        await self.app(scope, receive, _with_safe_headers(send))
+        await self.app(_tagged(scope, role), receive, _with_safe_headers(send))
 
     # --- the checks ------------------------------------------------------------------------
 
@@ -116,33 +144,43 @@ class Guard:
             return False
         return origin is None or origin.decode("latin-1") in self.addresses.origins
 
-    def _has_secret(self, headers: dict[bytes, bytes]) -> bool:
+    def _role(self, headers: dict[bytes, bytes]) -> str | None:
+        """The role the request's cookies prove (the host's wins), or None."""
         cookies = _cookies(headers.get(b"cookie", b"").decode("latin-1"))
-        return self._is_secret(cookies.get(self.cookie, ""))
+        if _same(cookies.get(self.cookie, ""), self.secret):
+            return HOST
+        if self.guest_secret and _same(cookies.get(self.guest_cookie, ""), self.guest_secret):
+            return GUEST
+        return None
 
-    def _is_secret(self, value: str) -> bool:
-        return hmac.compare_digest(value.encode(), self.secret.encode())
-
-    @staticmethod
-    def _key_in_query(scope: Scope) -> str | None:
-        query = scope.get("query_string", b"").decode("latin-1")
-        return dict(parse_qsl(query)).get(KEY_PARAMETER)
+    def _secret_in_query(self, scope: Scope) -> tuple[str, str] | None:
+        """(parameter, value) of a secret in the address: the host's key or a share link's."""
+        query = dict(parse_qsl(scope.get("query_string", b"").decode("latin-1")))
+        for parameter in (KEY_PARAMETER, SHARE_PARAMETER):
+            if parameter in query:
+                return parameter, query[parameter]
+        return None
 
     # --- answers ---------------------------------------------------------------------------
 
     async def _exchange_key(self, scope: Scope, send: Send) -> None:
-        """The printed link: a right key becomes the cookie; the address bar loses the key."""
-        key = self._key_in_query(scope) or ""
-        if not self._is_secret(key):
+        """The printed link (or a share link): a right secret becomes its cookie; the address
+        bar loses it."""
+        parameter, value = self._secret_in_query(scope) or ("", "")
+        if parameter == KEY_PARAMETER:
+            name, secret = self.cookie, self.secret
+        else:
+            name, secret = self.guest_cookie, self.guest_secret or ""
+        if not secret or not _same(value, secret):
             await _respond(send, http.HTTPStatus.FORBIDDEN, REFUSED_PAGE)
             return
         rest = [
             (k, v)
             for k, v in parse_qsl(scope["query_string"].decode("latin-1"))
-            if k != KEY_PARAMETER
+            if k not in (KEY_PARAMETER, SHARE_PARAMETER)
         ]
         location = scope.get("path", "/") + (f"?{urlencode(rest)}" if rest else "")
-        cookie = f"{self.cookie}={self.secret}; Path=/; HttpOnly; SameSite=Strict"
+        cookie = f"{name}={secret}; Path=/; HttpOnly; SameSite=Strict"
         await _respond(
             send,
             http.HTTPStatus.SEE_OTHER,
@@ -156,6 +194,25 @@ class Guard:
             await send({"type": "websocket.close", "code": 1008})  # before accept: HTTP 403
             return
         await _respond(send, http.HTTPStatus.FORBIDDEN, REFUSED_PAGE)
+
+
+def _same(value: str, secret: str) -> bool:
+    return hmac.compare_digest(value.encode(), secret.encode())
+
+
+def _tagged(scope: Scope, role: str) -> Scope:
+    """The request as the app sees it: its User-Agent starts with the role the guard proved
+    (a role tag the client wrote itself is dropped)."""
+    headers = []
+    agent = ""
+    for name, value in scope.get("headers", []):
+        if name.lower() == b"user-agent":
+            agent = value.decode("latin-1")
+        else:
+            headers.append((name, value))
+    own = " ".join(part for part in agent.split() if not part.startswith(ROLE_TAG))
+    headers.append((b"user-agent", f"{ROLE_TAG}{role} {own}".strip().encode("latin-1")))
+    return {**scope, "headers": headers}
 
 
 def _headers(scope: Scope) -> dict[bytes, bytes]:

@@ -1,4 +1,5 @@
-"""Serve the app to a browser on this computer only, behind the guard.
+"""Serve the app to a browser on this computer only (or, with ``--share``, also to the phones
+on the local network), behind the guard.
 
 Flet's own web server accepts any Origin and Host, and reads environment variables that change
 where and what it serves. So the app is built as Flet's ASGI app (`ft.run(...,
@@ -11,6 +12,7 @@ from __future__ import annotations
 
 import os
 import secrets
+import socket
 import webbrowser
 from collections.abc import Callable
 from typing import Any
@@ -18,9 +20,12 @@ from typing import Any
 import flet as ft
 import uvicorn
 
+from views.sharing import Sharing
+
 from .guard import Addresses, Guard
 
 LOOPBACK = "127.0.0.1"
+EVERY_ADDRESS = "0.0.0.0"
 # Flet reads these at start: each could move the server to another address or port, serve a
 # folder of the user's choosing, add an upload route or rename the routes the guard knows.
 WIDENING_VARIABLES = (
@@ -57,26 +62,67 @@ def launch_secret() -> str:
     return os.environ.get("DEBRIEF_SECRET") or secrets.token_urlsafe(32)
 
 
+def network_addresses() -> list[str]:
+    """This machine's IPv4 addresses on its networks (not the loopback), best guess first:
+    the one a packet to the local network would leave from, then every one the name has."""
+    found: list[str] = []
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+        try:
+            probe.connect(("10.255.255.255", 1))  # no packet is sent: it only picks a route
+            found.append(probe.getsockname()[0])
+        except OSError:
+            pass
+    try:
+        infos = socket.getaddrinfo(socket.gethostname(), None, socket.AF_INET)
+    except OSError:
+        infos = []
+    found += [str(info[4][0]) for info in infos]
+    return [a for a in dict.fromkeys(found) if not a.startswith("127.") and a != EVERY_ADDRESS]
+
+
 def serve(
-    main: Callable[[ft.Page], Any],
+    make_main: Callable[[Sharing | None], Callable[[ft.Page], Any]],
     port: int,
     assets_dir: str,
     open_browser: bool = True,
+    share: bool = False,
 ) -> None:
-    """Serve the app on 127.0.0.1:`port` until stopped; prints (and opens) the link."""
+    """Serve the app on 127.0.0.1:`port` until stopped; prints (and opens) the link. With
+    `share`, also on every network address, with a share link and a PIN for the table."""
     secret = launch_secret()
-    flet_app = ft.run(main, export_asgi_app=True, assets_dir=assets_dir, no_cdn=True)
-    guarded = Guard(flet_app, secret, Addresses.local(port), cookie=f"debrief-key-{port}")
+    addresses = Addresses.local(port)
+    host = LOOPBACK
+    sharing = None
+    guest_secret = None
+    if share:
+        lan = network_addresses()
+        addresses = Addresses.local(port, ("127.0.0.1", "localhost", *lan))
+        host = EVERY_ADDRESS
+        guest_secret = secrets.token_urlsafe(16)
+        where = lan[0] if lan else LOOPBACK
+        sharing = Sharing(link=f"http://{where}:{port}/?share={guest_secret}")
+    flet_app = ft.run(make_main(sharing), export_asgi_app=True, assets_dir=assets_dir, no_cdn=True)
+    guarded = Guard(
+        flet_app, secret, addresses, cookie=f"debrief-key-{port}", guest_secret=guest_secret
+    )
     config = uvicorn.Config(
         guarded,
-        host=LOOPBACK,
+        host=host,
         port=port,
         ws="websockets-sansio",
         ws_max_size=WEBSOCKET_MAX_BYTES,
         log_level="warning",
     )
     link = f"http://{LOOPBACK}:{port}/?key={secret}"
-    print(f"Debrief is served at {link} (on this computer only)", flush=True)
+    if sharing is None:
+        print(f"Debrief is served at {link} (on this computer only)", flush=True)
+    else:
+        print(f"Debrief is served at {link} (the host: open this one yourself)", flush=True)
+        print(f"Sharing the table on the local network ({host}:{port}, plain HTTP):", flush=True)
+        for address in sorted(addresses.hosts):
+            print(f"  listening for http://{address}", flush=True)
+        print(f"Guests open: {sharing.link}", flush=True)
+        print(f"Scorers' PIN: {sharing.pin}", flush=True)
     if open_browser:
         webbrowser.open(link)
     uvicorn.Server(config).run()

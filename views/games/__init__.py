@@ -25,7 +25,7 @@ from scoring.errors import N_
 
 from ..hooks import Setter
 from ..i18n import Translator
-from ..state import AppState
+from ..state import VIEWER, AppState
 
 ROUND = N_("round {number}")
 
@@ -47,6 +47,11 @@ class AtTable:
     @property
     def rounds(self) -> list[Record]:
         return list(self.record["rounds"])
+
+    @property
+    def read_only(self) -> bool:
+        """A guest who watches a shared table: the game is shown, nothing can be entered."""
+        return self.state.role == VIEWER
 
     def round_name(self, index: int) -> str:
         """Round `index` as the game calls it ("deal 5"), in the player's language."""

@@ -152,6 +152,7 @@ def sheet(at: AtTable, open_entry: Callable[[int], None]) -> list[ft.Control]:
     controls: list[ft.Control] = [game_over_panel(state, at.game_id, result)]
     if pad.next_deal is not None:
         controls.append(next_deal_panel(t, pad, pad.next_deal))
+    if pad.next_deal is not None and not at.read_only:
         controls.append(
             ft.FilledButton(
                 t("Enter deal {number}", number=pad.next_deal.number),
@@ -161,7 +162,7 @@ def sheet(at: AtTable, open_entry: Callable[[int], None]) -> list[ft.Control]:
             )
         )
     controls.append(scoresheet(at, list(result.table.names), pad, open_entry))
-    if pad.deals:
+    if pad.deals and not at.read_only:
         controls.append(note(t("Tap a deal to correct or delete it.")))
     return controls
 

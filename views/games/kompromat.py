@@ -100,7 +100,7 @@ def KompromatScreen(at: AtTable, key: str | None = None) -> ft.View:
         controls.append(
             game_over_panel(state, at.game_id, at.result, final_result(t, at.result, board))
         )
-        if board.next_round is not None:
+        if board.next_round is not None and not at.read_only:
             number, first = board.next_round
             controls.append(
                 ft.FilledButton(

@@ -105,7 +105,8 @@ def SpyScreen(at: AtTable, key: str | None = None) -> ft.View:
     if at.fix_round is None:
         controls.append(game_over_panel(state, at.game_id, at.result))
     controls.append(bases(t, board))
-    if (not at.result.finished or editing is not None) and searcher and target:
+    watching = at.read_only
+    if (not at.result.finished or editing is not None) and searcher and target and not watching:
         controls.append(
             event_panel(
                 t,

@@ -89,6 +89,12 @@ def SpywhereScreen(at: AtTable, key: str | None = None) -> ft.View:
         state.say(t("Scores saved."))
 
     controls: list[ft.Control] = [*correction_banner(t, at.fix_round)]
+    if at.read_only:  # a guest: the end as entered so far, or that it is being entered
+        if at.rounds:
+            controls += results(at)
+        else:
+            controls.append(note(t("The table is entering the end of the game.")))
+        return screen(at, spywhere.RULES.title, controls)
     if step is None:
         controls += results(at)
         controls.append(

@@ -1,0 +1,122 @@
+"""A guest at a shared table: the game the host has open, live; with the PIN, entering it too.
+
+A guest's screen is that game only: no home, history, roster, backups or settings. A viewer sees
+it read-only (`AtTable.read_only`); "Score" asks for the PIN, typed on a keypad, and makes this
+tab a scorer, who enters and corrects rounds and undoes its own changes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import flet as ft
+
+from .hooks import use_value
+from .state import VIEWER, AppState
+from .widgets import TARGET, body, heading, note
+
+PIN_LENGTH = 6
+
+
+def guest_bar(state: AppState, title: str, actions: list[ft.Control]) -> ft.AppBar:
+    """A guest's bar: the game's title, no way back to the host's app; a viewer may ask to
+    score."""
+    t = state.t
+    if state.role == VIEWER:
+        actions = [
+            *actions,
+            ft.TextButton(t("Score"), icon=ft.Icons.DIALPAD, on_click=lambda: state.ask_pin()),
+        ]
+    return ft.AppBar(title=ft.Text(title), automatically_imply_leading=False, actions=actions)
+
+
+@ft.component
+def WaitingView(state: AppState) -> ft.View:
+    """A guest before the host has opened a game."""
+    t = state.t
+    _ = state.revision
+    return ft.View(
+        route="/",
+        appbar=guest_bar(state, "Debrief", []),
+        controls=[
+            body(
+                [
+                    heading(t("Waiting for the host")),
+                    note(t("The game appears here as soon as the host opens it.")),
+                ]
+            )
+        ],
+    )
+
+
+@ft.component
+def PinView(state: AppState) -> ft.View:
+    """Six digits on a keypad (no system keyboard); the sixth tries them."""
+    t = state.t
+    typed, set_typed = use_value("")
+    said, set_said = use_value("")
+
+    def press(digit: str) -> None:
+        entered = typed + digit
+        if len(entered) < PIN_LENGTH:
+            set_typed(entered)
+            return
+        set_typed("")
+        result = state.try_pin(entered)
+        if result == "wrong":
+            set_said(t("That is not the PIN. Ask the host for it."))
+        elif result == "locked":
+            set_said(t("Too many wrong PINs: wait a minute, then try again."))
+
+    def key(face: ft.Control, on_click: Callable[..., None]) -> ft.Control:
+        return ft.Container(
+            ft.FilledTonalButton(content=face, height=TARGET + 16, on_click=on_click),
+            expand=True,
+        )
+
+    def digit(d: str) -> ft.Control:
+        return key(ft.Text(d, size=24), lambda: press(d))
+
+    rows = [["1", "2", "3"], ["4", "5", "6"], ["7", "8", "9"]]
+    pad: list[ft.Control] = [ft.Row([digit(d) for d in row], spacing=8) for row in rows]
+    pad.append(
+        ft.Row(
+            [
+                key(
+                    ft.Icon(ft.Icons.BACKSPACE_OUTLINED, semantics_label=t("Delete a digit")),
+                    lambda: set_typed(typed[:-1]),
+                ),
+                digit("0"),
+                key(
+                    ft.Icon(ft.Icons.CLOSE, semantics_label=t("Cancel")),
+                    lambda: state.stop_asking_pin(),
+                ),
+            ],
+            spacing=8,
+        )
+    )
+    dots = ft.Semantics(
+        label=t.plural("{count} of 6 digits typed", "{count} of 6 digits typed", len(typed)),
+        content=ft.Row(
+            [
+                ft.Icon(ft.Icons.CIRCLE if i < len(typed) else ft.Icons.CIRCLE_OUTLINED, size=24)
+                for i in range(PIN_LENGTH)
+            ],
+            alignment=ft.MainAxisAlignment.CENTER,
+        ),
+    )
+    return ft.View(
+        route="/pin",
+        appbar=ft.AppBar(title=ft.Text(t("Score")), automatically_imply_leading=False),
+        controls=[
+            body(
+                [
+                    heading(t("The host's PIN")),
+                    note(t("With it, this phone can enter and correct the game's rounds.")),
+                    dots,
+                    ft.Text(said, color=ft.Colors.ERROR),
+                    *pad,
+                ]
+            )
+        ],
+    )
