@@ -10,7 +10,7 @@ import scoring
 from scoring.errors import N_
 
 from .games import AtTable
-from .guest import guest_bar
+from .guest import guest_bar, share_panel
 from .i18n import Translator
 from .state import HOST, AppState, Step
 from .widgets import back_bar, body, icon_button, info_box, note
@@ -51,6 +51,8 @@ def game_bar(at: AtTable, title: str, entering: bool) -> ft.AppBar:
         actions.append(icon_button(ft.Icons.REDO, label, lambda: swap(False)))
     if state.role != HOST:  # a guest's screen is this game only: nowhere to go back to
         return guest_bar(state, title, actions)
+    if state.sharing is not None:
+        actions.append(icon_button(ft.Icons.QR_CODE_2, t("Share this table"), share_panel(state)))
     return back_bar(title, lambda: state.go("/"), t, actions=actions)
 
 

@@ -10,12 +10,51 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import flet as ft
+import segno
 
 from .hooks import use_value
 from .state import VIEWER, AppState
 from .widgets import TARGET, body, heading, note
 
 PIN_LENGTH = 6
+
+
+def share_panel(state: AppState) -> Callable[[], None]:
+    """The host's "Share this table": the link as a QR code and as text, and the PIN."""
+    t = state.t
+
+    def show() -> None:
+        sharing = state.sharing
+        if sharing is None:
+            return
+        page = ft.context.page
+        code = segno.make(sharing.link, error="m").png_data_uri(scale=6, border=2)
+        page.show_dialog(
+            ft.AlertDialog(
+                title=ft.Text(t("Share this table")),
+                content=ft.Column(
+                    tight=True,
+                    spacing=8,
+                    controls=[
+                        note(t("Phones on this network open the link (or scan the code):")),
+                        ft.Image(src=code, width=240, height=240),
+                        ft.Text(sharing.link, selectable=True, size=13),
+                        ft.Text(t("PIN for scorers"), weight=ft.FontWeight.BOLD),
+                        ft.Text(sharing.pin, size=32, weight=ft.FontWeight.BOLD, selectable=True),
+                        note(
+                            t(
+                                "Plain HTTP on this network: anyone here who gets the link can "
+                                "watch; only the PIN lets a phone enter rounds. Quit Debrief to "
+                                "stop sharing: every link and PIN ends with it."
+                            )
+                        ),
+                    ],
+                ),
+                actions=[ft.TextButton(t("Close"), on_click=lambda: page.pop_dialog())],
+            )
+        )
+
+    return show
 
 
 def guest_bar(state: AppState, title: str, actions: list[ft.Control]) -> ft.AppBar:

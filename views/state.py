@@ -210,6 +210,11 @@ class AppState:
             return None
         return game_id
 
+    @property
+    def sharing(self) -> Sharing | None:
+        """The shared table, for the host's share panel (None when not shared or a guest)."""
+        return self._sharing if self.role == HOST else None
+
     def show_to_guests(self, game_id: str) -> None:
         """The host opened a game: with the table shared, the guests now see it."""
         if self.role == HOST and self._sharing is not None and self._sharing.show(game_id):
