@@ -18,7 +18,10 @@ import sys
 import flet as ft
 
 from views.app import make_main
-from web.serve import sanitize_environment, serve
+from web.serve import sanitize_environment
+
+# A built app's Flutter host tells its Python where to connect (on this device only).
+BUILT_APP_CONNECTION = ("FLET_SERVER_UDS_PATH", "FLET_SERVER_PORT")
 
 ASSETS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "assets")
 
@@ -44,6 +47,15 @@ def main(argv: list[str] | None = None) -> int:
     )
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.WARNING, format="%(asctime)s %(name)s: %(message)s")
+    if os.environ.get("FLET_PLATFORM"):  # Flet's own test of a built app (is_embedded)
+        # A `flet build` app (a phone): Flet's own Flutter host starts this and connects
+        # through the settings it gives; nothing is served to a network, and neither the web
+        # server nor the desktop runtime is installed.
+        sanitize_environment(keep=BUILT_APP_CONNECTION)
+        ft.run(make_main(args.data_dir), assets_dir=ASSETS)
+        return 0
+    from web.serve import serve  # the web server: desktops only
+
     for name in sanitize_environment():
         print(f"Ignoring {name}: Debrief decides itself where and what it serves.", flush=True)
     if not args.web and no_display():

@@ -53,7 +53,7 @@ def run(command: list[str]) -> int:
 
 
 def start(arguments: list[str]) -> None:
-    ensure_environment("")
+    ensure_environment("web,desktop")
     run([str(PYTHON), "main.py", *arguments])
 
 
@@ -89,7 +89,7 @@ def ensure_chromium(arguments: list[str]) -> None:
 
 
 def test(arguments: list[str]) -> None:
-    ensure_environment("test")
+    ensure_environment("web,desktop,test")
     ensure_chromium(arguments)
     print("== ruff", flush=True)
     run([str(PYTHON), "-m", "ruff", "check", "."])

@@ -18,7 +18,6 @@ from collections.abc import Callable
 from typing import Any
 
 import flet as ft
-import uvicorn
 
 from views.sharing import Sharing
 
@@ -49,10 +48,12 @@ WIDENING_VARIABLES = (
 WEBSOCKET_MAX_BYTES = 128 * 1024 * 1024
 
 
-def sanitize_environment() -> list[str]:
-    """Remove the variables that would widen what Flet serves; returns the names removed."""
-    removed = [name for name in WIDENING_VARIABLES if os.environ.get(name)]
-    for name in WIDENING_VARIABLES:
+def sanitize_environment(keep: tuple[str, ...] = ()) -> list[str]:
+    """Remove the variables that would widen what Flet serves, but those in `keep`; returns
+    the names removed."""
+    dropped = [name for name in WIDENING_VARIABLES if name not in keep]
+    removed = [name for name in dropped if os.environ.get(name)]
+    for name in dropped:
         os.environ.pop(name, None)
     return removed
 
@@ -89,6 +90,8 @@ def serve(
 ) -> None:
     """Serve the app on 127.0.0.1:`port` until stopped; prints (and opens) the link. With
     `share`, also on every network address, with a share link and a PIN for the table."""
+    import uvicorn  # comes with flet-web, which a phone build does not carry
+
     secret = launch_secret()
     addresses = Addresses.local(port)
     host = LOOPBACK
@@ -98,7 +101,7 @@ def serve(
         lan = network_addresses()
         addresses = Addresses.local(port, ("127.0.0.1", "localhost", *lan))
         host = EVERY_ADDRESS
-        guest_secret = secrets.token_urlsafe(16)
+        guest_secret = secrets.token_urlsafe(8)  # 64 bits: short to type, not to guess
         where = lan[0] if lan else LOOPBACK
         sharing = Sharing(link=f"http://{where}:{port}/?share={guest_secret}")
     flet_app = ft.run(make_main(sharing), export_asgi_app=True, assets_dir=assets_dir, no_cdn=True)
