@@ -20,6 +20,7 @@ from tools.browser import (
     reload,
     see,
     tap,
+    type_text,
 )
 
 pytestmark = pytest.mark.e2e
@@ -193,3 +194,19 @@ def test_a_correction_that_breaks_a_moon_deal_shows_no_moon_and_its_error_at_the
     tap(page, "Anna: black Spies plus")  # 7 black Spies: the deal no longer adds up
     card_says(page, "Anna", "The black Spies add up to 7, but a deal has 6")
     assert page.get_by_text(moon).count() == 0  # no moon while the piles contradict it
+
+
+def test_adding_a_new_player_does_not_move_the_name_field(page: Page) -> None:
+    """The next name is typed where the last one was: a new player's chip appearing above the
+    field pushed it down while the finger came back to it, and the tap (or the keyboard) was
+    lost — one start in ten in the browser tests."""
+    tap(page, "New game")
+    tap_starting(page, "Black Spy")
+    field = page.get_by_role("textbox", name="New player", exact=True).first
+    field.wait_for()
+    where = field.bounding_box()
+    for name in ("Anna", "Ben"):
+        type_text(page, "New player", name, submit=True)
+        page.get_by_role("button", name=f"Move {name} up").wait_for()
+        painted(page)
+        assert field.bounding_box() == where, name
