@@ -190,18 +190,8 @@ def players_section(
                 players=player_count(t, rules.min_players, rules.max_players),
             )
         ),
-        ft.Row(
-            wrap=True,
-            controls=[
-                chip(
-                    label=ft.Text(name),
-                    selected=name in draft.seats,
-                    key=drawn_as(name, name in draft.seats),
-                    on_select=lambda e, n=name: seat(n),
-                )
-                for name in roster
-            ],
-        ),
+        # The name field above the roster: a new player's chip appears below it, so the
+        # field stays where the finger comes back to for the next name.
         ft.Row(
             controls=[
                 ft.TextField(
@@ -219,6 +209,18 @@ def players_section(
                     on_click=lambda: add_new_player(new_name),
                 ),
             ]
+        ),
+        ft.Row(
+            wrap=True,
+            controls=[
+                chip(
+                    label=ft.Text(name),
+                    selected=name in draft.seats,
+                    key=drawn_as(name, name in draft.seats),
+                    on_select=lambda e, n=name: seat(n),
+                )
+                for name in roster
+            ],
         ),
     ]
     for index, name in enumerate(draft.seats):
