@@ -287,6 +287,7 @@ def type_text(page: Page, field: str, text: str, submit: bool = False) -> None:
     box = page.get_by_role("textbox", name=field, exact=True).first
     box.wait_for(state="visible", timeout=15_000)
     if not editing(page, field):
+        settled(page)
         box.click()
         page.wait_for_function(EDITING, arg=field, timeout=15_000)
     before = received(page)
@@ -297,6 +298,24 @@ def type_text(page: Page, field: str, text: str, submit: bool = False) -> None:
 
 
 EDITING = "field => window.__debrief.editing(field)"
+# Resolves once the accessibility tree has not changed for three animation frames.
+SETTLED = """() => new Promise(done => {
+    let quiet = 0;
+    const observer = new MutationObserver(() => { quiet = 0; });
+    observer.observe(document.body, {subtree: true, childList: true, attributes: true});
+    const frame = () => {
+        if (++quiet >= 3) { observer.disconnect(); done(); } else requestAnimationFrame(frame);
+    };
+    requestAnimationFrame(frame);
+})"""
+
+
+def settled(page: Page) -> None:
+    """Wait until the screen has stopped changing (Flutter's animations after an answer have
+    ended). Flutter's web engine moves a text field's element in the page while the controls
+    around it finish animating (twice after each name added on New game, about 0.2 s apart);
+    a moved element loses the keyboard, so a field is tapped only once the screen is still."""
+    page.evaluate(SETTLED)
 
 
 def editing(page: Page, field: str) -> bool:
