@@ -90,6 +90,13 @@ def test_spy_full_game(page: Page) -> None:
     shown(page, winner_line(final))
     for name in final["eliminated"]:
         shown(page, f"Out · place {final['totals'][name]}", timeout=5_000)
+    page.context.grant_permissions(["clipboard-read", "clipboard-write"])
+    tap(page, "Share the result")  # a browser has no share sheet here: copied instead
+    played = scoring.replay({**record, "rounds": events})
+    ranking = ", ".join(f"{n} {EN.number(played.totals[n])}" for n in played.ranking)
+    see(page, "Copied: SPY, ")
+    see(page, f": {ranking}")
+    assert page.evaluate("navigator.clipboard.readText()").endswith(f": {ranking}")
 
 
 def test_spywhere_full_game(page: Page) -> None:

@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import datetime as dt
+from collections.abc import Awaitable, Callable
 
 import flet as ft
+from babel.dates import format_date
 
 import scoring
 from scoring.errors import N_
 
-from .games import AtTable
+from .games import AtTable, view_of
 from .guest import guest_bar, share_panel
 from .i18n import Translator
 from .state import HOST, AppState, Step
@@ -73,6 +75,12 @@ def game_over_panel(
     controls: list[ft.Control] = [
         ft.Text(headline, theme_style=ft.TextThemeStyle.TITLE_LARGE, weight=ft.FontWeight.BOLD),
         *(explanation or []),
+        ft.OutlinedButton(
+            t("Share the result"),
+            icon=ft.Icons.SHARE,
+            height=48,
+            on_click=result_sharer(state, result_text(state, game_id, result)),
+        ),
     ]
     if state.role != HOST:
         pass  # putting the game into the history is the host's
@@ -88,6 +96,38 @@ def game_over_panel(
     else:
         controls.append(note(t("This game is in the history.")))
     return info_box(controls, ft.Colors.TERTIARY_CONTAINER)
+
+
+def result_text(state: AppState, game_id: str, result: scoring.Replay) -> str:
+    """The result as a message to send: "Black Spy, 14 Nov: Greta 120, Ben 165, …" (winner
+    first)."""
+    t = state.t
+    record = state.record(game_id)
+    title = view_of(str(record["game"])).title
+    started = str(record.get("meta", {}).get("started") or "")
+    try:
+        when = format_date(dt.datetime.fromisoformat(started), "d MMM", locale=t.language)
+    except ValueError:
+        when = ""
+    scores = ", ".join(f"{name} {t.number(result.totals[name])}" for name in result.ranking)
+    return f"{title}, {when}: {scores}" if when else f"{title}: {scores}"
+
+
+def result_sharer(state: AppState, text: str) -> Callable[[], Awaitable[None]]:
+    """Send the result with the phone's share sheet; elsewhere (a desktop, any browser: the
+    web's share sheet needs HTTPS, which a table on the local network is not) copy it. Decided
+    by platform, not by trying."""
+
+    async def share() -> None:
+        page = ft.context.page
+        phone = page.platform in (ft.PagePlatform.ANDROID, ft.PagePlatform.IOS)
+        if phone and not page.web:
+            await ft.Share().share_text(text)
+            return
+        await ft.Clipboard().set(text)
+        state.say(state.t("Copied: {result}", result=text))
+
+    return share
 
 
 def screen(at: AtTable, title: str, controls: list[ft.Control], entering: bool = False) -> ft.View:

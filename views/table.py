@@ -2,6 +2,11 @@
 
 from __future__ import annotations
 
+import contextlib
+import contextvars
+import logging
+from collections.abc import Callable
+
 import flet as ft
 
 import scoring
@@ -11,11 +16,35 @@ from . import games
 from .state import AppState
 from .widgets import back_bar
 
+logger = logging.getLogger(__name__)
+
+
+def keep_awake() -> Callable[[], None]:
+    """The screen stays on while a game is open (a phone lying on the table); it may sleep
+    again when the game is closed. Where the platform cannot (a browser on plain HTTP) the
+    screen just sleeps as it would."""
+    page = ft.context.page
+    lock = ft.Wakelock()
+
+    async def switch(on: bool) -> None:
+        try:
+            await (lock.enable() if on else lock.disable())  # type: ignore[no-untyped-call]
+        except Exception:  # no wake lock here: nothing is lost
+            logger.debug("no wake lock on this platform", exc_info=True)
+
+    def release() -> None:
+        with contextlib.suppress(Exception):  # a session that has closed has no screen
+            contextvars.copy_context().run(page.run_task, switch, False)
+
+    page.run_task(switch, True)
+    return release
+
 
 @ft.component
 def GameScreen(state: AppState, game_id: str) -> ft.View:
     t = state.t
     _ = state.revision
+    ft.use_effect(keep_awake, [])
     try:
         record = state.record(game_id)
         result, correction = scoring.replay_until_broken(record)
