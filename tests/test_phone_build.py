@@ -126,3 +126,33 @@ def test_the_app_starts_on_a_phone_without_the_web_server_or_the_desktop_runtime
         app.kill()
         output = app.communicate()[0].decode()
     assert "Traceback" not in output, output
+
+
+def png_header(path: Path) -> tuple[int, int, int]:
+    """(width, height, colour type) from a PNG's IHDR chunk (type 2: RGB, 6: RGB with alpha)."""
+    data = path.read_bytes()[:33]
+    assert data[:8] == b"\x89PNG\r\n\x1a\n", path
+    return (
+        int.from_bytes(data[16:20], "big"),
+        int.from_bytes(data[20:24], "big"),
+        data[25],
+    )
+
+
+def test_the_phone_build_has_its_icons_splash_colours_and_no_extra_permission() -> None:
+    import tomllib
+
+    from views.theme import DARK, LIGHT
+
+    assert png_header(ROOT / "assets" / "icon.png") == (1024, 1024, 2)  # opaque, as iOS wants
+    assert png_header(ROOT / "assets" / "icon_android.png") == (1024, 1024, 6)  # on transparency
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text())
+    flet = config["tool"]["flet"]
+    assert flet["org"] and flet["product"] == "Debrief" and flet["app"]["module"] == "main"
+    assert config["project"]["version"] and config["project"]["description"]
+    splash = flet["splash"]
+    assert (splash["color"], splash["dark_color"]) == (LIGHT["surface"], DARK["surface"])
+    assert flet["android"]["adaptive_icon_background"] == LIGHT["primary"]
+    assert "permission" not in flet["android"] and "permissions" not in flet["android"]
+    base = " ".join(config["project"]["dependencies"])
+    assert "flet-web" not in base and "flet-desktop" not in base  # a phone carries neither

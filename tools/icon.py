@@ -1,0 +1,74 @@
+"""Draw Debrief's app icon: a playing card with a keyhole, in the app's indigo.
+
+    pip install pillow && python tools/icon.py
+
+Writes assets/icon.png (1024 px, full-bleed, for iOS, the web and desktops) and
+assets/icon_android.png (the card alone on transparency, inside the middle 66 % an
+Android adaptive icon's mask always shows; its background colour is in pyproject.toml).
+Pillow is needed only here, once, not by the app.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from PIL import Image, ImageDraw
+
+SIZE = 1024
+INDIGO = (81, 91, 146)  # #515B92, the theme's primary (views/theme.py, light)
+CARD = (250, 248, 255)
+SHADOW = (40, 47, 96)
+OUT = Path(__file__).resolve().parent.parent / "assets"
+
+
+def card(draw: ImageDraw.ImageDraw, scale: float) -> None:
+    """The card, tilted a little like one just laid on the table, with a keyhole in it."""
+    centre = SIZE / 2
+    width, height = 400 * scale, 560 * scale
+    left, top = centre - width / 2, centre - height / 2
+    radius = 48 * scale
+    offset = 18 * scale
+    draw.rounded_rectangle(
+        (left + offset, top + offset, left + width + offset, top + height + offset),
+        radius,
+        fill=SHADOW,
+    )
+    draw.rounded_rectangle((left, top, left + width, top + height), radius, fill=CARD)
+    hole = 78 * scale
+    hole_top = centre - 120 * scale
+    draw.ellipse((centre - hole, hole_top, centre + hole, hole_top + 2 * hole), fill=INDIGO)
+    neck, foot = 40 * scale, 96 * scale
+    stem_top = hole_top + 1.4 * hole
+    stem_bottom = centre + 170 * scale
+    draw.polygon(
+        [
+            (centre - neck, stem_top),
+            (centre + neck, stem_top),
+            (centre + foot, stem_bottom),
+            (centre - foot, stem_bottom),
+        ],
+        fill=INDIGO,
+    )
+
+
+def tilted(image: Image.Image, background: tuple[int, ...] | None) -> Image.Image:
+    turned = image.rotate(-8, resample=Image.Resampling.BICUBIC, expand=False)
+    if background is None:
+        return turned
+    base = Image.new("RGBA", image.size, background)
+    base.alpha_composite(turned)
+    return base
+
+
+def main() -> None:
+    full = Image.new("RGBA", (SIZE, SIZE), (0, 0, 0, 0))
+    card(ImageDraw.Draw(full), 1.0)
+    tilted(full, (*INDIGO, 255)).convert("RGB").save(OUT / "icon.png")
+    foreground = Image.new("RGBA", (SIZE, SIZE), (0, 0, 0, 0))
+    card(ImageDraw.Draw(foreground), 0.78)  # inside the safe zone of an adaptive icon
+    tilted(foreground, None).save(OUT / "icon_android.png")
+    print(f"written: {OUT / 'icon.png'}, {OUT / 'icon_android.png'}")
+
+
+if __name__ == "__main__":
+    main()
