@@ -174,11 +174,12 @@ def entry_exits(
     return (lambda: state.go("/")), (lambda: None)
 
 
-def asked_first(at: AtTable, open_correction: Callable[[], None]) -> Callable[[], None]:
+def asked_first(at: AtTable, open_correction: Callable[[], None]) -> Callable[[], None] | None:
     """Opening a round's correction: at once at the table; in a game of the history (which
-    opens read-only) only after the player confirms."""
+    opens read-only) only after the player confirms; never for a guest who watches (None:
+    the round is not a button at all)."""
     if at.read_only:
-        return lambda: None  # a guest who watches corrects nothing
+        return None
     if at.state.is_active(at.game_id):
         return open_correction
     t = at.t

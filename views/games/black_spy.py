@@ -297,7 +297,7 @@ def scoresheet(
                 str(deal.number),
                 cells,
                 on_click=asked_first(at, opener(open_entry, deal.number - 1)),
-                spoken=t("Edit deal {number}", number=deal.number),
+                spoken=None if at.read_only else t("Edit deal {number}", number=deal.number),
             )
         )
     rows.append(

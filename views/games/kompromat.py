@@ -201,7 +201,9 @@ def rounds_list(at: AtTable, board: rules.Board, open_entry: Callable[[int], Non
     t = at.t
     if not board.rounds:
         return note(t("No round played yet."))
-    rows: list[ft.Control] = [heading(t("Rounds")), note(t("Tap a round to correct or delete it."))]
+    rows: list[ft.Control] = [heading(t("Rounds"))]
+    if not at.read_only:
+        rows.append(note(t("Tap a round to correct or delete it.")))
     for index, missions in enumerate(board.rounds):
         parts = []
         for mission in missions:

@@ -121,7 +121,7 @@ def SpyScreen(at: AtTable, key: str | None = None) -> ft.View:
             )
         )
     controls.append(error_box(problems))
-    controls.append(event_log(t, board.log, lambda index: asked_first(at, lambda: edit(index))()))
+    controls.append(event_log(t, board.log, None if at.read_only else correction_of(at, edit)))
     return screen(at, spy.RULES.title, controls, entering=editing is not None)
 
 
@@ -245,21 +245,32 @@ def event_panel(
     )
 
 
+def correction_of(at: AtTable, edit: Callable[[int], None]) -> Callable[[int], None]:
+    """Opening event `index`'s correction (asked first in a game of the history)."""
+
+    def open_event(index: int) -> None:
+        ask = asked_first(at, lambda: edit(index))
+        if ask is not None:
+            ask()
+
+    return open_event
+
+
 def event_log(
-    t: Translator, log: tuple[spy.LoggedEvent, ...], edit: Callable[[int], None]
+    t: Translator, log: tuple[spy.LoggedEvent, ...], edit: Callable[[int], None] | None
 ) -> ft.Control:
+    """The events, last first; each a button that corrects it (`edit`), unless watching."""
     if not log:
         return ft.Container()
-    rows: list[ft.Control] = [
-        heading(t("Events")),
-        note(t("Tap an event to correct or delete it.")),
-    ]
+    rows: list[ft.Control] = [heading(t("Events"))]
+    if edit is not None:
+        rows.append(note(t("Tap an event to correct or delete it.")))
     for index in reversed(range(len(log))):
         rows.append(
             ft.ListTile(
                 leading=ft.Text(str(index + 1)),
                 title=ft.Text(describe(t, log[index])),
-                on_click=lambda _e, i=index: edit(i),
+                on_click=None if edit is None else (lambda _e, i=index, e=edit: e(i)),
             )
         )
     return ft.Column(rows, spacing=0)
