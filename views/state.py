@@ -155,11 +155,12 @@ class AppState:
         every change another tab or device makes to the data."""
         if route in ("", "/"):
             route = cls._last_table(store) or "/"
+        guest = role != HOST  # a guest's phone: its own language and theme, not the host's
         state = cls(
             _store=store,
             route=route,
-            language_setting=str(store.setting("language", "system")),
-            theme_setting=str(store.setting("theme", "system")),
+            language_setting="system" if guest else str(store.setting("language", "system")),
+            theme_setting="system" if guest else str(store.setting("theme", "system")),
             device=device,
             tab=tab,
             role=role,
