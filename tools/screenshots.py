@@ -82,6 +82,7 @@ def main() -> int:
             finally:
                 context.close()
                 server.stop()
+        take_shared(browser, Path(folder) / "shared")
     print(f"screenshots written to {OUT}/")
     return 0
 
@@ -206,6 +207,30 @@ def take_every_screen(page, prefix: str) -> None:  # type: ignore[no-untyped-def
         see(page, t(screen))
         shot(page, OUT / f"{prefix}-{number:02}-{screen.lower()}.png")
         tap(page, t("Back"))
+
+
+def take_shared(browser, folder: Path) -> None:  # type: ignore[no-untyped-def]
+    """A shared table: the host's share panel, and a viewer's phone in light and dark."""
+    games_in_progress(folder, "en")
+    server = AppServer(folder, args=["--share"]).start()
+    contexts = []
+    try:
+        host = open_app(browser, server.url)
+        contexts.append(host.context)
+        page_of_game = re.compile(r"^Black Spy · ")
+        host.get_by_role("button", name=page_of_game).first.click()
+        tap(host, "Share this table")
+        shot(host, OUT / "16-share-this-table.png")
+        for scheme in ("light", "dark"):
+            context = browser.new_context(color_scheme=scheme)
+            contexts.append(context)
+            viewer = open_app(context, server.printed("Guests open:"))
+            see(viewer, "Scoresheet")
+            shot(viewer, OUT / f"17-viewer-{scheme}.png")
+    finally:
+        for context in contexts:
+            context.close()
+        server.stop()
 
 
 if __name__ == "__main__":
