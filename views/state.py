@@ -285,7 +285,9 @@ class AppState:
             page.navigate(route)
 
     def remember_route(self, route: str) -> None:
-        """Where to reopen the app; a convenience that a full disk may skip."""
+        """Where to reopen the app (the host's app only); a convenience a full disk may skip."""
+        if self.role != HOST:
+            return
         with contextlib.suppress(StorageError):
             self._store.set_setting("last_route", route)
 
