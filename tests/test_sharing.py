@@ -45,13 +45,16 @@ def test_a_new_device_id_from_the_same_address_is_locked_too() -> None:
     assert sharing.try_pin("123456", "phone-b", "192.0.2.8") == "ok"  # others are not
 
 
-def test_twenty_wrong_pins_in_all_make_a_new_pin() -> None:
+def test_twenty_wrong_pins_in_all_make_a_new_pin_and_the_host_is_told() -> None:
     sharing, _ = table()
+    told: list[str] = []
+    sharing.on_new_pin = told.append
     for n in range(19):
         sharing.try_pin("000000", f"device-{n}", f"192.0.2.{n}")
     assert sharing.pin == "123456"
     sharing.try_pin("000000", "device-19", "192.0.2.19")
     assert sharing.pin != "123456" and len(sharing.pin) == 6 and sharing.pin.isdigit()
+    assert told == [sharing.pin]
     assert sharing.try_pin("123456", "device-20", "192.0.2.20") == "wrong"
     assert sharing.try_pin(sharing.pin, "device-21", "192.0.2.21") == "ok"
 

@@ -36,6 +36,7 @@ class Sharing:
     link: str  # the share link for guests (with its secret)
     pin: str = field(default_factory=new_pin)
     game_id: str | None = None  # the game the host has open: what guests see
+    on_new_pin: Callable[[str], None] | None = None  # tells the host (the terminal)
     clock: Callable[[], float] = time.monotonic
     _wrong: dict[str, int] = field(default_factory=lambda: defaultdict(int))
     _locked_until: dict[str, float] = field(default_factory=dict)
@@ -64,6 +65,8 @@ class Sharing:
             if self._wrong_in_all >= TRIES_BEFORE_NEW_PIN:
                 self.pin = new_pin()  # guessing has gone on too long: a new PIN to guess
                 self._wrong_in_all = 0
+                if self.on_new_pin is not None:
+                    self.on_new_pin(self.pin)
             locked = False
             for key in keys:
                 self._wrong[key] += 1

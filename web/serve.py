@@ -81,6 +81,11 @@ def network_addresses() -> list[str]:
     return [a for a in dict.fromkeys(found) if not a.startswith("127.") and a != EVERY_ADDRESS]
 
 
+def told(pin: str) -> None:
+    """A new PIN after too many wrong ones: the host reads it here (and in the app)."""
+    print(f"New scorers' PIN (too many wrong tries): {pin}", flush=True)
+
+
 def serve(
     make_main: Callable[[Sharing | None], Callable[[ft.Page], Any]],
     port: int,
@@ -103,7 +108,7 @@ def serve(
         host = EVERY_ADDRESS
         guest_secret = secrets.token_urlsafe(8)  # 64 bits: short to type, not to guess
         where = lan[0] if lan else LOOPBACK
-        sharing = Sharing(link=f"http://{where}:{port}/?share={guest_secret}")
+        sharing = Sharing(link=f"http://{where}:{port}/?share={guest_secret}", on_new_pin=told)
     flet_app = ft.run(make_main(sharing), export_asgi_app=True, assets_dir=assets_dir, no_cdn=True)
     guarded = Guard(
         flet_app, secret, addresses, cookie=f"debrief-key-{port}", guest_secret=guest_secret
@@ -123,7 +128,7 @@ def serve(
         print(f"Debrief is served at {link} (the host: open this one yourself)", flush=True)
         print(f"Sharing the table on the local network ({host}:{port}, plain HTTP):", flush=True)
         for address in sorted(addresses.hosts):
-            print(f"  listening for http://{address}", flush=True)
+            print(f"  answering to http://{address}", flush=True)
         print(f"Guests open: {sharing.link}", flush=True)
         print(f"Scorers' PIN: {sharing.pin}", flush=True)
     if open_browser:
