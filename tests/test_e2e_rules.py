@@ -44,7 +44,7 @@ def test_kompromat_entry_follows_the_rulebook(page: Page) -> None:
     assert disabled(page, "Ben plays 2")
     # Anna wins the Chloroform and its "!!": she may use it on this very mission.
     shown(page, "Anna wins this mission.")
-    chip(page, "Use the Chloroform", role="switch")
+    chip(page, "Use the Chloroform")
     shown(page, "Tokens after it: Anna 0, Ben 1")
     # A mission left empty while cards remain is named, with its player and round.
     for number, card, anna, ben in ((2, "Code", None, "2"), (3, "Document", "3", "3")):

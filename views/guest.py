@@ -38,7 +38,9 @@ def share_panel(state: AppState) -> Callable[[], None]:
                     controls=[
                         note(t("Phones on this network open the link (or scan the code):")),
                         ft.Image(src=code, width=240, height=240),
-                        ft.Text(sharing.link, selectable=True, size=13),
+                        # The address and the secret on lines of their own: the whole link
+                        # in one unbreakable line was cut off at the dialog's edge.
+                        ft.Text(sharing.link.replace("/?", "/\n?"), selectable=True, size=13),
                         ft.Text(t("PIN for scorers"), weight=ft.FontWeight.BOLD),
                         ft.Text(sharing.pin, size=32, weight=ft.FontWeight.BOLD, selectable=True),
                         note(

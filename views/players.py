@@ -13,15 +13,14 @@ from .hooks import NO_TEXT, use_messages, use_value
 from .i18n import Translator
 from .state import REFUSALS, AppState
 from .widgets import (
-    TARGET,
     back_bar,
     body,
     choice_chips,
-    drawn_as,
     error_box,
     heading,
     info_box,
     note,
+    toggle_chip,
 )
 
 
@@ -77,12 +76,10 @@ def PlayersView(state: AppState) -> ft.View:
             )
         )
     rows.append(
-        ft.Switch(
-            height=TARGET,
-            label=t("Show archived players"),
-            value=show_archived,
-            key=drawn_as("archived", show_archived),
-            on_change=lambda e: set_show_archived(e.control.value),
+        toggle_chip(
+            t("Show archived players"),
+            show_archived,
+            lambda: set_show_archived(not show_archived),
         )
     )
     return ft.View(

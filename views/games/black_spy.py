@@ -44,6 +44,7 @@ from ..widgets import (
     note,
     segmented,
     stepper,
+    toggle_chip,
 )
 from . import AtTable, GameView, NewGameForm
 
@@ -689,15 +690,9 @@ def options_form(form: NewGameForm) -> list[ft.Control]:
     ]
     for variant, (title, explanation) in VARIANT_TEXT.items():
         controls.append(
-            ft.Checkbox(
-                height=TARGET,
-                label=t(title),
-                value=variant in variants,
-                key=drawn_as(variant, variant in variants),
-                on_change=lambda e, v=variant: toggle(v),
-            )
+            toggle_chip(t(title), variant in variants, lambda v=variant: toggle(v))  # type: ignore[misc]
         )
-        controls.append(ft.Container(note(t(explanation)), padding=ft.Padding.only(left=40)))
+        controls.append(ft.Container(note(t(explanation)), padding=ft.Padding.only(left=4)))
     controls.append(stepper(t("End value"), end_value, *END_VALUE_RANGE, step_end, t))
     controls.append(
         note(

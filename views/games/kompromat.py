@@ -44,6 +44,7 @@ from ..widgets import (
     info_box,
     note,
     segmented,
+    toggle_chip,
 )
 from . import AtTable, GameView, NewGameForm
 
@@ -505,13 +506,11 @@ def after_reveal(
     if total == rules.PERFECT:
         returning = name in mission.perfect_return
         extra.append(
-            ft.Checkbox(
-                height=TARGET,
-                label=t("Perfect 21: {name} returns a token", name=name),
-                value=returning,
-                key=drawn_as("return", name, returning),
+            toggle_chip(
+                t("Perfect 21: {name} returns a token", name=name),
+                returning,
+                lambda: change(lambda m: m.with_return(name)),
                 disabled=player.tokens == 0 and not returning,
-                on_change=lambda e: change(lambda m: m.with_return(name)),
             )
         )
     extra += item_effects(t, name, mission, preview, change)
@@ -573,13 +572,7 @@ def item_effects(
         )
     for effect in offers:
         controls.append(
-            ft.Switch(
-                height=TARGET,
-                label=effect_label(t, effect),
-                value=effect in mission.effects,
-                key=drawn_as(effect, effect in mission.effects),
-                on_change=toggler(change, effect),
-            )
+            toggle_chip(effect_label(t, effect), effect in mission.effects, toggler(change, effect))
         )
     return controls
 
