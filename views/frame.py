@@ -58,14 +58,9 @@ def game_bar(at: AtTable, title: str, entering: bool) -> ft.AppBar:
     return back_bar(title, lambda: state.go("/"), t, actions=actions)
 
 
-def game_over_panel(
-    state: AppState,
-    game_id: str,
-    result: scoring.Replay,
-    explanation: list[ft.Control] | None = None,
-) -> ft.Control:
-    """The winner, and the way to put the game into the history."""
-    t = state.t
+def game_over_panel(at: AtTable, explanation: list[ft.Control] | None = None) -> ft.Control:
+    """The winner, the result to share, and (for the host) the way into the history."""
+    state, t, game_id, result = at.state, at.t, at.game_id, at.result
     if not result.finished:
         return ft.Container()
     if result.winners:
@@ -79,12 +74,12 @@ def game_over_panel(
             t("Share the result"),
             icon=ft.Icons.SHARE,
             height=48,
-            on_click=result_sharer(state, result_text(state, game_id, result)),
+            on_click=result_sharer(state, result_text(t, at.record, result)),
         ),
     ]
-    if state.role != HOST:
-        pass  # putting the game into the history is the host's
-    elif state.is_active(game_id):
+    if state.role != HOST:  # putting the game into the history is the host's
+        return info_box(controls, ft.Colors.TERTIARY_CONTAINER)
+    if state.is_active(game_id):
         controls.append(
             ft.FilledButton(
                 t("Finish and save to history"),
@@ -98,11 +93,9 @@ def game_over_panel(
     return info_box(controls, ft.Colors.TERTIARY_CONTAINER)
 
 
-def result_text(state: AppState, game_id: str, result: scoring.Replay) -> str:
+def result_text(t: Translator, record: scoring.Record, result: scoring.Replay) -> str:
     """The result as a message to send: "Black Spy, 14 Nov: Greta 120, Ben 165, …" (winner
     first)."""
-    t = state.t
-    record = state.record(game_id)
     title = view_of(str(record["game"])).title
     started = str(record.get("meta", {}).get("started") or "")
     try:

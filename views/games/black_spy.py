@@ -148,9 +148,9 @@ def fill(draft: Deal, automatic: str | None) -> Deal:
 
 
 def sheet(at: AtTable, open_entry: Callable[[int], None]) -> list[ft.Control]:
-    state, t, result = at.state, at.t, at.result
+    t, result = at.t, at.result
     pad = black_spy.RULES.sheet(result.state, tuple(result.leaders))
-    controls: list[ft.Control] = [game_over_panel(state, at.game_id, result)]
+    controls: list[ft.Control] = [game_over_panel(at)]
     if pad.next_deal is not None:
         controls.append(next_deal_panel(t, pad, pad.next_deal))
     if pad.next_deal is not None and not at.read_only:

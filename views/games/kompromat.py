@@ -98,9 +98,7 @@ def KompromatScreen(at: AtTable, key: str | None = None) -> ft.View:
         leave, saved = entry_exits(state, at.fix_round, lambda: set_editing(NO_ROUND))
         controls.append(RoundEntry(at, draft, set_draft, editing, discard(at, leave), saved))
     else:
-        controls.append(
-            game_over_panel(state, at.game_id, at.result, final_result(t, at.result, board))
-        )
+        controls.append(game_over_panel(at, final_result(t, at.result, board)))
         if board.next_round is not None and not at.read_only:
             number, first = board.next_round
             controls.append(

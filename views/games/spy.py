@@ -103,7 +103,7 @@ def SpyScreen(at: AtTable, key: str | None = None) -> ft.View:
 
     controls: list[ft.Control] = [*correction_banner(t, at.fix_round)]
     if at.fix_round is None:
-        controls.append(game_over_panel(state, at.game_id, at.result))
+        controls.append(game_over_panel(at))
     controls.append(bases(t, board))
     watching = at.read_only
     if (not at.result.finished or editing is not None) and searcher and target and not watching:

@@ -116,7 +116,7 @@ def results(at: AtTable) -> list[ft.Control]:
     t, result = at.t, at.result
     game: spywhere.State = result.state
     ending = game.ending
-    rows: list[ft.Control] = [game_over_panel(at.state, at.game_id, result), heading(t("Scores"))]
+    rows: list[ft.Control] = [game_over_panel(at), heading(t("Scores"))]
     if ending is None:
         return rows
     for name in result.ranking:
