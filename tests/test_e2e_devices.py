@@ -12,7 +12,7 @@ import re
 import pytest
 from builders import SCENARIOS
 from playwright.sync_api import Browser, Page
-from ui import enter_deal, enter_spy_event, shown, start_game
+from ui import enter_deal, enter_spy_event, pile_shows, shown, start_game
 
 import scoring
 from tools.browser import AppServer, held_answers, open_app, released_answers, see, tap
@@ -34,15 +34,6 @@ def event_row(page: Page, number: int, by: str) -> None:
 
 def undo_buttons(page: Page) -> int:
     return page.get_by_role("button", name=re.compile(r"^Undo")).count()
-
-
-def pile_shows(page: Page, name: str, points: int) -> None:
-    page.wait_for_function(
-        "start => [...document.querySelectorAll('flt-semantics[aria-label]')]"
-        ".some(e => e.getAttribute('aria-label').startsWith(start))",
-        arg=f"{name}\n{points} points\n",
-        timeout=15_000,
-    )
 
 
 def test_a_second_tab_follows_each_save_and_cannot_undo_the_first_tabs(

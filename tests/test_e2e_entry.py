@@ -9,7 +9,7 @@ import re
 import pytest
 from builders import SCENARIOS
 from playwright.sync_api import Browser, Page, expect
-from ui import card_says, chip, enter_deal, shown, start_game, tap_starting
+from ui import card_says, chip, enter_deal, pile_shows, shown, start_game, tap_starting
 
 from tools.browser import (
     AppServer,
@@ -32,16 +32,6 @@ def absent(page: Page, name: str) -> None:
     """No control is named `name` (or starts with it) on the screen."""
     assert page.locator(f'flt-semantics[aria-label^="{name}"]').count() == 0, name
     assert page.get_by_role("button", name=name).count() == 0, name
-
-
-def pile_shows(page: Page, name: str, points: int) -> None:
-    """Wait until `name`'s pile card in the deal's entry says `points`."""
-    page.wait_for_function(
-        "start => [...document.querySelectorAll('flt-semantics[aria-label]')]"
-        ".some(e => e.getAttribute('aria-label').startsWith(start))",
-        arg=f"{name}\n{points} points\n",
-        timeout=15_000,
-    )
 
 
 def spies_shown(page: Page, name: str, count: int) -> None:

@@ -102,6 +102,16 @@ def enter_deal(page: Page, number: int, names: list[str], deal: dict[str, Any]) 
     save(page, "Save deal", f"Deal {number} saved")
 
 
+def pile_shows(page: Page, name: str, points: int) -> None:
+    """Wait until `name`'s pile card in the deal's entry says `points`."""
+    page.wait_for_function(
+        "start => [...document.querySelectorAll('flt-semantics[aria-label]')]"
+        ".some(e => e.getAttribute('aria-label').startsWith(start))",
+        arg=f"{name}\n{points} points\n",
+        timeout=15_000,
+    )
+
+
 def card_says(page: Page, name: str, text: str) -> None:
     """Wait until `name`'s pile card in the deal's entry says `text` (its texts are merged)."""
     page.wait_for_function(
