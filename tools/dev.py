@@ -23,7 +23,7 @@ ROOT = Path(__file__).resolve().parent.parent
 VENV = ROOT / ".venv"
 BIN = VENV / ("Scripts" if os.name == "nt" else "bin")
 PYTHON = BIN / ("python.exe" if os.name == "nt" else "python")
-TYPED = ["scoring", "storage", "views", "web", "main.py"]
+TYPED = ["scoring", "storage", "views", "web", "main.py", "tests/dummy_game"]
 BROWSER_PACKAGES = ["chromium", "fonts-dejavu-core"]
 INSTALL_HINT = "sudo apt-get install chromium fonts-dejavu-core"
 

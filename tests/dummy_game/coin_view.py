@@ -21,7 +21,7 @@ def CoinScreen(at: AtTable, key: str | None = None) -> ft.View:
         except REFUSALS as refused:
             state.say(" ".join(state.refusal(refused)))
 
-    controls: list[ft.Control] = [game_over_panel(state, at.game_id, at.result)]
+    controls: list[ft.Control] = [game_over_panel(at)]
     for name, wins in at.result.totals.items():
         controls.append(ft.Text(f"{name}: {wins} wins", semantics_label=f"{name}: {wins} wins"))
         if not at.result.finished:
