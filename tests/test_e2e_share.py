@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 from builders import SCENARIOS
+from listening import listening
 from playwright.sync_api import Browser, Page
 from ui import EN, enter_deal, shown, start_game
 
@@ -48,6 +49,16 @@ def totals_shown(page: Page, deals: list[dict[str, object]]) -> None:
         shown(page, f"{name}: total {EN.number(total)}")
 
 
+def scoreboard_shown(page: Page, deals: list[dict[str, object]]) -> None:
+    """Wait until a watching phone's scoreboard shows every total in large type, the lowest
+    (Black Spy's leaders) marked."""
+    result = scoring.standings({**BLACK_SPY, "rounds": deals})
+    best = min(result["totals"].values())
+    for name, total in result["totals"].items():
+        lead = ", leading" if total == best else ""
+        shown(page, f"{name}: {EN.number(total)}{lead}")
+
+
 def type_pin(page: Page, pin: str) -> None:
     for digit in pin:
         tap(page, digit)
@@ -78,6 +89,7 @@ def test_a_host_and_two_phones_play_a_whole_game(browser: Browser, shared: AppSe
         entering = host if number % 2 else scorer
         enter_deal(entering, number, NAMES, deal)
         totals_shown(viewer, deals[:number])  # the viewer follows every save at once
+        scoreboard_shown(viewer, deals[:number])
         nothing_to_enter(viewer)
     final = scoring.standings({**BLACK_SPY, "rounds": deals})
     for page in (viewer, scorer, host):
@@ -104,3 +116,43 @@ def test_five_wrong_pins_lock_the_phone_out_even_with_the_right_one(
     type_pin(guest, pin)  # locked: even the right PIN does not open it now
     see(guest, "Too many wrong PINs")
     assert guest.get_by_text("You can enter this game's rounds now.").count() == 0
+
+
+def test_the_host_starts_and_stops_sharing_from_the_game(browser: Browser, tmp_path: Path) -> None:
+    """Without --share nothing listens on the network; the game's "Share this table" starts
+    sharing (a door on every address, a link and a PIN), and "Stop sharing" closes it: the
+    door stops listening, and a new start gives a new link, which the old one does not open."""
+    server = AppServer(tmp_path / "data").start()
+    try:
+        assert server.process is not None
+        assert set(listening(server.process.pid)) == {("127.0.0.1", server.port)}
+        host = open_app(browser, server.url)
+        start_game(host, "Black Spy", NAMES)
+        tap(host, "Start Black Spy")
+        tap(host, "Share this table")
+        tap(host, "Start sharing")
+        see(host, "PIN for scorers")
+        link, pin = server.printed("Guests open:"), server.printed("Scorers' PIN:")
+        see(host, link)  # the dialog shows the link and PIN the terminal printed
+        see(host, f"PIN {' '.join(pin)}")
+        door = int(link.removeprefix("http://").split("/")[0].split(":")[1])
+        assert set(listening(server.process.pid)) == {
+            ("127.0.0.1", server.port),
+            ("0.0.0.0", door),
+        }
+        viewer = open_app(browser, link)
+        shown(viewer, "Scoresheet")
+        tap(host, "Stop sharing")
+        see(host, "Sharing stopped: every link and PIN has ended.")
+        assert set(listening(server.process.pid)) == {("127.0.0.1", server.port)}
+        tap(host, "Share this table")
+        tap(host, "Start sharing")
+        see(host, "PIN for scorers")
+        new_link = server.printed("Guests open:")
+        assert new_link != link
+        refused = viewer.goto(link)  # the old link (and the old cookie) at the new door
+        assert refused is not None and refused.status == 403
+        guest = open_app(browser, new_link)
+        shown(guest, "Scoresheet")
+    finally:
+        server.stop()

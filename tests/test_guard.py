@@ -42,9 +42,11 @@ def request(
     headers: dict[str, str] | None = None,
     method: str = "GET",
     body: bytes | None = None,
+    port: int | None = None,
 ) -> tuple[int, dict[str, str], bytes]:
-    """One HTTP request, redirects not followed: (status, lower-cased headers, body)."""
-    connection = http.client.HTTPConnection("127.0.0.1", server.port, timeout=10)
+    """One HTTP request (to the server's port, or `port`), redirects not followed: (status,
+    lower-cased headers, body)."""
+    connection = http.client.HTTPConnection("127.0.0.1", port or server.port, timeout=10)
     try:
         connection.request(method, path, body=body, headers=headers or {})
         response = connection.getresponse()
@@ -245,27 +247,40 @@ def served_paths() -> list[str]:
 def test_a_shared_table_gives_a_client_without_a_secret_nothing_on_any_route(
     tmp_path: Path,
 ) -> None:
-    """Sharing binds every address; a phone on the Wi-Fi without the share link gets the
-    refusal page on every route the server answers — files, Flet's routes, the websocket."""
+    """Sharing opens a door for guests on every address (a port of its own; the host's stays on
+    127.0.0.1): a phone on the Wi-Fi without the share link gets the refusal page on every
+    route the server answers — files, Flet's routes, the websocket — and the host's key opens
+    nothing there."""
     server = AppServer(tmp_path / "data", secret=SECRET, args=["--share"]).start()
     try:
         assert server.process is not None
-        assert set(listening(server.process.pid)) == {("0.0.0.0", server.port)}
         link = server.printed("Guests open:")
         lan_host = link.removeprefix("http://").split("/")[0]
+        guest_port = int(lan_host.split(":")[1])
+        assert set(listening(server.process.pid)) == {
+            ("127.0.0.1", server.port),
+            ("0.0.0.0", guest_port),
+        }
         paths = served_paths()
         assert "/ws" in paths and "/main.dart.js" in paths and len(paths) > 20
+        doors = [(guest_port, lan_host), (guest_port, f"127.0.0.1:{guest_port}")]
         for path in paths:
-            for host in (lan_host, f"127.0.0.1:{server.port}"):
-                status, headers, body = request(server, path, {"Host": host})
+            for port, host in [*doors, (server.port, f"127.0.0.1:{server.port}")]:
+                status, headers, body = request(server, path, {"Host": host}, port=port)
                 assert status == 403, (path, host)
                 assert body == REFUSED_PAGE and "set-cookie" not in headers, path
         with pytest.raises(InvalidStatus):
-            connect(f"ws://127.0.0.1:{server.port}/ws", additional_headers={"Host": lan_host})
-        status, headers, _ = request(server, link.split(lan_host)[1], {"Host": lan_host})
+            connect(f"ws://127.0.0.1:{guest_port}/ws", additional_headers={"Host": lan_host})
+        at_door = {"Host": lan_host}
+        host_cookie = login(server)  # the host's key and cookie open nothing at the guests' door
+        assert request(server, f"/?key={SECRET}", at_door, port=guest_port)[0] == 403
+        assert request(server, "/", {**at_door, "Cookie": host_cookie}, port=guest_port)[0] == 403
+        share_path = link.split(lan_host)[1]
+        status, headers, _ = request(server, share_path, at_door, port=guest_port)
         assert status == 303 and "HttpOnly" in headers["set-cookie"]  # the link lets a guest in
-        wrong = link.split("share=")[0] + "share=guessed"
-        status, _, body = request(server, wrong.split(lan_host)[1], {"Host": lan_host})
+        assert request(server, share_path)[0] == 403  # ... at its own door only
+        wrong = share_path.split("share=")[0] + "share=guessed"
+        status, _, body = request(server, wrong, at_door, port=guest_port)
         assert status == 403 and body == REFUSED_PAGE
     finally:
         server.stop()

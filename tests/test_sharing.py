@@ -3,6 +3,11 @@ twenty in all make a new PIN."""
 
 from __future__ import annotations
 
+import asyncio
+from collections.abc import Coroutine
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
+
 from views.sharing import LOCKED_SECONDS, Sharing
 
 
@@ -14,9 +19,52 @@ class Clock:
         return self.now
 
 
+def run(coroutine: Coroutine[Any, Any, None]) -> None:
+    """In a thread of its own: after the browser tests, Playwright holds this thread's loop."""
+    with ThreadPoolExecutor(1) as pool:
+        pool.submit(asyncio.run, coroutine).result()
+
+
+class Door:
+    """The guests' door without a network: what was opened and closed (web/serve.py's real
+    door is tested in tests/test_guard.py and tests/test_e2e_share.py)."""
+
+    def __init__(self) -> None:
+        self.opened: list[str] = []  # the PIN each opening was told
+        self.closed: list[set[str]] = []  # the guest sessions each closing ended
+
+    async def open(self, pin: str) -> str:
+        self.opened.append(pin)
+        return f"http://192.0.2.2:8551/?share=secret{len(self.opened)}"
+
+    async def close(self, guest_sessions: set[str]) -> None:
+        self.closed.append(guest_sessions)
+
+
 def table(pin: str = "123456") -> tuple[Sharing, Clock]:
     clock = Clock()
-    return Sharing(link="http://192.0.2.2:8550/?share=s", pin=pin, clock=clock), clock
+    sharing = Sharing(Door(), clock=clock)
+    run(sharing.start())
+    sharing.pin = pin
+    return sharing, clock
+
+
+def test_each_start_gives_a_new_link_and_pin_and_stopping_ends_every_guest() -> None:
+    door = Door()
+    sharing = Sharing(door)
+    assert not sharing.active and sharing.try_pin(sharing.pin, "phone-a", "192.0.2.7") == "wrong"
+    run(sharing.start())
+    first_link, first_pin = sharing.link, sharing.pin
+    assert sharing.active and door.opened == [first_pin]
+    sharing.joined("session-1")
+    sharing.joined("session-2")
+    run(sharing.stop())
+    assert not sharing.active and door.closed == [{"session-1", "session-2"}]
+    assert sharing.try_pin(first_pin, "phone-a", "192.0.2.7") == "wrong"  # no table shared
+    run(sharing.start())
+    assert sharing.link != first_link and door.opened[-1] == sharing.pin
+    run(sharing.stop())
+    assert door.closed[-1] == set()  # the first guests were ended once, not again
 
 
 def test_the_right_pin_opens_and_a_wrong_one_does_not() -> None:

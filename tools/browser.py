@@ -107,8 +107,8 @@ class AppServer:
         raise RuntimeError(f"the app did not start on {self.origin}:\n{self.log.read_text()}")
 
     def printed(self, label: str) -> str:
-        """What the app printed after `label` at start ("Guests open:", "Scorers' PIN:")."""
-        for line in self.log.read_text().splitlines():
+        """What the app last printed after `label` ("Guests open:", "Scorers' PIN:")."""
+        for line in reversed(self.log.read_text().splitlines()):
             if line.startswith(label):
                 return line.removeprefix(label).strip()
         raise LookupError(f"the app printed no {label!r}:\n{self.log.read_text()}")

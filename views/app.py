@@ -67,8 +67,10 @@ def App(store: Store, device: str, sharing: Sharing | None) -> list[ft.View]:
 
     def load() -> AppState:
         role = VIEWER if role_of(page.client_user_agent or "") == GUEST else HOST
-        if role == VIEWER and sharing is None:  # a guest's tag without a shared table
-            raise PermissionError("a guest without a shared table")
+        if role == VIEWER:
+            if sharing is None or not sharing.active:  # a guest's tag, but no shared table
+                raise PermissionError("a guest without a shared table")
+            sharing.joined(page.session.id)
         route = page.route or "/"
         return AppState.load(store, route, device, page.session.id, page, role, sharing)
 

@@ -54,7 +54,14 @@ def game_bar(at: AtTable, title: str, entering: bool) -> ft.AppBar:
     if state.role != HOST:  # a guest's screen is this game only: nowhere to go back to
         return guest_bar(state, title, actions)
     if state.sharing is not None:
-        actions.append(icon_button(ft.Icons.QR_CODE_2, t("Share this table"), share_panel(state)))
+        shared = state.sharing.active
+        actions.append(
+            icon_button(
+                ft.Icons.WIFI_TETHERING if shared else ft.Icons.QR_CODE_2,
+                t("Sharing this table") if shared else t("Share this table"),
+                share_panel(state),
+            )
+        )
     return back_bar(title, lambda: state.go("/"), t, actions=actions)
 
 
@@ -124,13 +131,54 @@ def result_sharer(state: AppState, text: str) -> Callable[[], Awaitable[None]]:
 
 
 def screen(at: AtTable, title: str, controls: list[ft.Control], entering: bool = False) -> ft.View:
-    """A game's table screen: its bar (back, undo, redo) over the content, scrolling."""
+    """A game's table screen: its bar (back, undo, redo) over the content, scrolling. A phone
+    that watches a shared table gets the totals in large type on top."""
+    if at.read_only and view_of(at.record["game"]).totals_are_scores:
+        controls = [scoreboard(at), *controls]
     return ft.View(
         route=f"/game/{at.game_id}",
         appbar=game_bar(at, title, entering),
         scroll=ft.ScrollMode.AUTO,
         controls=[body(controls)],
     )
+
+
+def scoreboard(at: AtTable) -> ft.Control:
+    """Every player's total, big enough to read on a phone lying on the table; the leaders (or
+    winners) stand out. Two tiles a row on a phone, more on a wider screen."""
+    t, result = at.t, at.result
+    places = result.places
+
+    def tile(name: str) -> ft.Control:
+        leading = places.get(name) == 1 and bool(result.round_totals)
+        total = t.number(result.totals[name])
+        return ft.Container(
+            col={"xs": 6, "md": 4, "lg": 3},
+            bgcolor=ft.Colors.PRIMARY_CONTAINER if leading else ft.Colors.SURFACE_CONTAINER_HIGH,
+            border_radius=12,
+            padding=ft.Padding.symmetric(horizontal=12, vertical=8),
+            content=ft.Semantics(
+                label=t("{name}: {total}, leading", name=name, total=total)
+                if leading
+                else t("{name}: {total}", name=name, total=total),
+                container=True,
+                exclude_semantics=True,
+                content=ft.Column(
+                    spacing=0,
+                    controls=[
+                        ft.Row(
+                            [
+                                ft.Text(name, size=18, no_wrap=True, expand=True),
+                                *([ft.Icon(ft.Icons.STAR, size=20)] if leading else []),
+                            ]
+                        ),
+                        ft.Text(total, size=40, weight=ft.FontWeight.BOLD),
+                    ],
+                ),
+            ),
+        )
+
+    return ft.ResponsiveRow([tile(name) for name in result.totals], spacing=8, run_spacing=8)
 
 
 def correction_banner(t: Translator, fix_round: int | None) -> list[ft.Control]:

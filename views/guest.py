@@ -13,6 +13,7 @@ import flet as ft
 import segno
 
 from .hooks import use_value
+from .i18n import Translator
 from .state import VIEWER, AppState
 from .widgets import TARGET, body, heading, note
 
@@ -20,43 +21,102 @@ PIN_LENGTH = 6
 
 
 def share_panel(state: AppState) -> Callable[[], None]:
-    """The host's "Share this table": the link as a QR code and as text, and the PIN."""
-    t = state.t
+    """The host's "Share this table": before sharing, what it means and a way to start; while
+    sharing, the link as a QR code and as text, the PIN, and the way to stop."""
 
     def show() -> None:
         sharing = state.sharing
         if sharing is None:
             return
         page = ft.context.page
-        code = segno.make(sharing.link, error="m").png_data_uri(scale=6, border=2)
-        page.show_dialog(
-            ft.AlertDialog(
-                title=ft.Text(t("Share this table")),
-                content=ft.Column(
-                    tight=True,
-                    spacing=8,
-                    controls=[
-                        note(t("Phones on this network open the link (or scan the code):")),
-                        ft.Image(src=code, width=240, height=240),
-                        # The address and the secret on lines of their own: the whole link
-                        # in one unbreakable line was cut off at the dialog's edge.
-                        ft.Text(sharing.link.replace("/?", "/\n?"), selectable=True, size=13),
-                        ft.Text(t("PIN for scorers"), weight=ft.FontWeight.BOLD),
-                        ft.Text(sharing.pin, size=32, weight=ft.FontWeight.BOLD, selectable=True),
-                        note(
-                            t(
-                                "Plain HTTP on this network: anyone here who gets the link can "
-                                "watch; only the PIN lets a phone enter rounds. Quit Debrief to "
-                                "stop sharing: every link and PIN ends with it."
-                            )
-                        ),
-                    ],
-                ),
-                actions=[ft.TextButton(t("Close"), on_click=lambda: page.pop_dialog())],
-            )
-        )
+        page.show_dialog(shared_dialog(state) if sharing.link else start_dialog(state))
 
     return show
+
+
+def start_dialog(state: AppState) -> ft.AlertDialog:
+    t = state.t
+    page = ft.context.page
+
+    async def start() -> None:
+        page.pop_dialog()
+        if await state.start_sharing():
+            page.show_dialog(shared_dialog(state))
+
+    return ft.AlertDialog(
+        title=ft.Text(t("Share this table")),
+        content=ft.Column(
+            tight=True,
+            spacing=8,
+            controls=[
+                note(
+                    t(
+                        "Phones on this network can then watch this game live, and enter "
+                        "its rounds with a PIN. Nothing is shared until you start."
+                    )
+                ),
+                note(plain_http_warning(t)),
+            ],
+        ),
+        actions=[
+            ft.TextButton(t("Cancel"), on_click=lambda: page.pop_dialog()),
+            ft.FilledButton(t("Start sharing"), icon=ft.Icons.WIFI_TETHERING, on_click=start),
+        ],
+    )
+
+
+def shared_dialog(state: AppState) -> ft.AlertDialog:
+    t = state.t
+    page = ft.context.page
+    sharing = state.sharing
+    link = sharing.link if sharing is not None else None
+    pin = sharing.pin if sharing is not None else ""
+
+    async def stop() -> None:
+        page.pop_dialog()
+        await state.stop_sharing()
+
+    code = segno.make(link or "", error="m").png_data_uri(scale=6, border=2)
+    return ft.AlertDialog(
+        title=ft.Text(t("Sharing this table")),
+        content=ft.Column(
+            tight=True,
+            spacing=8,
+            controls=[
+                note(t("Phones on this network open the link (or scan the code):")),
+                ft.Image(src=code, width=240, height=240),
+                # The address and the secret on lines of their own: the whole link in one
+                # unbreakable line was cut off at the dialog's edge.
+                # Selectable text is not in the accessibility tree: its label is given.
+                ft.Text(
+                    (link or "").replace("/?", "/\n?"),
+                    selectable=True,
+                    size=13,
+                    semantics_label=link,
+                ),
+                ft.Text(t("PIN for scorers"), weight=ft.FontWeight.BOLD),
+                ft.Text(
+                    pin,
+                    size=32,
+                    weight=ft.FontWeight.BOLD,
+                    selectable=True,
+                    semantics_label=t("PIN {pin}", pin=" ".join(pin)),
+                ),
+                note(plain_http_warning(t)),
+            ],
+        ),
+        actions=[
+            ft.TextButton(t("Stop sharing"), icon=ft.Icons.STOP_CIRCLE_OUTLINED, on_click=stop),
+            ft.TextButton(t("Close"), on_click=lambda: page.pop_dialog()),
+        ],
+    )
+
+
+def plain_http_warning(t: Translator) -> str:
+    return t(
+        "Plain HTTP on this network: anyone here who gets the link can watch; only the PIN "
+        "lets a phone enter rounds. Stopping sharing ends every link and PIN."
+    )
 
 
 def guest_bar(state: AppState, title: str, actions: list[ft.Control]) -> ft.AppBar:

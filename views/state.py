@@ -213,8 +213,29 @@ class AppState:
 
     @property
     def sharing(self) -> Sharing | None:
-        """The shared table, for the host's share panel (None when not shared or a guest)."""
+        """The table to share, for the host's share panel (None for a guest, or where nothing
+        can be served to a network: the app in its own window or on a phone)."""
         return self._sharing if self.role == HOST else None
+
+    async def start_sharing(self) -> bool:
+        """The host shares the table (a new link and PIN); whether it could."""
+        if self.sharing is None:
+            return False
+        try:
+            await self.sharing.start()
+        except OSError as error:
+            self.say(self.t("Sharing could not start: {reason}", reason=error.strerror or error))
+            return False
+        self._changed()  # this tab and the host's other tabs show it is shared
+        return True
+
+    async def stop_sharing(self) -> None:
+        """The host stops sharing: every guest is out, every link and PIN void."""
+        if self.sharing is None:
+            return
+        await self.sharing.stop()
+        self._changed()
+        self.say(self.t("Sharing stopped: every link and PIN has ended."))
 
     def show_to_guests(self, game_id: str) -> None:
         """The host opened a game: with the table shared, the guests now see it."""

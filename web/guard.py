@@ -11,7 +11,8 @@ Every request and every websocket handshake passes three checks before Flet sees
   reloads and other paths work. Every request and every websocket handshake (Flet sessions
   reattach for up to an hour) must carry the cookie.
 
-Sharing a table (``--share``) adds a second secret, the guests': the share link carries it as
+Sharing a table opens a second door, for guests: a server of its own on the network, guarded
+by a guest secret only (the host's key opens nothing there). The share link carries it as
 ``?share=…`` and it becomes a cookie of its own. Each request that passes is tagged with the
 role its secret gives — ``DebriefRole/host`` or ``DebriefRole/guest`` in front of the
 User-Agent, the one request header Flet hands to the app's session (any such tag the client
@@ -104,12 +105,14 @@ class Guard:
     def __init__(
         self,
         app: ASGIApp,
-        secret: str,
+        secret: str | None,
         addresses: Addresses,
         cookie: str,
         guest_secret: str | None = None,
     ) -> None:
-        if not secret or guest_secret == "":
+        """`secret` is the host's (None: a door for guests only, where no host key works);
+        `guest_secret` a shared table's."""
+        if secret == "" or guest_secret == "" or not (secret or guest_secret):
             raise ValueError("the guard needs a secret")
         self.app = app
         self.secret = secret
@@ -147,7 +150,7 @@ class Guard:
     def _role(self, headers: dict[bytes, bytes]) -> str | None:
         """The role the request's cookies prove (the host's wins), or None."""
         cookies = _cookies(headers.get(b"cookie", b"").decode("latin-1"))
-        if _same(cookies.get(self.cookie, ""), self.secret):
+        if self.secret and _same(cookies.get(self.cookie, ""), self.secret):
             return HOST
         if self.guest_secret and _same(cookies.get(self.guest_cookie, ""), self.guest_secret):
             return GUEST
@@ -168,7 +171,7 @@ class Guard:
         bar loses it."""
         parameter, value = self._secret_in_query(scope) or ("", "")
         if parameter == KEY_PARAMETER:
-            name, secret = self.cookie, self.secret
+            name, secret = self.cookie, self.secret or ""
         else:
             name, secret = self.guest_cookie, self.guest_secret or ""
         if not secret or not _same(value, secret):

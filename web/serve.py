@@ -1,5 +1,5 @@
-"""Serve the app to a browser on this computer only (or, with ``--share``, also to the phones
-on the local network), behind the guard.
+"""Serve the app to a browser on this computer only, behind the guard; while the host shares a
+table, also to the phones on the local network, through a door of their own.
 
 Flet's own web server accepts any Origin and Host, and reads environment variables that change
 where and what it serves. So the app is built as Flet's ASGI app (`ft.run(...,
@@ -10,6 +10,7 @@ before Flet can read them (`sanitize_environment`).
 
 from __future__ import annotations
 
+import asyncio
 import os
 import secrets
 import socket
@@ -86,6 +87,90 @@ def told(pin: str) -> None:
     print(f"New scorers' PIN (too many wrong tries): {pin}", flush=True)
 
 
+def guest_socket(preferred_port: int) -> socket.socket:
+    """A listening socket on every address for the guests' door: `preferred_port` if it is
+    free, else one the system picks (the link and QR code carry it either way)."""
+    for port in (preferred_port, 0):
+        sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        try:
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            sock.bind((EVERY_ADDRESS, port))
+            return sock
+        except OSError:
+            sock.close()
+            if port == 0:
+                raise
+    raise AssertionError("unreachable")
+
+
+class NetworkDoor:
+    """The guests' way in while a table is shared: a second server, on every address and a port
+    of its own, guarded by a guest secret only (the host's key opens nothing there). The host's
+    server stays on 127.0.0.1. Both serve the same Flet app in the same event loop, so guests'
+    sessions and the host's follow each other's changes.
+
+    Each `open` makes a new secret; `close` stops the server (every guest connection closes)
+    and ends the guests' sessions, which would otherwise wait an hour to be reattached."""
+
+    def __init__(self, preferred_port: int) -> None:
+        self.preferred_port = preferred_port
+        self.app: Any = None  # Flet's ASGI app, set once it is built
+        self._server: Any = None
+        self._serving: asyncio.Task[None] | None = None
+
+    async def open(self, pin: str) -> str:
+        import uvicorn
+
+        secret = secrets.token_urlsafe(8)  # 64 bits: short to type, not to guess
+        sock = guest_socket(self.preferred_port)
+        port = int(sock.getsockname()[1])
+        lan = network_addresses()
+        addresses = Addresses.local(port, ("127.0.0.1", "localhost", *lan))
+        guarded = Guard(
+            self.app, None, addresses, cookie=f"debrief-share-{port}", guest_secret=secret
+        )
+        config = uvicorn.Config(
+            guarded,
+            host=EVERY_ADDRESS,
+            port=port,
+            ws="websockets-sansio",
+            ws_max_size=WEBSOCKET_MAX_BYTES,
+            lifespan="off",  # Flet's sessions are started and stopped by the host's server
+            timeout_graceful_shutdown=5,
+            log_level="warning",
+        )
+        config.load()
+        server = uvicorn.Server(config)
+        server.lifespan = config.lifespan_class(config)
+        await server.startup(sockets=[sock])
+        self._server = server
+        self._serving = asyncio.create_task(self._serve(server, sock))
+        link = f"http://{lan[0] if lan else LOOPBACK}:{port}/?share={secret}"
+        print(f"Sharing the table on the local network ({EVERY_ADDRESS}:{port}, plain HTTP):")
+        for address in sorted(addresses.hosts):
+            print(f"  answering to http://{address}")
+        print(f"Guests open: {link}")
+        print(f"Scorers' PIN: {pin}", flush=True)
+        return link
+
+    @staticmethod
+    async def _serve(server: Any, sock: socket.socket) -> None:
+        await server.main_loop()
+        await server.shutdown(sockets=[sock])
+
+    async def close(self, guest_sessions: set[str]) -> None:
+        from flet_web.fastapi import app_manager  # type: ignore[import-untyped]
+
+        if self._server is None or self._serving is None:
+            return
+        self._server.should_exit = True
+        await self._serving
+        self._server = self._serving = None
+        for session_id in guest_sessions:
+            await app_manager.delete_session(session_id)
+        print("Sharing stopped: every guest link and PIN has ended.", flush=True)
+
+
 def serve(
     make_main: Callable[[Sharing | None], Callable[[ft.Page], Any]],
     port: int,
@@ -93,44 +178,36 @@ def serve(
     open_browser: bool = True,
     share: bool = False,
 ) -> None:
-    """Serve the app on 127.0.0.1:`port` until stopped; prints (and opens) the link. With
-    `share`, also on every network address, with a share link and a PIN for the table."""
+    """Serve the app on 127.0.0.1:`port` until stopped; prints (and opens) the link. The host
+    can share the table from a game's screen; with `share` it is shared from the start."""
     import uvicorn  # comes with flet-web, which a phone build does not carry
 
     secret = launch_secret()
-    addresses = Addresses.local(port)
-    host = LOOPBACK
-    sharing = None
-    guest_secret = None
-    if share:
-        lan = network_addresses()
-        addresses = Addresses.local(port, ("127.0.0.1", "localhost", *lan))
-        host = EVERY_ADDRESS
-        guest_secret = secrets.token_urlsafe(8)  # 64 bits: short to type, not to guess
-        where = lan[0] if lan else LOOPBACK
-        sharing = Sharing(link=f"http://{where}:{port}/?share={guest_secret}", on_new_pin=told)
+    door = NetworkDoor(port + 1)
+    sharing = Sharing(door, on_new_pin=told)
     flet_app = ft.run(make_main(sharing), export_asgi_app=True, assets_dir=assets_dir, no_cdn=True)
-    guarded = Guard(
-        flet_app, secret, addresses, cookie=f"debrief-key-{port}", guest_secret=guest_secret
-    )
+    door.app = flet_app
+    guarded = Guard(flet_app, secret, Addresses.local(port), cookie=f"debrief-key-{port}")
     config = uvicorn.Config(
         guarded,
-        host=host,
+        host=LOOPBACK,
         port=port,
         ws="websockets-sansio",
         ws_max_size=WEBSOCKET_MAX_BYTES,
         log_level="warning",
     )
     link = f"http://{LOOPBACK}:{port}/?key={secret}"
-    if sharing is None:
-        print(f"Debrief is served at {link} (on this computer only)", flush=True)
-    else:
-        print(f"Debrief is served at {link} (the host: open this one yourself)", flush=True)
-        print(f"Sharing the table on the local network ({host}:{port}, plain HTTP):", flush=True)
-        for address in sorted(addresses.hosts):
-            print(f"  answering to http://{address}", flush=True)
-        print(f"Guests open: {sharing.link}", flush=True)
-        print(f"Scorers' PIN: {sharing.pin}", flush=True)
-    if open_browser:
-        webbrowser.open(link)
-    uvicorn.Server(config).run()
+
+    async def run() -> None:
+        if share:
+            await sharing.start()
+            print(f"Debrief is served at {link} (the host: open this one yourself)", flush=True)
+        else:
+            print(f"Debrief is served at {link} (on this computer only)", flush=True)
+        if open_browser:
+            webbrowser.open(link)
+        await uvicorn.Server(config).serve()
+
+    # uvicorn's own loop (uvloop where installed), as `uvicorn.Server.run` would choose it.
+    with asyncio.Runner(loop_factory=config.get_loop_factory()) as runner:
+        runner.run(run())

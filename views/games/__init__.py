@@ -89,6 +89,7 @@ class GameView:
     options_of: Callable[[tuple[str, ...], Record], Record]
     facts: Mapping[str, Term] = field(default_factory=dict)  # statistics' names
     round_name: Term = ROUND  # a round as the game calls it
+    totals_are_scores: bool = True  # a watching phone's scoreboard shows them (SPY: places)
 
     @property
     def id(self) -> str:

@@ -287,5 +287,6 @@ VIEW = GameView(
     options_form=options_form,
     options_of=lambda seats, options: {},
     round_name=N_("event {number}"),
+    totals_are_scores=False,  # places in the order players fell: the bases show who is in
     facts={"survived": N_("Times survived"), "bombs_set_off": N_("Bombs set off")},
 )
