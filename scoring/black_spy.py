@@ -7,7 +7,9 @@ The Mole's draft order are all derived here.
 
 from __future__ import annotations
 
+import functools
 import math
+from collections import defaultdict
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
@@ -47,6 +49,7 @@ PILE_KEYS = ("black_spies", "black_low", "black_high", "colored_spies")
 # The counted parts of a pile and how many of each a deal holds (the steppers' ends).
 PART_LIMITS = {"black_spies": BLACK_SPIES, "black_low": BLACK_LOW, "colored_spies": COLORED_SPIES}
 HIGH_RANKS = tuple(HIGH_POINTS)
+BLACK_POINTS = SPY_POINTS * BLACK_SPIES + LOW_POINTS * BLACK_LOW + sum(HIGH_POINTS.values())  # 80
 
 
 @dataclass(frozen=True)
@@ -159,6 +162,27 @@ class Deal:
         hold more than a deal)."""
         rest = rest_of_deal({n: p for n, p in self.piles.items() if n != player})
         return self if rest is None else self.with_pile(player, rest)
+
+
+@dataclass(frozen=True)
+class CountedDeal:
+    """A deal in points form (FORMAT.md): each pile's counted points, the way a paper pad keeps
+    them. Whether a pile was a moon is the table's word (`moon_taker`), not the cards'."""
+
+    points: dict[str, int]  # every player, seating order
+    moon_taker: str | None = None
+    moon_choice: str | None = None
+
+    def to_json(self) -> dict[str, JSON]:
+        deal: dict[str, JSON] = {"points": dict(self.points)}
+        if self.moon_taker is not None:
+            deal["moon_taker"] = self.moon_taker
+        if self.moon_choice is not None:
+            deal["moon_choice"] = self.moon_choice
+        return deal
+
+
+AnyDeal = Deal | CountedDeal
 
 
 @dataclass(frozen=True)
@@ -290,13 +314,20 @@ def pile_points(pile: Pile, options: Options) -> Fraction:
     return Fraction(pile.black_points + colored * pile.colored_spies)
 
 
-def deal_points(deal: Deal, options: Options) -> dict[str, Fraction]:
+def deal_total(options: Options) -> int:
+    """What a deal's piles add up to: 60 (80 with No Good Spies)."""
+    return BLACK_POINTS + colored_spy_points(options) * COLORED_SPIES
+
+
+def deal_points(deal: AnyDeal, options: Options) -> dict[str, Fraction]:
     """Each player's points for one complete deal, moon included.
 
     Moon (one player took all 16 black cards): the taker scores 0 and everyone else 60, the
     coloured Spies still count; with Capture or Release the coloured Spies count 0 and the
     taker may instead choose -60 for themself and 0 for the others ("release").
     """
+    if isinstance(deal, CountedDeal):
+        return counted_deal_points(deal, options)
     taker = deal.moon_taker
     if taker is None:
         return {name: pile_points(pile, options) for name, pile in deal.piles.items()}
@@ -310,6 +341,74 @@ def deal_points(deal: Deal, options: Options) -> dict[str, Fraction]:
         else:
             points[name] = (Fraction(0) if name == taker else MOON_POINTS) + spies
     return points
+
+
+def counted_deal_points(deal: CountedDeal, options: Options) -> dict[str, Fraction]:
+    """A deal in points form scored as `deal_points` scores cards: the piles as counted; after
+    a moon the taker keeps only their coloured Spies (pile − 80) and everyone else gets 60 plus
+    theirs (pile + 60), or Capture or Release's choice.
+
+    >>> o = Options("Anna", frozenset(), 150)
+    >>> counted_deal_points(CountedDeal({"Anna": 75, "Ben": -15, "Carla": 0}, "Anna"), o)
+    {'Anna': Fraction(-5, 1), 'Ben': Fraction(45, 1), 'Carla': Fraction(60, 1)}
+    """
+    taker = deal.moon_taker
+    if taker is None:
+        return {name: Fraction(points) for name, points in deal.points.items()}
+    if options.has("capture-or-release"):
+        release = deal.moon_choice == "release"
+        taker_gets, others_get = (-MOON_POINTS, Fraction(0)) if release else (0, MOON_POINTS)
+        return {name: Fraction(taker_gets if name == taker else others_get) for name in deal.points}
+    return {
+        name: Fraction(points - BLACK_POINTS) if name == taker else points + MOON_POINTS
+        for name, points in deal.points.items()
+    }
+
+
+@functools.cache
+def _piles_by_points(no_good_spies: bool) -> dict[int, tuple[tuple[int, int, int, int], ...]]:
+    """Every pile a player can take but all 16 black cards (a moon, which the table marks),
+    by its points: (black Spies, black 1–6, mask of the black 8–11, coloured Spies)."""
+    colored = 0 if no_good_spies else COLORED_SPY_POINTS
+    found: dict[int, list[tuple[int, int, int, int]]] = defaultdict(list)
+    for spies in range(BLACK_SPIES + 1):
+        for low in range(BLACK_LOW + 1):
+            for mask in range(1 << len(HIGH_RANKS)):
+                if spies == BLACK_SPIES and low == BLACK_LOW and mask == ALL_HIGH:
+                    continue
+                high = sum(HIGH_POINTS[r] for i, r in enumerate(HIGH_RANKS) if mask >> i & 1)
+                for spied in range(COLORED_SPIES + 1):
+                    points = SPY_POINTS * spies + LOW_POINTS * low + high + colored * spied
+                    found[points].append((spies, low, mask, spied))
+    return {points: tuple(piles) for points, piles in found.items()}
+
+
+ALL_HIGH = (1 << len(HIGH_RANKS)) - 1
+
+
+@functools.lru_cache(maxsize=4096)
+def piles_possible(piles: tuple[int, ...], no_good_spies: bool) -> bool:
+    """Whether some split of the deck's scoring cards among the players gives piles of these
+    points (adding up to the deal's total), none of them all 16 black cards.
+
+    Players are filled one after another, keeping every set of cards that can still be left;
+    the last player takes the rest (its points follow from the total).
+
+    >>> piles_possible((0, 0, 0, 60), False), piles_possible((-20, -20, 50, 50), False)
+    (True, False)
+    """
+    by_points = _piles_by_points(no_good_spies)
+    left = {(BLACK_SPIES, BLACK_LOW, ALL_HIGH, COLORED_SPIES)}
+    for target in sorted(piles, key=lambda p: len(by_points.get(p, ())))[:-1]:
+        left = {
+            (spies - s, low - lo, mask & ~m, colored - c)
+            for spies, low, mask, colored in left
+            for s, lo, m, c in by_points.get(target, ())
+            if s <= spies and lo <= low and not m & ~mask and c <= colored
+        }
+        if not left:
+            return False
+    return any(rest[:3] != (BLACK_SPIES, BLACK_LOW, ALL_HIGH) for rest in left)
 
 
 def halve(total: Fraction, halves: str) -> Fraction:
@@ -470,7 +569,48 @@ def check_deal_adds_up(reader: Reader, piles: Mapping[str, Pile], path: str) -> 
     return len(reader.errors) == before
 
 
-class BlackSpy(GameRules[Options, Deal, State]):
+def check_piles(reader: Reader, options: Options, deal: CountedDeal, path: str) -> bool:
+    """A deal in points form: the piles add up to the deal's total and some split of the cards
+    gives them; after a moon the taker's pile is 80 less their coloured Spies, and every other
+    pile only coloured Spies."""
+    points_path = child(path, "points")
+    total, expected = sum(deal.points.values()), deal_total(options)
+    if total != expected:
+        reader.add(e.PilesDoNotAddUp(points_path, total=total, expected=expected))
+        return False
+    taker = deal.moon_taker
+    if taker is None:
+        full = [name for name, points in deal.points.items() if points == BLACK_POINTS]
+        if full:
+            reader.add(e.MoonTakerRequired(child(path, "moon_taker"), name=full[0]))
+            return False
+        piles = tuple(sorted(deal.points.values()))
+        if not piles_possible(piles, options.has("no-good-spies")):
+            shown = ", ".join(str(points) for points in deal.points.values())
+            reader.add(e.PilesNotPossible(points_path, piles=shown))
+            return False
+        return True
+    colored = colored_spy_points(options)
+    spied = sorted({colored * count for count in range(COLORED_SPIES + 1)}, reverse=True)
+    before = len(reader.errors)
+    for name, points in deal.points.items():
+        allowed = [BLACK_POINTS + p for p in spied] if name == taker else spied
+        if points in allowed:
+            continue
+        words = ", ".join(str(p) for p in allowed)
+        where = child(points_path, name)
+        if name == taker:
+            reader.add(e.MoonPileNotPossible(where, name=name, allowed=words, points=points))
+        else:
+            reader.add(
+                e.PileBesideMoonNotPossible(
+                    where, taker=taker, name=name, allowed=words, points=points
+                )
+            )
+    return len(reader.errors) == before
+
+
+class BlackSpy(GameRules[Options, AnyDeal, State]):
     id: ClassVar[str] = "black-spy"
     title: ClassVar[str] = "Black Spy"
     min_players: ClassVar[int] = 3
@@ -513,7 +653,13 @@ class BlackSpy(GameRules[Options, Deal, State]):
 
     def read_round(
         self, reader: Reader, setup: Setup[Options], raw: object, path: str
-    ) -> Deal | None:
+    ) -> AnyDeal | None:
+        """A deal: which cards each player took, or each pile's counted points."""
+        if isinstance(raw, dict) and "points" in raw:
+            if "cards" in raw:
+                reader.add(e.BothForms(path, one="cards", other="points"))
+                return None
+            return self._read_counted_deal(reader, setup, raw, path)
         fields = reader.obj(raw, path, required=["cards"], optional=["moon_choice"])
         if fields is None or "cards" not in fields:
             return None
@@ -531,9 +677,43 @@ class BlackSpy(GameRules[Options, Deal, State]):
         ok, moon_choice = self._read_moon_choice(reader, setup.options, deal, fields, path)
         return replace(deal, moon_choice=moon_choice) if ok else None
 
+    def _read_counted_deal(
+        self, reader: Reader, setup: Setup[Options], raw: object, path: str
+    ) -> CountedDeal | None:
+        fields = reader.obj(raw, path, required=["points"], optional=["moon_taker", "moon_choice"])
+        if fields is None or "points" not in fields:
+            return None
+        options = setup.options
+        points_path = child(path, "points")
+        raw_points = read_player_map(
+            reader, setup.table, fields["points"], points_path, require_all=True
+        )
+        if raw_points is None:
+            return None
+        lowest = 0 if options.has("no-good-spies") else COLORED_SPY_POINTS * COLORED_SPIES
+        read = {
+            name: reader.whole(value, p, lowest, BLACK_POINTS, N_("points in one pile"))
+            for name, (p, value) in raw_points.items()
+        }
+        points = {name: value for name, value in read.items() if value is not None}
+        if len(points) < len(read):
+            return None
+        taker = None
+        if "moon_taker" in fields:
+            taker = read_player_ref(
+                reader, setup.table, fields["moon_taker"], child(path, "moon_taker")
+            )
+            if taker is None:
+                return None
+        deal = CountedDeal(points, taker)
+        if not check_piles(reader, options, deal, path):
+            return None
+        ok, moon_choice = self._read_moon_choice(reader, options, deal, fields, path)
+        return replace(deal, moon_choice=moon_choice) if ok else None
+
     @staticmethod
     def _read_moon_choice(
-        reader: Reader, options: Options, deal: Deal, fields: dict[str, object], path: str
+        reader: Reader, options: Options, deal: AnyDeal, fields: dict[str, object], path: str
     ) -> tuple[bool, str | None]:
         """(readable, choice): the choice is asked exactly when Capture or Release is on and one
         player took all 16 black cards."""
@@ -553,7 +733,7 @@ class BlackSpy(GameRules[Options, Deal, State]):
     def start(self, setup: Setup[Options]) -> State:
         return State(setup, {name: Fraction(0) for name in setup.table.names})
 
-    def play(self, reader: Reader, state: State, rnd: Deal, path: str) -> State | None:
+    def play(self, reader: Reader, state: State, rnd: AnyDeal, path: str) -> State | None:
         options = state.options
         points = deal_points(rnd, options)
         totals: dict[str, Fraction] = {}

@@ -249,6 +249,30 @@ class MoonChoiceNotAllowed(RecordError):
     template = "is only asked when one player takes all 16 black cards with Capture or Release"
 
 
+class BothForms(RecordError):
+    template = "holds both {one} and {other}: a round is entered one way or the other"
+
+
+class PilesDoNotAddUp(RecordError):
+    template = "the piles add up to {total}, but a deal has {expected}"
+
+
+class PilesNotPossible(RecordError):
+    template = "no split of the deck's cards gives these piles ({piles})"
+
+
+class MoonTakerRequired(RecordError):
+    template = "a pile of 80 is all 16 black cards: mark {name}'s moon"
+
+
+class MoonPileNotPossible(RecordError):
+    template = "{name} took all 16 black cards: their pile is {allowed}, not {points}"
+
+
+class PileBesideMoonNotPossible(RecordError):
+    template = "{taker} took all 16 black cards: {name}'s pile is {allowed}, not {points}"
+
+
 # --- Kompromat -----------------------------------------------------------------------------
 
 

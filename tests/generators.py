@@ -87,9 +87,35 @@ def black_spy_deal(
     return deal
 
 
+def as_points_form(deal: dict[str, Any], no_good_spies: bool) -> dict[str, Any]:
+    """A deal in cards form written as a paper pad would (FORMAT.md's points form): each pile's
+    points by the card table (worked out here, not by the engine), the moon's taker named."""
+    high = {8: 2, 9: 3, 10: 4, 11: 5}
+    colored = 0 if no_good_spies else -5
+    points = {
+        name: 10 * p["black_spies"]
+        + p["black_low"]
+        + sum(high[r] for r in p["black_high"])
+        + colored * p["colored_spies"]
+        for name, p in deal["cards"].items()
+    }
+    counted: dict[str, Any] = {"points": points}
+    for name, p in deal["cards"].items():
+        if p["black_spies"] + p["black_low"] + len(p["black_high"]) == 16:
+            counted["moon_taker"] = name
+    if "moon_choice" in deal:
+        counted["moon_choice"] = deal["moon_choice"]
+    return counted
+
+
 def black_spy_record(
-    rng: random.Random, max_deals: int = 40, count: int | None = None, moon_chance: float = 0.05
+    rng: random.Random,
+    max_deals: int = 40,
+    count: int | None = None,
+    moon_chance: float = 0.05,
+    points_form: float = 0.3,
 ) -> Record:
+    """A Black Spy game; each deal is in points form with the chance `points_form`."""
     count = count or rng.randint(3, 6)
     seated = players(rng, count)
     names = [p["name"] for p in seated]
@@ -101,9 +127,14 @@ def black_spy_record(
         options["halves"] = rng.choice(black_spy.HALVES)
     record = envelope("black-spy", seated, options)
     capture = "capture-or-release" in variants
-    return play_until_over(
-        record, lambda _: black_spy_deal(rng, names, capture, moon_chance), max_deals
-    )
+
+    def next_deal(_: Any) -> dict[str, Any]:
+        deal = black_spy_deal(rng, names, capture, moon_chance)
+        if rng.random() < points_form:
+            return as_points_form(deal, "no-good-spies" in variants)
+        return deal
+
+    return play_until_over(record, next_deal, max_deals)
 
 
 # --- Kompromat -----------------------------------------------------------------------------

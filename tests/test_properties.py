@@ -32,6 +32,21 @@ def test_black_spy_deal_without_moon_sums_to_60_or_80(rng: random.Random) -> Non
 
 @RECORD_SETTINGS
 @given(randoms)
+def test_black_spy_points_form_scores_as_the_cards_it_counts(rng: random.Random) -> None:
+    """A deal entered as each pile's points (the paper pad's way) gives the same standings as
+    the cards it counts: totals, halvings, moons, the next dealer and the Mole draft."""
+    rec = generators.black_spy_record(rng, moon_chance=0.15, points_form=0)
+    no_good = "no-good-spies" in rec["options"]["variants"]
+    counted = copy.deepcopy(rec)
+    counted["rounds"] = [
+        generators.as_points_form(deal, no_good) if rng.random() < 0.7 else deal
+        for deal in rec["rounds"]
+    ]
+    assert scoring.standings(counted) == scoring.standings(rec)
+
+
+@RECORD_SETTINGS
+@given(randoms)
 def test_black_spy_next_dealer_moves_one_seat_clockwise(rng: random.Random) -> None:
     rec = generators.black_spy_record(rng)
     names = [p["name"] for p in rec["players"]]

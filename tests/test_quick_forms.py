@@ -1,0 +1,149 @@
+"""The quick record forms of FORMAT.md, rule by rule: Black Spy's points form (each pile's
+counted points), Kompromat's outcome form and Spywhere's counts form. Each form replays to
+what the detailed form of the same round gives, and is refused with a path-named error where
+FORMAT.md says so."""
+
+from __future__ import annotations
+
+import itertools
+from typing import Any
+
+import pytest
+from builders import FOUR, black_spy, codes_and_paths, deal, moon, pile, standings
+
+from scoring import black_spy as rules
+
+THREE = FOUR[:3]
+
+
+def points(names: list[str], *values: int, **extra: Any) -> dict[str, Any]:
+    """A Black Spy deal in points form."""
+    return {"points": dict(zip(names, values, strict=True)), **extra}
+
+
+# --- Black Spy: points form ----------------------------------------------------------------
+
+
+def test_a_deal_in_points_form_scores_the_piles_as_counted() -> None:
+    rec = black_spy(FOUR, [points(FOUR, 18, 20, 20, 2), points(FOUR, -10, 36, 8, 26)])
+    result = standings(rec)
+    assert result["totals"] == {"Anna": 8, "Ben": 56, "Carla": 28, "Dirk": 28}
+    assert result["next_deal"]["dealer"] == "Carla"
+
+
+def test_points_form_and_cards_form_mix_round_by_round() -> None:
+    cards = deal(
+        FOUR,
+        Anna=pile(2, 1, [8], 1),
+        Ben=pile(1, 2, [9, 11]),
+        Carla=pile(3, 0, [], 2),
+        Dirk=pile(0, 3, [10], 1),
+    )
+    mixed = black_spy(FOUR, [cards, points(FOUR, 18, 20, 20, 2)])
+    assert standings(mixed)["totals"] == {"Anna": 36, "Ben": 40, "Carla": 40, "Dirk": 4}
+
+
+def test_the_piles_must_add_up_to_the_deal_total() -> None:
+    rec = black_spy(FOUR, [points(FOUR, 18, 20, 20, 3)])
+    assert codes_and_paths(rec) == [("PilesDoNotAddUp", "rounds[0].points")]
+    no_good = black_spy(FOUR, [points(FOUR, 18, 20, 20, 2)], ["no-good-spies"])
+    assert codes_and_paths(no_good) == [("PilesDoNotAddUp", "rounds[0].points")]
+    assert standings(black_spy(FOUR, [points(FOUR, 20, 20, 20, 20)], ["no-good-spies"]))
+
+
+@pytest.mark.parametrize(
+    ("variants", "value", "code"),
+    [([], -25, "NumberTooLow"), ([], 81, "NumberTooHigh"), (["no-good-spies"], -5, "NumberTooLow")],
+)
+def test_a_pile_is_within_what_one_pile_can_be(variants: list[str], value: int, code: str) -> None:
+    rec = black_spy(FOUR, [points(FOUR, value, 0, 0, 60 - value)], variants)
+    assert (code, "rounds[0].points.Anna") in codes_and_paths(rec)
+
+
+def test_piles_no_split_of_the_deck_gives_are_refused() -> None:
+    """−20, −20, 50, 50 needs eight coloured Spies; the deck has four."""
+    rec = black_spy(FOUR, [points(FOUR, -20, -20, 50, 50)])
+    assert codes_and_paths(rec) == [("PilesNotPossible", "rounds[0].points")]
+
+
+def test_a_pile_of_80_is_a_moon_and_must_be_marked() -> None:
+    rec = black_spy(FOUR, [points(FOUR, 80, -20, 0, 0)])
+    assert codes_and_paths(rec) == [("MoonTakerRequired", "rounds[0].moon_taker")]
+
+
+def test_a_marked_moon_scores_as_the_cards_would() -> None:
+    """Anna took all 16 black cards and one coloured Spy (75): she keeps −5, everyone else gets
+    60 plus their own coloured Spies."""
+    counted = black_spy(FOUR, [points(FOUR, 75, -10, -5, 0, moon_taker="Anna")])
+    cards = black_spy(FOUR, [moon(FOUR, "Anna", {"Ben": 2, "Carla": 1, "Anna": 1})])
+    assert standings(counted)["totals"] == {"Anna": -5, "Ben": 50, "Carla": 55, "Dirk": 60}
+    assert standings(counted)["totals"] == standings(cards)["totals"]
+    assert standings(counted)["deals"][0]["moon"] == "Anna"
+
+
+def test_a_moon_pile_is_80_less_its_coloured_spies_and_the_others_only_coloured_spies() -> None:
+    taker_wrong = black_spy(FOUR, [points(FOUR, 72, -12, 0, 0, moon_taker="Anna")])
+    assert ("MoonPileNotPossible", "rounds[0].points.Anna") in codes_and_paths(taker_wrong)
+    other_wrong = black_spy(FOUR, [points(FOUR, 65, 5, -10, 0, moon_taker="Anna")])
+    assert codes_and_paths(other_wrong) == [("PileBesideMoonNotPossible", "rounds[0].points.Ben")]
+    no_good = black_spy(FOUR, [points(FOUR, 75, 5, 0, 0, moon_taker="Anna")], ["no-good-spies"])
+    assert ("MoonPileNotPossible", "rounds[0].points.Anna") in codes_and_paths(no_good)
+
+
+def test_capture_or_release_asks_the_moon_choice_in_points_form_too() -> None:
+    variants = ["capture-or-release"]
+    missing = black_spy(FOUR, [points(FOUR, 80, -20, 0, 0, moon_taker="Anna")], variants)
+    assert codes_and_paths(missing) == [("MoonChoiceRequired", "rounds[0].moon_choice")]
+    released = points(FOUR, 80, -20, 0, 0, moon_taker="Anna", moon_choice="release")
+    assert standings(black_spy(FOUR, [released], variants))["totals"] == {
+        "Anna": -60,
+        "Ben": 0,
+        "Carla": 0,
+        "Dirk": 0,
+    }
+    given = points(FOUR, 70, -10, 0, 0, moon_taker="Anna", moon_choice="give")
+    assert standings(black_spy(FOUR, [given], variants))["totals"]["Ben"] == 60  # Spies count 0
+    no_moon = points(FOUR, 18, 20, 20, 2, moon_choice="give")
+    rec = black_spy(FOUR, [no_moon], variants)
+    assert codes_and_paths(rec) == [("MoonChoiceNotAllowed", "rounds[0].moon_choice")]
+
+
+def test_a_round_has_cards_or_points_never_both() -> None:
+    both = {**points(FOUR, 18, 20, 20, 2), "cards": {}}
+    assert codes_and_paths(black_spy(FOUR, [both])) == [("BothForms", "rounds[0]")]
+
+
+def test_moon_taker_belongs_to_the_points_form() -> None:
+    cards = {**moon(FOUR, "Anna"), "moon_taker": "Anna"}
+    assert ("UnknownKey", "rounds[0].moon_taker") in codes_and_paths(black_spy(FOUR, [cards]))
+    stranger = points(FOUR, 80, -20, 0, 0, moon_taker="Zoe")
+    assert codes_and_paths(black_spy(FOUR, [stranger])) == [
+        ("UnknownPlayer", "rounds[0].moon_taker")
+    ]
+
+
+def every_split_of_three() -> set[tuple[int, ...]]:
+    """The piles three players can take without a moon, by splitting the deck's scoring cards
+    every way there is (independent of the engine's search)."""
+    found: set[tuple[int, ...]] = set()
+    splits = [(a, b, 6 - a - b) for a in range(7) for b in range(7 - a)]
+    colored_splits = [(a, b, 4 - a - b) for a in range(5) for b in range(5 - a)]
+    for spies, low, colored in itertools.product(splits, splits, colored_splits):
+        for owners in itertools.product(range(3), repeat=4):
+            piles = [10 * spies[i] + low[i] - 5 * colored[i] for i in range(3)]
+            black = [spies[i] + low[i] for i in range(3)]
+            for rank, owner in zip((8, 9, 10, 11), owners, strict=True):
+                piles[owner] += rules.HIGH_POINTS[rank]
+                black[owner] += 1
+            if 16 not in black:
+                found.add(tuple(sorted(piles)))
+    return found
+
+
+def test_the_split_search_accepts_exactly_the_piles_some_split_gives() -> None:
+    possible = every_split_of_three()
+    for a in range(-20, 81):
+        for b in range(a, 81):
+            c = 60 - a - b
+            if b <= c <= 80:
+                assert rules.piles_possible((a, b, c), False) == ((a, b, c) in possible), (a, b, c)
