@@ -22,6 +22,7 @@ NATIONALITIES = ("italy", "england", "france", "spain", "belgium", "germany")
 CARDS_PER_NATIONALITY = 18
 ENDING_BONUS = 3
 ROUND_KEYS = ("passports", "own_cards", "identifications", "ended_by")
+COUNTS_KEYS = ("own_cards", "correct")
 
 
 def passports_each(players: int) -> int:
@@ -137,30 +138,52 @@ class ScoreParts:
 
 
 @dataclass(frozen=True)
+class CountedEnding:
+    """The end of a game in counts form (FORMAT.md): each player's own cards and how many
+    opponents they identified, as the table counted them; who ended the game."""
+
+    own_cards: dict[str, int]
+    correct: dict[str, int]
+    ended_by: str | None
+
+    def to_json(self) -> dict[str, JSON]:
+        counts: dict[str, JSON] = {
+            name: {"own_cards": self.own_cards[name], "correct": self.correct[name]}
+            for name in self.own_cards
+        }
+        return {"counts": counts, "ended_by": self.ended_by}
+
+
+AnyEnding = Ending | CountedEnding
+
+
+@dataclass(frozen=True)
 class State:
     setup: Setup[Options]
-    ending: Ending | None = None
+    ending: AnyEnding | None = None
 
     @property
     def table(self) -> Table:
         return self.setup.table
 
 
-def correct_identifications(ending: Ending, player: str) -> int:
+def correct_identifications(ending: AnyEnding, player: str) -> int:
     """Opponents' nationalities `player` identified correctly (two players: 0, 1 or 2)."""
+    if isinstance(ending, CountedEnding):
+        return ending.correct[player]
     return sum(
         len(set(guesses) & set(ending.passports[opponent]))
         for opponent, guesses in ending.identifications.get(player, {}).items()
     )
 
 
-def score_parts(ending: Ending, player: str) -> ScoreParts:
+def score_parts(ending: AnyEnding, player: str) -> ScoreParts:
     """``own cards × (1 + correct)`` plus 3 for ending the game by attempts on every opponent."""
     bonus = ENDING_BONUS if ending.ended_by == player else 0
     return ScoreParts(ending.own_cards[player], correct_identifications(ending, player), bonus)
 
 
-def score(ending: Ending, player: str) -> int:
+def score(ending: AnyEnding, player: str) -> int:
     return score_parts(ending, player).total
 
 
@@ -182,7 +205,7 @@ def laid_elsewhere(made: Mapping[str, Sequence[str]], opponent: str, slot: int) 
     return laid
 
 
-class Spywhere(GameRules[Options, Ending, State]):
+class Spywhere(GameRules[Options, AnyEnding, State]):
     id: ClassVar[str] = "spywhere"
     title: ClassVar[str] = "Spywhere"
     min_players: ClassVar[int] = 2
@@ -212,7 +235,14 @@ class Spywhere(GameRules[Options, Ending, State]):
 
     def read_round(
         self, reader: Reader, setup: Setup[Options], raw: object, path: str
-    ) -> Ending | None:
+    ) -> AnyEnding | None:
+        """The end of the game: what was laid open, or only each player's counts."""
+        if isinstance(raw, dict) and "counts" in raw:
+            laid_open = [key for key in ("passports", "own_cards", "identifications") if key in raw]
+            if laid_open:
+                reader.add(e.BothForms(path, one=laid_open[0], other="counts"))
+                return None
+            return self._read_counts(reader, setup, raw, path)
         fields = reader.obj(raw, path, required=ROUND_KEYS)
         if fields is None or any(key not in fields for key in ROUND_KEYS):
             return None
@@ -236,6 +266,47 @@ class Spywhere(GameRules[Options, Ending, State]):
             reader.add(e.EndedWithoutAllAttempts(child(path, "ended_by"), name=ended_by))
             return None
         return Ending(passports, own_cards, guesses, ended_by)
+
+    def _read_counts(
+        self, reader: Reader, setup: Setup[Options], raw: object, path: str
+    ) -> CountedEnding | None:
+        fields = reader.obj(raw, path, required=("counts", "ended_by"))
+        if fields is None or "counts" not in fields or "ended_by" not in fields:
+            return None
+        table = setup.table
+        counts_path = child(path, "counts")
+        entries = read_player_map(reader, table, fields["counts"], counts_path, require_all=True)
+        ended_by = None
+        if fields["ended_by"] is not None:
+            ended_by = read_player_ref(reader, table, fields["ended_by"], child(path, "ended_by"))
+        if entries is None:
+            return None
+        own_cards: dict[str, int] = {}
+        correct: dict[str, int] = {}
+        most_correct = passports_each(len(table)) * (len(table) - 1)
+        for name, (entry_path, value) in entries.items():
+            counted = reader.obj(value, entry_path, required=COUNTS_KEYS)
+            if counted is None or any(key not in counted for key in COUNTS_KEYS):
+                continue
+            own = reader.whole(
+                counted["own_cards"],
+                child(entry_path, "own_cards"),
+                0,
+                own_cards_limit(len(table)),
+                N_("cards of their own nationality"),
+            )
+            right = reader.whole(
+                counted["correct"],
+                child(entry_path, "correct"),
+                0,
+                most_correct,
+                N_("opponents' nationalities to identify"),
+            )
+            if own is not None and right is not None:
+                own_cards[name], correct[name] = own, right
+        if len(own_cards) < len(entries) or (fields["ended_by"] is not None and ended_by is None):
+            return None
+        return CountedEnding(own_cards, correct, ended_by)
 
     @staticmethod
     def _attempted_all(
@@ -379,7 +450,7 @@ class Spywhere(GameRules[Options, Ending, State]):
     def start(self, setup: Setup[Options]) -> State:
         return State(setup)
 
-    def play(self, reader: Reader, state: State, rnd: Ending, path: str) -> State | None:
+    def play(self, reader: Reader, state: State, rnd: AnyEnding, path: str) -> State | None:
         return State(state.setup, rnd)
 
     def totals(self, state: State) -> dict[str, Fraction]:

@@ -266,7 +266,27 @@ def spywhere_ending(rng: random.Random, names: list[str], in_play: list[str]) ->
     }
 
 
-def spywhere_record(rng: random.Random, count: int | None = None) -> Record:
+def as_counts_form(ending: dict[str, Any]) -> dict[str, Any]:
+    """An ending laid open, written as the table counts it (FORMAT.md's counts form): each
+    player's own cards and how many opponents' nationalities they named right."""
+    passports = ending["passports"]
+    counts = {
+        name: {
+            "own_cards": ending["own_cards"][name],
+            "correct": sum(
+                len(set(named) & set(passports[opponent]))
+                for opponent, named in ending["identifications"].get(name, {}).items()
+            ),
+        }
+        for name in passports
+    }
+    return {"counts": counts, "ended_by": ending["ended_by"]}
+
+
+def spywhere_record(
+    rng: random.Random, count: int | None = None, counts_form: float = 0.3
+) -> Record:
+    """A Spywhere game; its ending is in counts form with the chance `counts_form`."""
     count = count or rng.randint(2, 6)
     seated = players(rng, count, with_birth=0.3)
     names = [p["name"] for p in seated]
@@ -276,7 +296,8 @@ def spywhere_record(rng: random.Random, count: int | None = None) -> Record:
     in_play = [n for n in spywhere.NATIONALITIES if n != options.get("removed_nationality")]
     record = envelope("spywhere", seated, options)
     if rng.random() < 0.9:
-        record["rounds"].append(spywhere_ending(rng, names, in_play))
+        ending = spywhere_ending(rng, names, in_play)
+        record["rounds"].append(as_counts_form(ending) if rng.random() < counts_form else ending)
     return record
 
 

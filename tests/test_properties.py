@@ -47,6 +47,15 @@ def test_black_spy_points_form_scores_as_the_cards_it_counts(rng: random.Random)
 
 @RECORD_SETTINGS
 @given(randoms)
+def test_spywhere_counts_form_scores_as_the_ending_it_counts(rng: random.Random) -> None:
+    rec = generators.spywhere_record(rng, counts_form=0)
+    counted = copy.deepcopy(rec)
+    counted["rounds"] = [generators.as_counts_form(ending) for ending in rec["rounds"]]
+    assert scoring.standings(counted) == scoring.standings(rec)
+
+
+@RECORD_SETTINGS
+@given(randoms)
 def test_black_spy_next_dealer_moves_one_seat_clockwise(rng: random.Random) -> None:
     rec = generators.black_spy_record(rng)
     names = [p["name"] for p in rec["players"]]

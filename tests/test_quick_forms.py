@@ -9,7 +9,7 @@ import itertools
 from typing import Any
 
 import pytest
-from builders import FOUR, black_spy, codes_and_paths, deal, moon, pile, standings
+from builders import FOUR, black_spy, codes_and_paths, deal, moon, pile, record, standings
 
 from scoring import black_spy as rules
 
@@ -147,3 +147,46 @@ def test_the_split_search_accepts_exactly_the_piles_some_split_gives() -> None:
             c = 60 - a - b
             if b <= c <= 80:
                 assert rules.piles_possible((a, b, c), False) == ((a, b, c) in possible), (a, b, c)
+
+
+# --- Spywhere: counts form -----------------------------------------------------------------
+
+
+def counted(ended_by: str | None = None, **counts: tuple[int, int]) -> dict[str, Any]:
+    """A Spywhere ending in counts form: name=(own cards, correct)."""
+    return {
+        "counts": {
+            name: {"own_cards": own, "correct": right} for name, (own, right) in counts.items()
+        },
+        "ended_by": ended_by,
+    }
+
+
+def spywhere(names: list[str], ending: dict[str, Any]) -> dict[str, Any]:
+    options = {"removed_nationality": "belgium"} if len(names) in (3, 4) else {}
+    return record("spywhere", names, options, [ending])
+
+
+def test_counts_score_own_cards_times_one_plus_correct_and_the_ending_bonus() -> None:
+    result = standings(spywhere(THREE, counted("Ben", Anna=(5, 2), Ben=(6, 1), Carla=(4, 0))))
+    assert result["totals"] == {"Anna": 15, "Ben": 15, "Carla": 4}
+    assert result["winners"] == ["Anna", "Ben"] and result["correct"]["Anna"] == 2
+
+
+def test_correct_is_at_most_the_number_of_opponents() -> None:
+    rec = spywhere(THREE, counted(None, Anna=(5, 3), Ben=(6, 1), Carla=(4, 0)))
+    assert codes_and_paths(rec) == [("NumberTooHigh", "rounds[0].counts.Anna.correct")]
+    two = record("spywhere", ["Anna", "Ben"], {}, [counted(None, Anna=(30, 2), Ben=(37, 0))])
+    assert codes_and_paths(two) == [("NumberTooHigh", "rounds[0].counts.Ben.own_cards")]
+
+
+def test_counts_name_every_player_and_no_stranger() -> None:
+    missing = spywhere(THREE, counted(None, Anna=(5, 1), Ben=(6, 1)))
+    assert codes_and_paths(missing) == [("MissingPlayer", "rounds[0].counts.Carla")]
+    stranger = spywhere(THREE, counted("Zoe", Anna=(5, 1), Ben=(6, 1), Carla=(1, 0)))
+    assert codes_and_paths(stranger) == [("UnknownPlayer", "rounds[0].ended_by")]
+
+
+def test_an_ending_has_counts_or_what_was_laid_open_never_both() -> None:
+    both = {**counted(None, Anna=(5, 1), Ben=(6, 1), Carla=(1, 0)), "own_cards": {}}
+    assert codes_and_paths(spywhere(THREE, both)) == [("BothForms", "rounds[0]")]

@@ -126,10 +126,13 @@ def results(at: AtTable) -> list[ft.Control]:
         )
         if parts.ending_bonus:
             how += f" + {parts.ending_bonus} " + t("for ending the game")
-        passports = ", ".join(t(NATIONALITY_NAMES[n]) for n in ending.passports[name])
+        title = name
+        if isinstance(ending, spywhere.Ending):  # the counts form names no passport
+            passports = ", ".join(t(NATIONALITY_NAMES[n]) for n in ending.passports[name])
+            title = f"{name} · {passports}"
         rows.append(
             ft.ListTile(
-                title=ft.Text(f"{name} · {passports}", weight=ft.FontWeight.BOLD),
+                title=ft.Text(title, weight=ft.FontWeight.BOLD),
                 subtitle=ft.Text(how),
                 trailing=ft.Text(
                     t.number(parts.total),
