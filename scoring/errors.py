@@ -329,6 +329,34 @@ class ItemNotUsedYet(RecordError):
     template = "the USB stick can only copy an item used earlier in this game; {item} was not"
 
 
+class BustAndPerfect(RecordError):
+    template = "{name} cannot be both above 21 and at exactly 21"
+
+
+class NoCardsButCounted(RecordError):
+    template = "{name} played no cards, so is neither above 21 nor at exactly 21"
+
+
+class WinnerAboveLimit(RecordError):
+    template = "{name} is above 21 and cannot win the mission"
+
+
+class WinnerWithoutCards(RecordError):
+    template = "{name} played no cards and cannot win the mission"
+
+
+class PerfectWins(RecordError):
+    template = "{name} is the only one at exactly 21, so wins the mission"
+
+
+class OtherOfBustWins(RecordError):
+    template = "{bust} is above 21, so {name} wins the mission"
+
+
+class ReturnWithoutPerfect(RecordError):
+    template = "{name} is not at exactly 21 on mission {mission} of round {round}"
+
+
 class NoCardsOnMission(RecordError):
     template = "{name} played no cards on mission {mission} of round {round}"
 

@@ -106,15 +106,43 @@ class Effect:
 
 
 @dataclass(frozen=True)
+class Outcome:
+    """A mission in outcome form (FORMAT.md): how it ended, as the table saw it, after any
+    Newspaper or Vesper Martini; its cards are not recorded."""
+
+    winner: str | None
+    busts: frozenset[str] = frozenset()
+    perfect: frozenset[str] = frozenset()
+    no_cards: frozenset[str] = frozenset()
+
+    def to_json(self) -> dict[str, JSON]:
+        outcome: dict[str, JSON] = {
+            "winner": self.winner,
+            "busts": sorted(self.busts),
+            "perfect": sorted(self.perfect),
+        }
+        if self.no_cards:
+            outcome["no_cards"] = sorted(self.no_cards)
+        return outcome
+
+
+@dataclass(frozen=True)
 class Mission:
     card: MissionCard
     alarm: int
     plays: dict[str, tuple[str, ...]]  # every player, seating order; labels as in DECK
     perfect_return: frozenset[str] = frozenset()
     effects: tuple[Effect, ...] = ()
+    outcome: Outcome | None = None  # the outcome form: no plays recorded
 
     def acting(self, ability: str) -> list[Effect]:
         return [effect for effect in self.effects if effect.acts_as == ability]
+
+    def played(self, name: str) -> bool:
+        """Whether `name` laid any card on this mission."""
+        if self.outcome is not None:
+            return name not in self.outcome.no_cards
+        return bool(self.plays[name])
 
 
 @dataclass(frozen=True)
@@ -154,13 +182,16 @@ class Holdings:
 
 @dataclass(frozen=True)
 class MissionResult:
-    totals: dict[str, Fraction | None]  # None: played no cards
+    totals: dict[str, Fraction | None] | None  # None: played no cards; all None: outcome form
     winner: str | None
     tokens: dict[str, int]  # tokens after the mission
 
     def to_json(self) -> dict[str, JSON]:
+        totals = self.totals
         return {
-            "totals": {n: None if t is None else to_json(t) for n, t in self.totals.items()},
+            "totals": None
+            if totals is None
+            else {n: None if t is None else to_json(t) for n, t in totals.items()},
             "winner": self.winner,
             "tokens": dict(self.tokens),
         }
@@ -529,6 +560,74 @@ def read_mission_card(reader: Reader, raw: object, path: str) -> MissionCard | N
     return MissionCard(kind) if len(reader.errors) == before else None
 
 
+def read_outcome(reader: Reader, table: Table, raw: object, path: str) -> Outcome | None:
+    """A mission's outcome: who is above 21, who at exactly 21, who played nothing, and who
+    takes the mission card — as far as these can go together (FORMAT.md)."""
+    fields = reader.obj(raw, path, required=["winner", "busts", "perfect"], optional=["no_cards"])
+    if fields is None or any(key not in fields for key in ("winner", "busts", "perfect")):
+        return None
+    before = len(reader.errors)
+    groups = {
+        key: read_player_set(reader, table, fields.get(key, []), child(path, key))
+        for key in ("busts", "perfect", "no_cards")
+    }
+    winner = None
+    if fields["winner"] is not None:
+        winner = read_player_ref(reader, table, fields["winner"], child(path, "winner"))
+    busts, perfect, no_cards = groups["busts"], groups["perfect"], groups["no_cards"]
+    if len(reader.errors) > before or busts is None or perfect is None or no_cards is None:
+        return None
+    for name in sorted(busts & perfect):
+        reader.add(e.BustAndPerfect(child(path, "perfect"), name=name))
+    for name in sorted(no_cards & (busts | perfect)):
+        reader.add(e.NoCardsButCounted(child(path, "no_cards"), name=name))
+    if len(reader.errors) > before:
+        return None
+    outcome = Outcome(winner, busts, perfect, no_cards)
+    return outcome if check_winner(reader, table, outcome, child(path, "winner")) else None
+
+
+def check_winner(reader: Reader, table: Table, outcome: Outcome, path: str) -> bool:
+    """Nobody above 21 or without cards wins; a single player at 21 wins; with one player above
+    21 the other wins (if they played)."""
+    winner = outcome.winner
+    if winner in outcome.busts:
+        reader.add(e.WinnerAboveLimit(path, name=winner))
+        return False
+    if winner in outcome.no_cards:
+        reader.add(e.WinnerWithoutCards(path, name=winner))
+        return False
+    if len(outcome.perfect) == 1:
+        (perfect,) = outcome.perfect
+        if winner != perfect:
+            reader.add(e.PerfectWins(path, name=perfect))
+            return False
+    if len(outcome.busts) == 1:
+        (bust,) = outcome.busts
+        others = [n for n in table.names if n != bust and n not in outcome.no_cards]
+        if len(others) == 1 and winner != others[0]:
+            reader.add(e.OtherOfBustWins(path, name=others[0], bust=bust))
+            return False
+    return True
+
+
+def read_player_set(reader: Reader, table: Table, raw: object, path: str) -> frozenset[str] | None:
+    """A list of players, each at most once."""
+    items = reader.list(raw, path)
+    if items is None:
+        return None
+    names: set[str] = set()
+    for index, item in enumerate(items):
+        name = read_player_ref(reader, table, item, child(path, index))
+        if name is None:
+            return None
+        if name in names:
+            reader.add(e.ListedTwice(child(path, index), value=name))
+            return None
+        names.add(name)
+    return frozenset(names)
+
+
 class Kompromat(GameRules[Options, KompromatRound, State]):
     id: ClassVar[str] = "kompromat"
     title: ClassVar[str] = "Kompromat"
@@ -576,6 +675,12 @@ class Kompromat(GameRules[Options, KompromatRound, State]):
         return KompromatRound(tuple(complete))
 
     def _read_mission(self, reader: Reader, table: Table, raw: object, path: str) -> Mission | None:
+        """A mission with each player's cards (`plays`) or only its `outcome`."""
+        if isinstance(raw, dict) and "outcome" in raw:
+            if "plays" in raw:
+                reader.add(e.BothForms(path, one="plays", other="outcome"))
+                return None
+            return self._read_outcome_mission(reader, table, raw, path)
         fields = reader.obj(
             raw, path, required=["card", "alarm", "plays"], optional=["perfect_return", "effects"]
         )
@@ -587,7 +692,7 @@ class Kompromat(GameRules[Options, KompromatRound, State]):
             fields["alarm"], child(path, "alarm"), 0, max(ALARM_CARDS), N_('"!" marks')
         )
         plays = self._read_plays(reader, table, fields["plays"], child(path, "plays"))
-        perfect = self._read_perfect_return(
+        perfect = read_player_set(
             reader, table, fields.get("perfect_return", []), child(path, "perfect_return")
         )
         effects = [
@@ -605,6 +710,39 @@ class Kompromat(GameRules[Options, KompromatRound, State]):
         ):
             return None
         return Mission(card, alarm, plays, perfect, tuple(e for e in effects if e is not None))
+
+    def _read_outcome_mission(
+        self, reader: Reader, table: Table, raw: object, path: str
+    ) -> Mission | None:
+        fields = reader.obj(
+            raw,
+            path,
+            required=["card", "alarm", "outcome"],
+            optional=["perfect_return", "effects"],
+        )
+        if fields is None or any(key not in fields for key in ("card", "alarm", "outcome")):
+            return None
+        before = len(reader.errors)
+        card = read_mission_card(reader, fields["card"], child(path, "card"))
+        alarm = reader.whole(
+            fields["alarm"], child(path, "alarm"), 0, max(ALARM_CARDS), N_('"!" marks')
+        )
+        outcome = read_outcome(reader, table, fields["outcome"], child(path, "outcome"))
+        perfect = read_player_set(
+            reader, table, fields.get("perfect_return", []), child(path, "perfect_return")
+        )
+        effects = [
+            self._read_effect(reader, table, item, child(child(path, "effects"), index))
+            for index, item in enumerate(
+                reader.list(fields.get("effects", []), child(path, "effects")) or []
+            )
+        ]
+        if len(reader.errors) > before or None in (card, alarm, outcome, perfect):
+            return None
+        assert card is not None and alarm is not None and perfect is not None  # for mypy
+        plays: dict[str, tuple[str, ...]] = {name: () for name in table.names}
+        kept = tuple(effect for effect in effects if effect is not None)
+        return Mission(card, alarm, plays, perfect, kept, outcome)
 
     @staticmethod
     def _read_plays(
@@ -627,24 +765,6 @@ class Kompromat(GameRules[Options, KompromatRound, State]):
                 ok = False
             plays[name] = tuple(label for label in labels if label is not None)
         return plays if ok else None
-
-    @staticmethod
-    def _read_perfect_return(
-        reader: Reader, table: Table, raw: object, path: str
-    ) -> frozenset[str] | None:
-        items = reader.list(raw, path)
-        if items is None:
-            return None
-        names: set[str] = set()
-        for index, item in enumerate(items):
-            name = read_player_ref(reader, table, item, child(path, index))
-            if name is None:
-                return None
-            if name in names:
-                reader.add(e.ListedTwice(child(path, index), value=name))
-                return None
-            names.add(name)
-        return frozenset(names)
 
     @staticmethod
     def _read_effect(reader: Reader, table: Table, raw: object, path: str) -> Effect | None:
@@ -730,7 +850,8 @@ class Kompromat(GameRules[Options, KompromatRound, State]):
                 # need not hold cards.
                 state = replace(state, mission_cards=(*state.mission_cards, mission.card))
                 continue
-            self._check_cards_laid(reader, state.table, rnd, index, mission_path, where)
+            if all(m.outcome is None for m in rnd.missions):  # cards known for the round
+                self._check_cards_laid(reader, state.table, rnd, index, mission_path, where)
             resolved = self._resolve(reader, state, mission, mission_path, where)
             if resolved is None:
                 continue
@@ -815,25 +936,18 @@ class Kompromat(GameRules[Options, KompromatRound, State]):
         if not self._check_effects(reader, state, mission, path, where):
             return None
         names = state.table.names
-        totals = self._mission_totals(state.table, mission)
-        for name in sorted(mission.perfect_return):
-            total = totals[name]
-            if total != PERFECT:
-                reader.add(
-                    e.NotPerfect(
-                        child(path, "perfect_return"),
-                        name=name,
-                        total=0 if total is None else to_json(total),
-                        **where.params,
-                    )
-                )
-                return None
-        winner = mission_winner(totals, {n: len(mission.plays[n]) for n in names})
+        ended = self._ending(reader, state.table, mission, path, where)
+        if ended is None:
+            return None
+        totals, winner, busts, perfect = ended
         if not self._check_effects_after_award(reader, state, mission, winner, path, where):
             return None
         holdings = dict(state.holdings)
         for name in names:
-            holdings[name] = self._settle(holdings[name], name, totals[name], mission, winner)
+            held = holdings[name]
+            holdings[name] = self._settle(
+                held, name, name in busts, name in perfect, mission, winner
+            )
         for effect in mission.effects:
             held = holdings[effect.by]
             if effect.acts_as == "balaclava":
@@ -850,6 +964,38 @@ class Kompromat(GameRules[Options, KompromatRound, State]):
         )
         tokens = {name: holdings[name].tokens for name in names}
         return new_state, MissionResult(totals, winner, tokens)
+
+    def _ending(
+        self, reader: Reader, table: Table, mission: Mission, path: str, where: At
+    ) -> tuple[dict[str, Fraction | None] | None, str | None, set[str], set[str]] | None:
+        """(totals, winner, players above 21, players at 21): counted from the cards, or as the
+        outcome form says; None when a perfect return lists a player not at 21."""
+        if mission.outcome is not None:
+            outcome = mission.outcome
+            not_perfect = sorted(mission.perfect_return - outcome.perfect)
+            for name in not_perfect:
+                reader.add(
+                    e.ReturnWithoutPerfect(child(path, "perfect_return"), name=name, **where.params)
+                )
+            if not_perfect:
+                return None
+            return None, outcome.winner, set(outcome.busts), set(outcome.perfect)
+        totals = self._mission_totals(table, mission)
+        for name in sorted(mission.perfect_return):
+            total = totals[name]
+            if total != PERFECT:
+                reader.add(
+                    e.NotPerfect(
+                        child(path, "perfect_return"),
+                        name=name,
+                        total=0 if total is None else to_json(total),
+                        **where.params,
+                    )
+                )
+                return None
+        winner = mission_winner(totals, {n: len(mission.plays[n]) for n in table.names})
+        busts = {n for n, t in totals.items() if t is not None and t > PERFECT}
+        return totals, winner, busts, {n for n, t in totals.items() if t == PERFECT}
 
     @staticmethod
     def _mission_totals(table: Table, mission: Mission) -> dict[str, Fraction | None]:
@@ -868,12 +1014,12 @@ class Kompromat(GameRules[Options, KompromatRound, State]):
 
     @staticmethod
     def _settle(
-        held: Holdings, name: str, total: Fraction | None, mission: Mission, winner: str | None
+        held: Holdings, name: str, bust: bool, perfect: bool, mission: Mission, winner: str | None
     ) -> Holdings:
         """One player's fail token, perfect return and award for a resolved mission."""
-        if total is not None and total > PERFECT:
+        if bust:
             held = replace(held, tokens=held.tokens + 1, failed=held.failed + 1)
-        elif total == PERFECT:
+        elif perfect:
             returned = 1 if name in mission.perfect_return and held.tokens > 0 else 0
             held = replace(held, tokens=held.tokens - returned, perfect=held.perfect + 1)
         if name != winner:
@@ -934,7 +1080,7 @@ class Kompromat(GameRules[Options, KompromatRound, State]):
                 ok = False
             target = effect.on if effect.acts_as == "newspaper" else effect.by
             needs_cards = effect.acts_as in ("newspaper", "vesper-martini")
-            if needs_cards and target is not None and not mission.plays[target]:
+            if needs_cards and target is not None and not mission.played(target):
                 key = "on" if effect.acts_as == "newspaper" else "by"
                 reader.add(e.NoCardsOnMission(child(effect_path, key), name=target, **where.params))
                 ok = False
@@ -1015,7 +1161,7 @@ class Kompromat(GameRules[Options, KompromatRound, State]):
                     known, result = resolved
                     preview = replace(
                         preview,
-                        totals=dict(result.totals),
+                        totals=dict(result.totals or {}),
                         resolved=True,
                         winner=result.winner,
                         tokens=dict(result.tokens),

@@ -9,7 +9,25 @@ import itertools
 from typing import Any
 
 import pytest
-from builders import FOUR, black_spy, codes_and_paths, deal, moon, pile, record, standings
+from builders import (
+    CODE,
+    DOC,
+    FOUR,
+    T2,
+    T3,
+    T4,
+    T5,
+    TWO,
+    black_spy,
+    codes_and_paths,
+    deal,
+    item,
+    moon,
+    pile,
+    record,
+    standings,
+)
+from builders import mission as with_cards
 
 from scoring import black_spy as rules
 
@@ -190,3 +208,122 @@ def test_counts_name_every_player_and_no_stranger() -> None:
 def test_an_ending_has_counts_or_what_was_laid_open_never_both() -> None:
     both = {**counted(None, Anna=(5, 1), Ben=(6, 1), Carla=(1, 0)), "own_cards": {}}
     assert codes_and_paths(spywhere(THREE, both)) == [("BothForms", "rounds[0]")]
+
+
+# --- Kompromat: outcome form ---------------------------------------------------------------
+
+
+def seen(
+    card: dict[str, Any],
+    winner: str | None,
+    busts: tuple[str, ...] = (),
+    perfect: tuple[str, ...] = (),
+    no_cards: tuple[str, ...] = (),
+    alarm: int = 0,
+    **extra: Any,
+) -> dict[str, Any]:
+    """A Kompromat mission in outcome form."""
+    outcome: dict[str, Any] = {"winner": winner, "busts": list(busts), "perfect": list(perfect)}
+    if no_cards:
+        outcome["no_cards"] = list(no_cards)
+    return {"card": card, "alarm": alarm, "outcome": outcome, **extra}
+
+
+def kompromat(*rounds: list[dict[str, Any]]) -> dict[str, Any]:
+    return record("kompromat", TWO, {"first_player": "Anna"}, [{"missions": r} for r in rounds])
+
+
+def test_outcomes_award_cards_tokens_and_perfect_returns() -> None:
+    rec = kompromat(
+        [
+            seen(T5, "Anna"),
+            seen(T4, "Ben", alarm=2),  # Ben takes the target and two tokens
+            seen(CODE, "Anna", busts=("Ben",)),  # a bust: one more token
+            seen(DOC, "Ben", perfect=("Ben",), perfect_return=["Ben"]),  # 21 gives one back
+        ]
+    )
+    result = standings(rec)
+    assert result["tokens"] == {"Anna": 0, "Ben": 2}
+    assert (
+        result["breakdown"]["Anna"]["targets"] == 5 and result["breakdown"]["Ben"]["targets"] == 4
+    )
+    assert result["missions"][0][0] == {
+        "totals": None,
+        "winner": "Anna",
+        "tokens": {"Anna": 0, "Ben": 0},
+    }
+
+
+def test_outcome_and_cards_mix_in_a_round() -> None:
+    """With any mission in outcome form the round's cards are not all known: a mission with
+    cards may leave a player out although cards are left."""
+    rec = kompromat(
+        [with_cards(T5, [10, 9], [8]), seen(T4, "Anna"), seen(T3, None), seen(T2, None)]
+    )
+    assert standings(rec)["breakdown"]["Anna"]["targets"] == 9
+
+
+def test_nine_tokens_end_the_game_in_outcome_form_too() -> None:
+    first = [seen(T5, "Ben", alarm=3), seen(T4, "Ben", alarm=2), seen(T3, "Ben", alarm=2)]
+    first.append(seen(CODE, "Anna", busts=("Ben",)))  # 8 tokens
+    second = [seen(T2, "Ben", alarm=1), seen(DOC, None), seen(T3, None), seen(T2, None)]
+    result = standings(kompromat(first, second))
+    assert result["tokens"]["Ben"] == 9
+    assert result["lost_by_tokens"] == "Ben" and result["winners"] == ["Anna"]
+
+
+@pytest.mark.parametrize(
+    ("outcome", "code", "where"),
+    [
+        (seen(T5, "Anna", busts=("Ben",), perfect=("Ben",)), "BustAndPerfect", "perfect"),
+        (seen(T5, None, busts=("Ben",), no_cards=("Ben",)), "NoCardsButCounted", "no_cards"),
+        (seen(T5, "Ben", busts=("Ben",)), "WinnerAboveLimit", "winner"),
+        (seen(T5, "Ben", no_cards=("Ben",)), "WinnerWithoutCards", "winner"),
+        (seen(T5, "Anna", perfect=("Ben",)), "PerfectWins", "winner"),
+        (seen(T5, None, busts=("Ben",)), "OtherOfBustWins", "winner"),
+        (seen(T5, "Zoe"), "UnknownPlayer", "winner"),
+        (seen(T5, None, busts=("Ben", "Ben")), "ListedTwice", "busts[1]"),
+    ],
+)
+def test_an_outcome_that_cannot_happen_is_refused(
+    outcome: dict[str, Any], code: str, where: str
+) -> None:
+    rec = kompromat([outcome, seen(T4, None), seen(T3, None), seen(T2, None)])
+    assert codes_and_paths(rec) == [(code, f"rounds[0].missions[0].outcome.{where}")]
+
+
+def test_one_bust_and_the_other_without_cards_wins_nobody() -> None:
+    nobody = seen(T5, None, busts=("Ben",), no_cards=("Anna",))
+    result = standings(kompromat([nobody, seen(T4, None), seen(T3, None), seen(T2, None)]))
+    assert result["breakdown"]["Anna"]["targets"] == 0 and result["tokens"]["Ben"] == 1
+
+
+def test_a_perfect_return_needs_a_perfect_outcome() -> None:
+    rec = kompromat(
+        [seen(T5, "Anna", perfect_return=["Anna"]), seen(T4, None), seen(T3, None), seen(T2, None)]
+    )
+    assert codes_and_paths(rec) == [
+        ("ReturnWithoutPerfect", "rounds[0].missions[0].perfect_return")
+    ]
+
+
+def test_a_mission_has_plays_or_an_outcome_never_both() -> None:
+    both = {**seen(T5, "Anna"), "plays": {}}
+    rec = kompromat([both, seen(T4, None), seen(T3, None), seen(T2, None)])
+    assert codes_and_paths(rec) == [("BothForms", "rounds[0].missions[0]")]
+
+
+def test_items_used_on_an_outcome_mission_follow_the_same_rules() -> None:
+    """The Balaclava won on a mission may be used there by its winner; a Newspaper needs a
+    player who played cards on the mission."""
+    balaclava = seen(
+        item("balaclava"), "Ben", alarm=2, effects=[{"item": "balaclava", "by": "Ben"}]
+    )
+    rec = kompromat([balaclava, seen(T4, None), seen(T3, None), seen(T2, None)])
+    assert standings(rec)["tokens"]["Ben"] == 0
+    newspaper = seen(item("newspaper"), "Anna")
+    used = seen(
+        T4, "Anna", no_cards=("Ben",), effects=[{"item": "newspaper", "by": "Anna", "on": "Ben"}]
+    )
+    rec = kompromat([newspaper, used, seen(T3, None), seen(T2, None)])
+    assert codes_and_paths(rec) == [("NoCardsOnMission", "rounds[0].missions[1].effects[0].on")]
