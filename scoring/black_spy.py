@@ -343,6 +343,33 @@ def deal_points(deal: AnyDeal, options: Options) -> dict[str, Fraction]:
     return points
 
 
+def pile_limits(options: Options, moon: bool) -> tuple[int, int]:
+    """The points one counted pile can have: a moon pile 60 to 80 (exactly 80 with No Good
+    Spies); any other −20 (0 with No Good Spies) to 79 (all black cards but a 1–6)."""
+    colored = colored_spy_points(options) * COLORED_SPIES
+    if moon:
+        return BLACK_POINTS + colored, BLACK_POINTS
+    return colored, BLACK_POINTS - LOW_POINTS
+
+
+def can_grow(value: int, negative: bool, low: int, high: int) -> bool:
+    """Whether typing another digit after `value` (its digits so far, `negative` with a minus
+    typed first) can still give a number in [low, high]: the number pad moves on when not.
+
+    >>> can_grow(2, False, -20, 79), can_grow(8, False, -20, 79), can_grow(1, True, -20, 79)
+    (True, False, True)
+    """
+    if value == 0 and not negative:
+        return False  # a leading 0 is the whole number
+    sign = -1 if negative else 1
+    return any(low <= sign * (value * 10 + digit) <= high for digit in range(10))
+
+
+def counted_rest(options: Options, others: Mapping[str, int]) -> int:
+    """The last pile of a deal in points form: what the others leave of the deal's total."""
+    return deal_total(options) - sum(others.values())
+
+
 def counted_deal_points(deal: CountedDeal, options: Options) -> dict[str, Fraction]:
     """A deal in points form scored as `deal_points` scores cards: the piles as counted; after
     a moon the taker keeps only their coloured Spies (pile − 80) and everyone else gets 60 plus
@@ -862,6 +889,13 @@ class BlackSpy(GameRules[Options, AnyDeal, State]):
         deal = self.read_round(reader, state.setup, draft, "draft")
         if deal is not None:
             return deal_points(deal, state.options)
+        counted = draft.get("points") if isinstance(draft, dict) else None
+        if isinstance(counted, dict):  # the points form: each pile as typed so far
+            return {
+                seated: Fraction(value)
+                for name, value in counted.items()
+                if (seated := state.table.resolve(name)) is not None and as_whole(value) is not None
+            }
         cards = draft.get("cards") if isinstance(draft, dict) else None
         points: dict[str, Fraction] = {}
         for name, raw in (cards or {}).items():

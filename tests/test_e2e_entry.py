@@ -9,7 +9,16 @@ import re
 import pytest
 from builders import SCENARIOS
 from playwright.sync_api import Browser, Page, expect
-from ui import card_says, chip, enter_deal, pile_shows, shown, start_game, tap_starting
+from ui import (
+    card_says,
+    chip,
+    enter_deal,
+    open_cards_entry,
+    pile_shows,
+    shown,
+    start_game,
+    tap_starting,
+)
 
 from tools.browser import (
     AppServer,
@@ -53,7 +62,7 @@ def black_spy_after_one_deal(page: Page) -> None:
 
 def test_undo_never_removes_a_saved_deal_during_entry_and_redo_restores_it(page: Page) -> None:
     black_spy_after_one_deal(page)
-    tap(page, "Enter deal 2")
+    open_cards_entry(page, "Enter deal 2")
     tap(page, "Anna: black Spies plus")
     absent(page, "Undo")  # during entry, undo would cost the saved deal: it is not offered
     tap(page, "Discard")
@@ -70,7 +79,7 @@ def test_a_half_entered_deal_survives_back_reload_and_a_restart(
     browser: Browser, app: AppServer, page: Page
 ) -> None:
     black_spy_after_one_deal(page)
-    tap(page, "Enter deal 2")
+    open_cards_entry(page, "Enter deal 2")
     tap(page, "Anna: black Spies plus")
     tap(page, "Anna: black Spies plus")
     pile_shows(page, "Anna", 20)
@@ -83,7 +92,7 @@ def test_a_half_entered_deal_survives_back_reload_and_a_restart(
     other_device = open_app(browser, app.url)  # drafts belong to the device that typed them
     try:
         shown(other_device, "Enter deal 2")
-        tap(other_device, "Enter deal 2")
+        open_cards_entry(other_device, "Enter deal 2")
         spies_shown(other_device, "Anna", 0)  # a blank entry, not the other device's draft
     finally:
         other_device.close()
@@ -170,7 +179,8 @@ def test_a_correction_that_breaks_a_moon_deal_shows_no_moon_and_its_error_at_the
     tap(page, "Start Black Spy")
     for number, deal in enumerate(BLACK_SPY["rounds"], start=1):
         enter_deal(page, number, NAMES, deal)  # deal 3: Carla takes all 16 black cards
-    tap(page, "Enter deal 4")  # Dirk's pile, filled automatically, holds every card so far:
+    # Dirk's pile, filled automatically, holds every card so far:
+    open_cards_entry(page, "Enter deal 4")
     spies_shown(page, "Dirk", 6)
     assert page.get_by_text("took all 16 black cards").count() == 0  # no moon before any input
     assert page.get_by_text("60 points").count() == 0

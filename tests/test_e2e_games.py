@@ -21,6 +21,7 @@ from ui import (
     enter_kompromat_round,
     enter_spy_event,
     enter_spywhere_ending,
+    open_cards_entry,
     shown,
     start_game,
     tap_starting,
@@ -155,7 +156,7 @@ def test_a_wrong_entry_is_explained_and_cannot_be_saved(page: Page) -> None:
     names = ["Anna", "Ben", "Carla"]
     start_game(page, "Black Spy", names)
     tap(page, "Start Black Spy")
-    tap(page, "Enter deal 1")
+    open_cards_entry(page, "Enter deal 1")
     for _ in range(4):
         tap(page, "Anna: black Spies plus")
     for _ in range(3):  # 7 black Spies: Carla, filled in automatically, cannot make it add up

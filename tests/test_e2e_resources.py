@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from builders import SCENARIOS
 from playwright.sync_api import Browser, Page
-from ui import shown, start_game
+from ui import open_cards_entry, shown, start_game
 
 from tools.browser import AppServer, open_app, see, tap
 
@@ -52,7 +52,7 @@ def test_a_full_disk_refuses_a_save_in_words_and_keeps_the_entry(
     try:
         start_game(page, "Black Spy", ["Anna", "Ben", "Carla"])
         tap(page, "Start Black Spy")
-        tap(page, "Enter deal 1")
+        open_cards_entry(page, "Enter deal 1")
         for _ in range(6):
             tap(page, "Anna: black Spies plus")
         switch.write_text("full")

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 from playwright.sync_api import Page
-from ui import chip, enter_deal, enter_spy_event, start_game, tap_starting
+from ui import chip, enter_deal, enter_spy_event, open_cards_entry, start_game, tap_starting
 
 from tools.browser import tap
 
@@ -53,7 +53,7 @@ def test_every_target_on_every_screen_is_at_least_48_px(page: Page) -> None:
     chip(page, "The Mole")
     survey.look("new Black Spy game")
     tap(page, "Start Black Spy")
-    tap(page, "Enter deal 1")
+    open_cards_entry(page, "Enter deal 1")
     survey.look("deal entry")
     tap(page, "Discard")
     pile = {"black_spies": 2, "black_low": 0, "black_high": [], "colored_spies": 0}

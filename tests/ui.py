@@ -12,6 +12,7 @@ from typing import Any
 from playwright.sync_api import Page
 
 import scoring
+from scoring import black_spy
 from tools.browser import answered, received, see, tap, type_text
 from views.i18n import Translator
 
@@ -83,9 +84,17 @@ def start_game(page: Page, title: str, names: list[str]) -> None:
 # --- Black Spy ---------------------------------------------------------------------------------
 
 
+def open_cards_entry(page: Page, label: str, cards: str = "Cards") -> None:
+    """Open a deal's entry (`label`, e.g. "Enter deal 2") with the cards: a table's first entry
+    is the quick one (the number pad's keys are there), which "Cards" switches for this game."""
+    tap(page, label)
+    if page.get_by_role("button", name="7", exact=True).count():
+        tap(page, cards)
+
+
 def enter_deal(page: Page, number: int, names: list[str], deal: dict[str, Any]) -> None:
     """All players but the last, whose pile the app fills in with what is left."""
-    tap(page, f"Enter deal {number}")
+    open_cards_entry(page, f"Enter deal {number}")
     for name in names[:-1]:
         pile = deal["cards"][name]
         for _ in range(pile["black_spies"]):
@@ -198,3 +207,35 @@ def enter_kompromat_round(page: Page, number: int, names: list[str], rnd: dict[s
         for name in mission.get("perfect_return", []):
             chip(page, f"Perfect 21: {name} returns a token")
     save(page, "Save round", f"Round {number} saved")
+
+
+def type_pile(page: Page, value: int, low: int, high: int) -> None:
+    """Type one pile's points on the number pad; "Next pile" only where the pad cannot know
+    the number is whole (a 2 may become 20)."""
+    if value < 0:
+        tap(page, "Minus")
+    for digit in str(abs(value)):
+        tap(page, digit)
+    if black_spy.can_grow(abs(value), value < 0, low, high):
+        tap(page, "Next pile")
+
+
+def enter_deal_quickly(
+    page: Page, number: int, names: list[str], deal: dict[str, Any], options: dict[str, Any]
+) -> None:
+    """A deal in points form as a table types it: each pile but the last (which fills itself
+    in), a tap on the moon of who took all 16 black cards, the choice, Save."""
+    rules = black_spy.Options(names[0], frozenset(options.get("variants", [])), 150)
+    tap(page, f"Enter deal {number}")
+    taker = deal.get("moon_taker")
+    for name in names[:-1]:
+        if name == taker:
+            tap(page, f"{name} took all 16 black cards")
+        low, high = black_spy.pile_limits(rules, moon=name == taker)
+        type_pile(page, deal["points"][name], low, high)
+    if taker == names[-1]:
+        tap(page, f"{taker} took all 16 black cards")
+    if "moon_choice" in deal:
+        text = "Give 60 to everyone else" if deal["moon_choice"] == "give" else "Release"
+        tap_starting(page, text)
+    save(page, "Save deal", f"Deal {number} saved")

@@ -98,7 +98,7 @@ def take(page) -> None:  # type: ignore[no-untyped-def]
     for number, deal in enumerate(black_spy["rounds"][:2], start=1):
         enter_deal(page, number, names, deal)
     shot(page, OUT / "03-black-spy-sheet.png")
-    tap(page, "Enter deal 3")
+    tap(page, "Enter deal 3")  # the game remembers the cards entry chosen for deal 1
     tap(page, "Anna: black Spies plus")
     tap(page, "Anna: coloured Spies plus")
     shot(page, OUT / "04-black-spy-deal.png")

@@ -50,6 +50,7 @@ class Overtaken(Exception):
 
 
 REFUSALS = (scoring.InvalidRecord, StorageError, Overtaken)  # refused: nothing was written
+QUICK, DETAILED = "quick", "detailed"  # how a round is entered: its numbers, or its cards
 Refusal = scoring.InvalidRecord | StorageError | Overtaken
 
 OVERTAKEN = {
@@ -552,6 +553,22 @@ class AppState:
         return step
 
     # --- drafts: the round this device is entering --------------------------------------------
+
+    def entry_mode(self, game_id: str, game: str) -> str:
+        """QUICK or DETAILED: this game's choice, else the last one for this kind of game (on
+        any device), else QUICK — most tables count each pile and say a number."""
+        for key in (f"entry-mode/{game_id}", f"entry-mode/{game}"):
+            mode = self._store.setting(key)
+            if mode in (QUICK, DETAILED):
+                return str(mode)
+        return QUICK
+
+    def set_entry_mode(self, game_id: str, game: str, mode: str) -> None:
+        """Remember the table's choice for this game and for this kind of game (a convenience a
+        full disk may skip)."""
+        with contextlib.suppress(StorageError):
+            self._store.set_setting(f"entry-mode/{game_id}", mode)
+            self._store.set_setting(f"entry-mode/{game}", mode)
 
     def draft(self, game_id: str) -> Record | None:
         return self._store.draft(self.device, game_id)

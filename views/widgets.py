@@ -80,10 +80,15 @@ def segmented(**options: Any) -> ft.SegmentedButton:
 
 
 def icon_button(
-    icon: ft.IconData, label: str, on_click: Callable[..., Any], disabled: bool = False
+    icon: ft.IconData,
+    label: str,
+    on_click: Callable[..., Any],
+    disabled: bool = False,
+    selected: bool | None = None,
 ) -> ft.IconButton:
     """An icon button whose accessible name is `label` (Flutter takes a button's name from its
-    content; a tooltip alone only labels a separate node)."""
+    content; a tooltip alone only labels a separate node). `selected`: an on/off button, drawn
+    filled while on."""
     return ft.IconButton(
         ft.Icon(icon, semantics_label=label),
         icon_size=28,
@@ -91,6 +96,8 @@ def icon_button(
         disabled=disabled,
         width=TARGET,
         height=TARGET,
+        selected=selected,
+        bgcolor=ft.Colors.TERTIARY_CONTAINER if selected else None,
     )
 
 

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass, replace
 from fractions import Fraction
 
 import flet as ft
 
 import scoring
-from scoring import black_spy
+from scoring import Record, black_spy
 from scoring.black_spy import Deal, Pile
 from scoring.errors import N_
 
@@ -32,7 +33,8 @@ from ..frame import (
 )
 from ..hooks import NO_ROUND, NO_TEXT, use_messages, use_value
 from ..i18n import Translator
-from ..state import REFUSALS
+from ..numpad import DELETE, KEY_HEIGHT, MINUS, NEXT, number_pad
+from ..state import DETAILED, QUICK, REFUSALS
 from ..widgets import (
     TARGET,
     chip,
@@ -40,6 +42,7 @@ from ..widgets import (
     drawn_as,
     error_box,
     heading,
+    icon_button,
     info_box,
     note,
     segmented,
@@ -100,6 +103,7 @@ def BlackSpyScreen(at: AtTable, key: str | None = None) -> ft.View:
     state = at.state
     table = at.result.table
     names = list(table.names)
+    game = at.record["game"]
     opening = use_opening(
         at,
         lambda raw: Deal.from_json(raw, table),
@@ -111,10 +115,23 @@ def BlackSpyScreen(at: AtTable, key: str | None = None) -> ft.View:
     draft, set_draft = use_value(opening.draft)
     # the player whose pile is "the rest"
     auto, set_auto = use_value(str(opening.entry["auto"]) if opening.entry.get("auto") else NO_TEXT)
-    untouched = {"deal": Deal.blank(table).completed(names[-1]).to_json(), "auto": names[-1]}
-    use_kept(at, editing, {"deal": draft.to_json(), "auto": auto}, untouched)
+    # quick entry (each pile's points) or detailed (the cards); a correction keeps its form
+    kept_form = opening.entry.get("form") or (DETAILED if opening.entry else None)  # older drafts
+    form, set_form = use_value(str(kept_form or opening_form(at, opening.editing)))
+    counted, set_counted = use_value(opened_counted(at, opening.editing, opening.entry))
+    blank_counted = Counted.blank(names).to_json()
+    untouched = {
+        "deal": Deal.blank(table).completed(names[-1]).to_json(),
+        "auto": names[-1],
+        "form": form,
+        "counted": blank_counted,
+    }
+    kept = {"deal": draft.to_json(), "auto": auto, "form": form, "counted": counted.to_json()}
+    use_kept(at, editing, kept, untouched)
 
     def open_entry(index: int) -> None:
+        set_form(opening_form(at, index))
+        set_counted(opened_counted(at, index, {}))
         if index == NEW:
             auto_player: str | None = names[-1]
             set_draft(Deal.blank(table).completed(names[-1]))
@@ -130,14 +147,55 @@ def BlackSpyScreen(at: AtTable, key: str | None = None) -> ft.View:
         set_auto(automatic)
         set_draft(lambda current: fill(modify(current), automatic))
 
+    def switch_to(chosen: str) -> None:
+        """The other form: the table's choice for this game and this kind of game."""
+        state.set_entry_mode(at.game_id, game, chosen)
+        set_form(chosen)
+
     controls: list[ft.Control]
     if editing is not None:
         leave, saved = entry_exits(state, at.fix_round, lambda: set_editing(NO_ROUND))
-        entry = DealEntry(at, draft, editing, auto, change, discard(at, leave), saved)
+        switch = form_switch(at.t, form, switch_to)
+        if form == QUICK:
+            entry = QuickDealEntry(
+                at, counted, editing, set_counted, switch, discard(at, leave), saved
+            )
+        else:
+            entry = DealEntry(at, draft, editing, auto, change, switch, discard(at, leave), saved)
         controls = [*correction_banner(state.t, at.fix_round), entry]
     else:
         controls = sheet(at, open_entry)
     return screen(at, black_spy.RULES.title, controls, entering=editing is not None)
+
+
+def opening_form(at: AtTable, editing: int | None) -> str:
+    """How a deal's entry opens: a saved deal in the form it was entered, a new one as the
+    table last chose."""
+    if editing is not None and editing != NEW and editing < len(at.rounds):
+        return QUICK if "points" in at.rounds[editing] else DETAILED
+    return at.state.entry_mode(at.game_id, at.record["game"])
+
+
+def opened_counted(at: AtTable, editing: int | None, entry: Record) -> Counted:
+    names = list(at.result.table.names)
+    if "counted" in entry:
+        return Counted.from_json(entry["counted"], names)
+    if editing is not None and editing != NEW and editing < len(at.rounds):
+        return Counted.of_round(at.rounds[editing], names)
+    return Counted.blank(names)
+
+
+def form_switch(t: Translator, form: str, switch_to: Callable[[str], None]) -> ft.Control:
+    """Quick (each pile's points) or Detailed (the cards) entry."""
+    return segmented(
+        selected=[form],
+        key=drawn_as("form", form),
+        segments=[
+            ft.Segment(value=QUICK, label=ft.Text(t("Quick"))),
+            ft.Segment(value=DETAILED, label=ft.Text(t("Cards"))),
+        ],
+        on_change=lambda e: switch_to(e.control.selected[0]) if e.control.selected else None,
+    )
 
 
 def fill(draft: Deal, automatic: str | None) -> Deal:
@@ -340,6 +398,7 @@ def DealEntry(
     editing: int,
     auto: str | None,
     change: Change,
+    switch: ft.Control,
     close: Callable[[], None],
     saved: Callable[[], None],
 ) -> ft.Control:
@@ -406,7 +465,7 @@ def DealEntry(
         else t("Correct deal {number}", number=index + 1)
     )
     controls: list[ft.Control] = [
-        heading(title),
+        ft.Row([heading(title), switch], alignment=ft.MainAxisAlignment.SPACE_BETWEEN),
         note(t("Count each player's tricks. The last one is filled in with what is left.")),
     ]
     at_piles, elsewhere = by_pile(spoken_to(errors, touched, tried), names, last_pile)
@@ -754,3 +813,336 @@ VIEW = GameView(
     facts={"moons": N_("Moons shot")},
     round_name=N_("deal {number}"),
 )
+
+
+# --- quick entry: each pile's points, as the paper pad keeps them -------------------------------
+
+
+@dataclass(frozen=True)
+class Counted:
+    """A deal being entered in points form: the text typed for each pile ("−1" while typing),
+    the pile the number pad types into (a tap on a pile chooses it; its next key starts it
+    afresh), and the moon. The one pile left untyped fills itself in from the deal's total."""
+
+    typed: dict[str, str]  # every player, seating order; "" when nothing is typed
+    active: str | None
+    fresh: bool = True
+    moon_taker: str | None = None
+    moon_choice: str | None = None
+
+    @classmethod
+    def blank(cls, names: list[str]) -> Counted:
+        return cls(dict.fromkeys(names, ""), names[0])
+
+    @classmethod
+    def of_round(cls, raw: object, names: list[str]) -> Counted:
+        """A saved deal in points form, to correct (every pile typed, none chosen)."""
+        fields = raw if isinstance(raw, dict) else {}
+        points = fields.get("points")
+        points = points if isinstance(points, dict) else {}
+        typed = {n: minus_sign(points[n]) if n in points else "" for n in names}
+        taker, choice = fields.get("moon_taker"), fields.get("moon_choice")
+        return cls(
+            typed,
+            None,
+            moon_taker=taker if taker in names else None,
+            moon_choice=choice if choice in black_spy.MOON_CHOICES else None,
+        )
+
+    @classmethod
+    def from_json(cls, raw: object, names: list[str]) -> Counted:
+        if not isinstance(raw, dict) or not isinstance(raw.get("typed"), dict):
+            return cls.blank(names)
+        typed = {n: str(raw["typed"].get(n, "")) for n in names}
+        active = raw.get("active") if raw.get("active") in names else None
+        taker = raw.get("moon_taker") if raw.get("moon_taker") in names else None
+        choice = (
+            raw.get("moon_choice") if raw.get("moon_choice") in black_spy.MOON_CHOICES else None
+        )
+        return cls(typed, active, bool(raw.get("fresh", True)), taker, choice)
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "typed": dict(self.typed),
+            "active": self.active,
+            "fresh": self.fresh,
+            "moon_taker": self.moon_taker,
+            "moon_choice": self.moon_choice,
+        }
+
+    def value(self, name: str) -> int | None:
+        try:
+            return int(self.typed[name].replace("−", "-"))
+        except ValueError:
+            return None
+
+    @property
+    def untyped(self) -> list[str]:
+        return [name for name in self.typed if self.value(name) is None]
+
+    @property
+    def auto(self) -> str | None:
+        """The pile that fills itself in: the only one not typed."""
+        left = self.untyped
+        return left[0] if len(left) == 1 else None
+
+    def piles(self, options: black_spy.Options) -> dict[str, int]:
+        """Each pile's points so far: as typed, the last one filled in."""
+        points = {name: v for name in self.typed if (v := self.value(name)) is not None}
+        if self.auto is not None:
+            points[self.auto] = black_spy.counted_rest(options, points)
+        return {name: points[name] for name in self.typed if name in points}
+
+    def to_round(self, options: black_spy.Options) -> dict[str, object]:
+        """The deal as the record writes it (FORMAT.md's points form)."""
+        deal: dict[str, object] = {"points": self.piles(options)}
+        if self.moon_taker is not None:
+            deal["moon_taker"] = self.moon_taker
+            if self.moon_choice is not None:
+                deal["moon_choice"] = self.moon_choice
+        return deal
+
+    def chosen(self, name: str) -> Counted:
+        return replace(self, active=name, fresh=True)
+
+    def with_moon(self, name: str) -> Counted:
+        """`name` took all 16 black cards (a second tap takes it back); their pile is next."""
+        taker = None if self.moon_taker == name else name
+        return replace(self, moon_taker=taker, moon_choice=None, active=name, fresh=True)
+
+    def with_moon_choice(self, choice: str) -> Counted:
+        return replace(self, moon_choice=choice)
+
+    def pressed(self, key: str, options: black_spy.Options) -> Counted:
+        """A key of the number pad. A pile moves on to the next by itself once no digit could
+        follow (18; 8, since 80 is only a moon; −5, since −50 is below −20); else by Next."""
+        name = self.active
+        if name is None:
+            return self
+        if key == NEXT:
+            return self.advanced()
+        text = "" if self.fresh else self.typed[name]
+        if key == DELETE:
+            return self.typing(name, self.typed[name][:-1])
+        if key == MINUS:
+            return self.typing(name, text[1:] if text.startswith("−") else "−" + text)
+        negative = text.startswith("−")
+        digits = text.removeprefix("−") + key
+        if len(digits) > 2:  # no pile has three digits: the key starts the number again
+            digits = key
+        typed = self.typing(name, ("−" if negative else "") + digits)
+        low, high = black_spy.pile_limits(options, moon=name == self.moon_taker)
+        if black_spy.can_grow(int(digits), negative, low, high):
+            return typed
+        return typed.advanced()
+
+    def typing(self, name: str, text: str) -> Counted:
+        return replace(self, typed={**self.typed, name: text}, fresh=False)
+
+    def advanced(self) -> Counted:
+        """On to the next pile not typed yet, in seating order; none when only the pile that
+        fills itself in is left."""
+        names = list(self.typed)
+        waiting = [n for n in self.untyped if n != self.active]
+        just_typed = self.active not in self.untyped
+        if not waiting or (just_typed and len(waiting) == 1):  # that one fills itself in
+            return replace(self, active=None, fresh=True)
+        start = names.index(self.active) + 1 if self.active in names else 0
+        following = names[start:] + names[:start]
+        return replace(self, active=next(n for n in following if n in waiting), fresh=True)
+
+
+def minus_sign(value: object) -> str:
+    """A stored number as the pad shows it: "−10" with a real minus sign."""
+    number = as_whole_number(value)
+    if number is None:
+        return ""
+    return f"−{-number}" if number < 0 else str(number)
+
+
+def as_whole_number(value: object) -> int | None:
+    if isinstance(value, bool) or not isinstance(value, int | float) or value != int(value):
+        return None
+    return int(value)
+
+
+QuickChange = Callable[[Callable[[Counted], Counted]], None]
+
+
+@ft.component
+def QuickDealEntry(
+    at: AtTable,
+    counted: Counted,
+    editing: int,
+    change: QuickChange,
+    switch: ft.Control,
+    close: Callable[[], None],
+    saved: Callable[[], None],
+) -> ft.Control:
+    """Each pile's points on a number pad: the pad moves to the next pile by itself and fills
+    the last one in; a moon is one tap on its taker's moon."""
+    state, t = at.state, at.t
+    names = list(at.result.table.names)
+    index = len(at.rounds) if editing == NEW else editing
+    correcting = None if editing == NEW else editing
+    before = scoring.replay({**at.record, "rounds": at.rounds[:index]})
+    options: black_spy.Options = before.setup.options
+    deal = counted.to_round(options)
+    piles = counted.piles(options)
+    errors = scoring.check_round(at.record, deal, correcting)
+    points = black_spy.RULES.draft_points(before.state, deal)
+    problems, set_problems = use_messages()
+    tried, set_tried = use_value(False)
+    complete = not counted.untyped or counted.auto is not None
+    shown = errors if tried or (complete and counted.active is None) else []
+
+    def press(key: str) -> None:
+        set_problems([])
+        change(lambda current: current.pressed(key, options))
+
+    def save() -> None:
+        if errors:
+            set_tried(True)
+            refuse(at, errors)
+            return
+        try:
+            after = state.save_round(at.game_id, correcting, deal)
+        except REFUSALS as refused:
+            set_problems(state.refusal(refused))
+            return
+        state.say(deal_saved_message(t, after, index))
+        saved()
+
+    def delete() -> None:
+        try:
+            state.delete_round(at.game_id, editing)
+        except REFUSALS as refused:
+            set_problems(state.refusal(refused))
+            return
+        state.say(t("Deal {number} deleted", number=editing + 1))
+        saved()
+
+    title = (
+        t("Deal {number}", number=index + 1)
+        if editing == NEW
+        else t("Correct deal {number}", number=index + 1)
+    )
+    active = counted.active
+    low, _ = black_spy.pile_limits(
+        options, moon=active is not None and active == counted.moon_taker
+    )
+    controls: list[ft.Control] = [
+        ft.Row([heading(title), switch], alignment=ft.MainAxisAlignment.SPACE_BETWEEN),
+        note(t("Type each pile's points; the last pile fills itself in.")),
+        *[pile_row(t, counted, name, piles.get(name), points.get(name), change) for name in names],
+        moon_choice_line(t, counted, options, change),
+        # One line, always there: an error never pushes the pad down under a finger.
+        ft.Container(
+            pile_problem([subject(at, shown[0])]) if shown else None,
+            height=40,
+            alignment=ft.Alignment.CENTER_LEFT,
+        ),
+        number_pad(
+            t,
+            press,
+            minus=low < 0,
+            next_label=t("Next pile"),
+            beside_next=ft.FilledButton(
+                t("Save deal"), icon=ft.Icons.SAVE, height=KEY_HEIGHT, on_click=save
+            ),
+        ),
+        error_box(problems),
+    ]
+    buttons: list[ft.Control] = [
+        ft.OutlinedButton(t("Discard"), height=52, on_click=lambda: close()),
+    ]
+    if editing != NEW:
+        buttons.append(
+            ft.TextButton(t("Delete deal"), icon=ft.Icons.DELETE_OUTLINE, on_click=delete)
+        )
+    controls.append(ft.Row(buttons, wrap=True))
+    return ft.Column(controls, spacing=8, horizontal_alignment=ft.CrossAxisAlignment.STRETCH)
+
+
+def pile_row(
+    t: Translator,
+    counted: Counted,
+    name: str,
+    pile: int | None,
+    result: Fraction | None,
+    change: QuickChange,
+) -> ft.Control:
+    """A pile: its player, what is typed (or filled in), the deal's points for it when a moon
+    makes them differ, and the moon; a tap chooses it for the pad."""
+    filled = counted.auto == name
+    shown = minus_sign(pile) if filled else counted.typed[name]
+    scored = ""
+    if counted.moon_taker is not None and result is not None and result != pile:
+        scored = "→ " + t.number(result)
+    active = counted.active == name
+    face = ft.Row(
+        [
+            ft.Text(name, weight=ft.FontWeight.BOLD, size=16, expand=True, no_wrap=True),
+            ft.Text(t("filled in") if filled and shown else "", italic=True, size=12),
+            ft.Text(
+                shown, size=26, weight=ft.FontWeight.BOLD, width=64, text_align=ft.TextAlign.END
+            ),
+            ft.Text(scored, size=14, width=52),
+        ],
+        spacing=6,
+    )
+    row = ft.Container(
+        ft.Semantics(content=face, exclude_semantics=True),  # the row's label says it all
+        height=TARGET + 8,
+        padding=ft.Padding.symmetric(horizontal=10),
+        border_radius=10,
+        bgcolor=ft.Colors.SECONDARY_CONTAINER if active else None,
+        border=ft.Border.all(
+            2 if active else 1, ft.Colors.PRIMARY if active else ft.Colors.OUTLINE_VARIANT
+        ),
+        on_click=lambda: change(lambda current: current.chosen(name)),
+        ink=True,
+    )
+    label = t("{name}'s pile: {points}", name=name, points=shown or t("nothing yet"))
+    moon = icon_button(
+        MOON_ICON,
+        t("{name} took all 16 black cards", name=name),
+        lambda: change(lambda current: current.with_moon(name)),
+        selected=counted.moon_taker == name,
+    )
+    return ft.Row(
+        [
+            ft.Semantics(content=row, label=label, button=True, container=True, expand=True),
+            moon,
+        ],
+        spacing=4,
+    )
+
+
+def moon_choice_line(
+    t: Translator, counted: Counted, options: black_spy.Options, change: QuickChange
+) -> ft.Control:
+    """With Capture or Release, the moon's choice; its place is kept while there is no moon,
+    so nothing under it moves when one is marked."""
+    if not options.has("capture-or-release"):
+        return ft.Container()
+    taker = counted.moon_taker
+    choice: ft.Control | None = None
+    if taker is not None:
+        choice = segmented(
+            selected=[counted.moon_choice] if counted.moon_choice else [],
+            key=drawn_as("quick-moon", taker, counted.moon_choice),
+            allow_empty_selection=True,
+            segments=[
+                ft.Segment(value="give", label=ft.Text(t("Give 60 to everyone else"))),
+                ft.Segment(
+                    value="release", label=ft.Text(t("Release: −60 for {name}", name=taker))
+                ),
+            ],
+            on_change=lambda e: (
+                change(lambda current: current.with_moon_choice(e.control.selected[0]))
+                if e.control.selected
+                else None
+            ),
+        )
+    return ft.Container(choice, height=TARGET + 8)

@@ -1,0 +1,72 @@
+"""Quick entry in Chromium: a whole Black Spy game typed as each pile's points on the number
+pad (the last pile filling itself in, moons one tap), every total checked against `scoring`;
+a deal corrected in the form it was entered; the table's choice of form remembered."""
+
+from __future__ import annotations
+
+import copy
+import json
+
+import generators
+import pytest
+from builders import SCENARIOS
+from playwright.sync_api import Page
+from ui import EN, enter_deal_quickly, shown, start_game, tap_starting, type_pile
+
+import scoring
+from scoring import black_spy
+from tools.browser import tap
+
+pytestmark = pytest.mark.e2e
+BLACK_SPY = json.loads((SCENARIOS / "black-spy-basic.json").read_text())
+NAMES = [p["name"] for p in BLACK_SPY["players"]]
+OPTIONS = BLACK_SPY["options"]
+
+
+def counted_game() -> list[dict[str, object]]:
+    """The scenario's deals in points form, again and again until the game is over."""
+    deals: list[dict[str, object]] = []
+    while not scoring.standings({**BLACK_SPY, "rounds": deals})["finished"]:
+        deal = BLACK_SPY["rounds"][len(deals) % len(BLACK_SPY["rounds"])]
+        deals.append(generators.as_points_form(deal, no_good_spies=False))
+    return deals
+
+
+def totals_shown(page: Page, deals: list[dict[str, object]]) -> None:
+    result = scoring.standings({**BLACK_SPY, "rounds": deals})
+    for name, total in result["totals"].items():
+        shown(page, f"{name}: total {EN.number(total)}")
+
+
+def test_a_whole_game_in_quick_entry(page: Page) -> None:
+    start_game(page, "Black Spy", NAMES)
+    tap(page, "Start Black Spy")
+    deals = counted_game()
+    for number, deal in enumerate(deals, start=1):
+        enter_deal_quickly(page, number, NAMES, deal, OPTIONS)
+        totals_shown(page, deals[:number])
+    winners = scoring.standings({**BLACK_SPY, "rounds": deals})["winners"]
+    shown(page, f"Game over: {' & '.join(winners)} won!")
+
+
+def test_a_quick_deal_is_corrected_on_the_pad_and_the_form_is_remembered(page: Page) -> None:
+    start_game(page, "Black Spy", NAMES)
+    tap(page, "Start Black Spy")
+    deals = counted_game()[:2]
+    for number, deal in enumerate(deals, start=1):
+        enter_deal_quickly(page, number, NAMES, deal, OPTIONS)
+    tap_starting(page, "Edit deal 1")  # a deal typed as points opens as points
+    shown(page, "Anna's pile: 18")
+    tap(page, "Anna's pile: 18")
+    rules = black_spy.Options(NAMES[0], frozenset(), 150)
+    type_pile(page, 28, *black_spy.pile_limits(rules, moon=False))
+    tap(page, "Dirk's pile: 2")  # four piles typed: Dirk gives the 10 back
+    tap(page, "Delete a digit")
+    tap(page, "Minus")
+    tap(page, "8")
+    tap(page, "Save deal")
+    corrected = copy.deepcopy(deals)
+    corrected[0]["points"] = {"Anna": 28, "Ben": 20, "Carla": 20, "Dirk": -8}
+    totals_shown(page, corrected)
+    tap(page, "Enter deal 3")
+    shown(page, "Anna's pile: nothing yet")  # the pad again: the game's form
