@@ -11,7 +11,15 @@ import generators
 import pytest
 from builders import SCENARIOS
 from playwright.sync_api import Page
-from ui import EN, enter_deal_quickly, shown, start_game, tap_starting, type_pile
+from ui import (
+    EN,
+    enter_deal_quickly,
+    open_cards_entry,
+    shown,
+    start_game,
+    tap_starting,
+    type_pile,
+)
 
 import scoring
 from scoring import black_spy
@@ -70,3 +78,24 @@ def test_a_quick_deal_is_corrected_on_the_pad_and_the_form_is_remembered(page: P
     totals_shown(page, corrected)
     tap(page, "Enter deal 3")
     shown(page, "Anna's pile: nothing yet")  # the pad again: the game's form
+
+
+def test_after_a_long_entry_the_sheet_opens_at_its_top(page: Page) -> None:
+    """Saving an entry scrolled down to its Save shows the sheet from its top, with the button
+    for the next deal in view (the sheet kept the entry's scroll offset: with a sheet longer
+    than the screen, "Enter deal" was above it, out of reach)."""
+    start_game(page, "Black Spy", NAMES)
+    tap(page, "Start Black Spy")
+    deals = [generators.as_points_form({"cards": d["cards"]}, False) for d in BLACK_SPY["rounds"]]
+    played = [deals[0], deals[1]] * 4  # eight deals of 18, 20, 20, 2 and −10, 56, 8, 6
+    for number, deal in enumerate(played, start=1):
+        enter_deal_quickly(page, number, NAMES, deal, OPTIONS)
+    open_cards_entry(page, "Enter deal 9")  # the cards: an entry taller than the screen
+    tap(page, "Save deal")  # refused (nothing entered), but the page is scrolled to Save
+    tap(page, "Anna: black Spies plus")
+    tap(page, "Save deal")
+    shown(page, "Deal 9 saved.")
+    button = page.get_by_role("button", name="Enter deal 10", exact=True)
+    button.wait_for(state="attached")
+    box = button.bounding_box()
+    assert box is not None and box["y"] >= 0 and box["y"] + box["height"] <= 800, box
