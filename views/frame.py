@@ -138,8 +138,17 @@ def screen(at: AtTable, title: str, controls: list[ft.Control], entering: bool =
     return ft.View(
         route=f"/game/{at.game_id}",
         appbar=game_bar(at, title, entering),
-        scroll=ft.ScrollMode.AUTO,
-        controls=[body(controls)],
+        controls=[
+            # The sheet and an entry scroll in a column of their own, keyed by which is shown:
+            # each opens at its top (one scrollable for both kept the entry's offset, and after
+            # a save the sheet's top, with the next round's button, was out of view).
+            ft.Column(
+                [body(controls)],
+                scroll=ft.ScrollMode.AUTO,
+                expand=True,
+                key="entry" if entering else "sheet",
+            )
+        ],
     )
 
 
