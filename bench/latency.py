@@ -49,6 +49,19 @@ def timed(page: Any, click: Callable[[], None], label: str, present: bool = True
     return took
 
 
+def scrolled_to(page: Any, name: str) -> None:
+    """Scroll the screen up, as a player would, until the button `name` is in view."""
+    target = page.get_by_role("button", name=name, exact=True).first
+    target.wait_for(state="attached")
+    page.mouse.move(200, 400)
+    while True:
+        box = target.bounding_box()
+        if box is not None and box["y"] >= 0 and box["y"] + box["height"] <= 800:
+            return
+        page.mouse.wheel(0, -400)
+        page.evaluate("() => new Promise(done => requestAnimationFrame(() => done(true)))")
+
+
 def button(page: Any, name: str, role: str = "button") -> Any:
     found = page.get_by_role(role, name=name, exact=True).first
     found.wait_for()
@@ -87,8 +100,7 @@ def measure(root: Path, samples: int) -> dict[str, dict[str, float]]:
                 timed(page, undo.click, "Anna: total 10", present=False)
                 # Before a2fd659 the sheet kept the entry's scroll offset: scroll up, as a
                 # player would, to reach "Enter deal 1".
-                page.mouse.move(200, 400)
-                page.mouse.wheel(0, -5000)
+                scrolled_to(page, "Enter deal 1")
                 tap(page, "Enter deal 1")
             tap(page, "Discard")
             tap(page, "Back")
