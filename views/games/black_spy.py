@@ -12,6 +12,7 @@ import scoring
 from scoring import Record, black_spy
 from scoring.black_spy import Deal, Pile
 from scoring.errors import N_
+from scoring.reader import as_whole
 
 from ..entry import (
     NEW,
@@ -402,12 +403,13 @@ def DealEntry(
     close: Callable[[], None],
     saved: Callable[[], None],
 ) -> ft.Control:
-    state, t = at.state, at.t
+    t = at.t
     names = list(at.result.table.names)
     index = len(at.rounds) if editing == NEW else editing
     correcting = None if editing == NEW else editing
     problems, set_problems = use_messages()
-    errors = scoring.check_round(at.record, draft.to_json(), correcting)
+    deal = draft.to_json()
+    errors = scoring.check_round(at.record, deal, correcting)
     before = scoring.replay({**at.record, "rounds": at.rounds[:index]})
     options: black_spy.Options = before.setup.options
     # Until a pile besides the automatic one is entered, the automatic one holds every card,
@@ -437,33 +439,10 @@ def DealEntry(
         set_touched(lambda parts: parts | {"moon_choice"})
         change(modify, automatic)
 
-    def save() -> None:
-        if errors:
-            set_tried(True)
-            refuse(at, errors)
-            return
-        try:
-            after = state.save_round(at.game_id, correcting, draft.to_json())
-        except REFUSALS as refused:
-            set_problems(state.refusal(refused))
-            return
-        state.say(deal_saved_message(t, after, index))
-        saved()
-
-    def delete() -> None:
-        try:
-            state.delete_round(at.game_id, editing)
-        except REFUSALS as refused:
-            set_problems(state.refusal(refused))
-            return
-        state.say(t("Deal {number} deleted", number=editing + 1))
-        saved()
-
-    title = (
-        t("Deal {number}", number=index + 1)
-        if editing == NEW
-        else t("Correct deal {number}", number=index + 1)
+    save, delete = deal_actions(
+        at, editing, draft.to_json(), errors, set_tried, set_problems, saved
     )
+    title = deal_title(t, editing, index)
     controls: list[ft.Control] = [
         ft.Row([heading(title), switch], alignment=ft.MainAxisAlignment.SPACE_BETWEEN),
         note(t("Count each player's tricks. The last one is filled in with what is left.")),
@@ -498,6 +477,52 @@ def DealEntry(
         )
     controls.append(ft.Row(buttons, wrap=True))
     return ft.Column(controls, spacing=10, horizontal_alignment=ft.CrossAxisAlignment.STRETCH)
+
+
+def deal_actions(
+    at: AtTable,
+    editing: int,
+    deal: Record,
+    errors: list[scoring.RecordError],
+    set_tried: Callable[[bool], None],
+    set_problems: Callable[[list[str]], None],
+    saved: Callable[[], None],
+) -> tuple[Callable[[], None], Callable[[], None]]:
+    """(save, delete) of a deal's entry, in either form: a Save with errors is refused and
+    says why; a refused change keeps the entry and says what happened."""
+    state, t = at.state, at.t
+    index = len(at.rounds) if editing == NEW else editing
+    correcting = None if editing == NEW else editing
+
+    def save() -> None:
+        if errors:
+            set_tried(True)
+            refuse(at, errors)
+            return
+        try:
+            after = state.save_round(at.game_id, correcting, deal)
+        except REFUSALS as refused:
+            set_problems(state.refusal(refused))
+            return
+        state.say(deal_saved_message(t, after, index))
+        saved()
+
+    def delete() -> None:
+        try:
+            state.delete_round(at.game_id, editing)
+        except REFUSALS as refused:
+            set_problems(state.refusal(refused))
+            return
+        state.say(t("Deal {number} deleted", number=editing + 1))
+        saved()
+
+    return save, delete
+
+
+def deal_title(t: Translator, editing: int, index: int) -> str:
+    if editing == NEW:
+        return t("Deal {number}", number=index + 1)
+    return t("Correct deal {number}", number=index + 1)
 
 
 def moon_panel(
@@ -954,16 +979,10 @@ class Counted:
 
 def minus_sign(value: object) -> str:
     """A stored number as the pad shows it: "−10" with a real minus sign."""
-    number = as_whole_number(value)
+    number = as_whole(value)
     if number is None:
         return ""
     return f"−{-number}" if number < 0 else str(number)
-
-
-def as_whole_number(value: object) -> int | None:
-    if isinstance(value, bool) or not isinstance(value, int | float) or value != int(value):
-        return None
-    return int(value)
 
 
 QuickChange = Callable[[Callable[[Counted], Counted]], None]
@@ -981,7 +1000,7 @@ def QuickDealEntry(
 ) -> ft.Control:
     """Each pile's points on a number pad: the pad moves to the next pile by itself and fills
     the last one in; a moon is one tap on its taker's moon."""
-    state, t = at.state, at.t
+    t = at.t
     names = list(at.result.table.names)
     index = len(at.rounds) if editing == NEW else editing
     correcting = None if editing == NEW else editing
@@ -1000,33 +1019,8 @@ def QuickDealEntry(
         set_problems([])
         change(lambda current: current.pressed(key, options))
 
-    def save() -> None:
-        if errors:
-            set_tried(True)
-            refuse(at, errors)
-            return
-        try:
-            after = state.save_round(at.game_id, correcting, deal)
-        except REFUSALS as refused:
-            set_problems(state.refusal(refused))
-            return
-        state.say(deal_saved_message(t, after, index))
-        saved()
-
-    def delete() -> None:
-        try:
-            state.delete_round(at.game_id, editing)
-        except REFUSALS as refused:
-            set_problems(state.refusal(refused))
-            return
-        state.say(t("Deal {number} deleted", number=editing + 1))
-        saved()
-
-    title = (
-        t("Deal {number}", number=index + 1)
-        if editing == NEW
-        else t("Correct deal {number}", number=index + 1)
-    )
+    save, delete = deal_actions(at, editing, deal, errors, set_tried, set_problems, saved)
+    title = deal_title(t, editing, index)
     active = counted.active
     low, _ = black_spy.pile_limits(
         options, moon=active is not None and active == counted.moon_taker
