@@ -50,6 +50,7 @@ PILE_KEYS = ("black_spies", "black_low", "black_high", "colored_spies")
 PART_LIMITS = {"black_spies": BLACK_SPIES, "black_low": BLACK_LOW, "colored_spies": COLORED_SPIES}
 HIGH_RANKS = tuple(HIGH_POINTS)
 BLACK_POINTS = SPY_POINTS * BLACK_SPIES + LOW_POINTS * BLACK_LOW + sum(HIGH_POINTS.values())  # 80
+ALL_HIGH = (1 << len(HIGH_RANKS)) - 1  # the black 8 to 11 as a bit mask, all taken
 
 
 @dataclass(frozen=True)
@@ -410,9 +411,6 @@ def _piles_by_points(no_good_spies: bool) -> dict[int, tuple[tuple[int, int, int
     return {points: tuple(piles) for points, piles in found.items()}
 
 
-ALL_HIGH = (1 << len(HIGH_RANKS)) - 1
-
-
 @functools.lru_cache(maxsize=4096)
 def piles_possible(piles: tuple[int, ...], no_good_spies: bool) -> bool:
     """Whether some split of the deck's scoring cards among the players gives piles of these
@@ -717,7 +715,7 @@ class BlackSpy(GameRules[Options, AnyDeal, State]):
         )
         if raw_points is None:
             return None
-        lowest = 0 if options.has("no-good-spies") else COLORED_SPY_POINTS * COLORED_SPIES
+        lowest = colored_spy_points(options) * COLORED_SPIES  # a pile of every coloured Spy
         read = {
             name: reader.whole(value, p, lowest, BLACK_POINTS, N_("points in one pile"))
             for name, (p, value) in raw_points.items()
