@@ -675,23 +675,26 @@ class Kompromat(GameRules[Options, KompromatRound, State]):
         return KompromatRound(tuple(complete))
 
     def _read_mission(self, reader: Reader, table: Table, raw: object, path: str) -> Mission | None:
-        """A mission with each player's cards (`plays`) or only its `outcome`."""
-        if isinstance(raw, dict) and "outcome" in raw:
-            if "plays" in raw:
-                reader.add(e.BothForms(path, one="plays", other="outcome"))
-                return None
-            return self._read_outcome_mission(reader, table, raw, path)
-        fields = reader.obj(
-            raw, path, required=["card", "alarm", "plays"], optional=["perfect_return", "effects"]
-        )
-        if fields is None or any(key not in fields for key in ("card", "alarm", "plays")):
+        """A mission with each player's cards (`plays`) or only its `outcome`, never both."""
+        form = "outcome" if isinstance(raw, dict) and "outcome" in raw else "plays"
+        if form == "outcome" and isinstance(raw, dict) and "plays" in raw:
+            reader.add(e.BothForms(path, one="plays", other="outcome"))
+            return None
+        required = ["card", "alarm", form]
+        fields = reader.obj(raw, path, required=required, optional=["perfect_return", "effects"])
+        if fields is None or any(key not in fields for key in required):
             return None
         before = len(reader.errors)
         card = read_mission_card(reader, fields["card"], child(path, "card"))
         alarm = reader.whole(
             fields["alarm"], child(path, "alarm"), 0, max(ALARM_CARDS), N_('"!" marks')
         )
-        plays = self._read_plays(reader, table, fields["plays"], child(path, "plays"))
+        plays: dict[str, tuple[str, ...]] | None = {name: () for name in table.names}
+        outcome = None
+        if form == "plays":
+            plays = self._read_plays(reader, table, fields["plays"], child(path, "plays"))
+        else:
+            outcome = read_outcome(reader, table, fields["outcome"], child(path, "outcome"))
         perfect = read_player_set(
             reader, table, fields.get("perfect_return", []), child(path, "perfect_return")
         )
@@ -707,40 +710,9 @@ class Kompromat(GameRules[Options, KompromatRound, State]):
             or alarm is None
             or plays is None
             or perfect is None
+            or (form == "outcome" and outcome is None)
         ):
             return None
-        return Mission(card, alarm, plays, perfect, tuple(e for e in effects if e is not None))
-
-    def _read_outcome_mission(
-        self, reader: Reader, table: Table, raw: object, path: str
-    ) -> Mission | None:
-        fields = reader.obj(
-            raw,
-            path,
-            required=["card", "alarm", "outcome"],
-            optional=["perfect_return", "effects"],
-        )
-        if fields is None or any(key not in fields for key in ("card", "alarm", "outcome")):
-            return None
-        before = len(reader.errors)
-        card = read_mission_card(reader, fields["card"], child(path, "card"))
-        alarm = reader.whole(
-            fields["alarm"], child(path, "alarm"), 0, max(ALARM_CARDS), N_('"!" marks')
-        )
-        outcome = read_outcome(reader, table, fields["outcome"], child(path, "outcome"))
-        perfect = read_player_set(
-            reader, table, fields.get("perfect_return", []), child(path, "perfect_return")
-        )
-        effects = [
-            self._read_effect(reader, table, item, child(child(path, "effects"), index))
-            for index, item in enumerate(
-                reader.list(fields.get("effects", []), child(path, "effects")) or []
-            )
-        ]
-        if len(reader.errors) > before or None in (card, alarm, outcome, perfect):
-            return None
-        assert card is not None and alarm is not None and perfect is not None  # for mypy
-        plays: dict[str, tuple[str, ...]] = {name: () for name in table.names}
         kept = tuple(effect for effect in effects if effect is not None)
         return Mission(card, alarm, plays, perfect, kept, outcome)
 
