@@ -87,6 +87,22 @@ def told(pin: str) -> None:
     print(f"New scorers' PIN (too many wrong tries): {pin}", flush=True)
 
 
+def server_config(app: Any, host: str, port: int, **options: Any) -> Any:
+    """uvicorn's settings for serving Flet's app (the websocket implementation Flet uses, room
+    for a big import), the host's and the guests' alike; `options` add to them."""
+    import uvicorn  # comes with flet-web, which a phone build does not carry
+
+    return uvicorn.Config(
+        app,
+        host=host,
+        port=port,
+        ws="websockets-sansio",
+        ws_max_size=WEBSOCKET_MAX_BYTES,
+        log_level="warning",
+        **options,
+    )
+
+
 def guest_socket(preferred_port: int) -> socket.socket:
     """A listening socket on every address for the guests' door: `preferred_port` if it is
     free, else one the system picks (the link and QR code carry it either way)."""
@@ -129,15 +145,12 @@ class NetworkDoor:
         guarded = Guard(
             self.app, None, addresses, cookie=f"debrief-share-{port}", guest_secret=secret
         )
-        config = uvicorn.Config(
+        config = server_config(
             guarded,
-            host=EVERY_ADDRESS,
-            port=port,
-            ws="websockets-sansio",
-            ws_max_size=WEBSOCKET_MAX_BYTES,
+            EVERY_ADDRESS,
+            port,
             lifespan="off",  # Flet's sessions are started and stopped by the host's server
             timeout_graceful_shutdown=5,
-            log_level="warning",
         )
         config.load()
         server = uvicorn.Server(config)
@@ -188,14 +201,7 @@ def serve(
     flet_app = ft.run(make_main(sharing), export_asgi_app=True, assets_dir=assets_dir, no_cdn=True)
     door.app = flet_app
     guarded = Guard(flet_app, secret, Addresses.local(port), cookie=f"debrief-key-{port}")
-    config = uvicorn.Config(
-        guarded,
-        host=LOOPBACK,
-        port=port,
-        ws="websockets-sansio",
-        ws_max_size=WEBSOCKET_MAX_BYTES,
-        log_level="warning",
-    )
+    config = server_config(guarded, LOOPBACK, port)
     link = f"http://{LOOPBACK}:{port}/?key={secret}"
 
     async def run() -> None:
