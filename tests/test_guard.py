@@ -8,6 +8,7 @@ to widen what the server exposes.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import http.client
 import http.server
 import re
@@ -20,6 +21,7 @@ import pytest
 from builders import ROOT
 from listening import listening
 from playwright.sync_api import Browser
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from websockets.exceptions import InvalidStatus
 from websockets.sync.client import connect
 
@@ -162,9 +164,12 @@ def test_a_page_on_another_origin_cannot_reach_the_app(
         own.wait_for_selector("flt-semantics-placeholder", state="attached", timeout=60_000)
         page = context.new_page()
         page.goto(f"http://127.0.0.1:{evil.server_address[1]}/")
-        page.wait_for_function("document.title !== 'waiting' && document.body.dataset.fetch")
-        assert page.title() == "socket refused"
-        assert page.evaluate("document.body.dataset.fetch") == "blocked"
+        # On a timeout the assertion says which of the two never came back (seen once in a
+        # full run).
+        with contextlib.suppress(PlaywrightTimeout):
+            page.wait_for_function("document.title !== 'waiting' && document.body.dataset.fetch")
+        outcome = (page.title(), page.evaluate("document.body.dataset.fetch || 'pending'"))
+        assert outcome == ("socket refused", "blocked")
     finally:
         context.close()
         evil.shutdown()
