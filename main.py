@@ -1,6 +1,6 @@
 """Debrief: the scorepad for spy card games.
 
-    python main.py                      # the app in a window
+    python main.py                      # the app in a window (it can share its table too)
     python main.py --web --port 8550    # in a browser, served on localhost only, offline
     python main.py --share              # also to the phones on the local network (a link, a PIN)
 
@@ -35,7 +35,9 @@ def no_display() -> bool:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="debrief", description="Debrief: the spy games scorepad")
     parser.add_argument("--web", action="store_true", help="serve the app to a browser")
-    parser.add_argument("--port", type=int, default=8550, help="port for --web (default 8550)")
+    parser.add_argument(
+        "--port", type=int, default=8550, help="port for --web (default 8550; sharing: the next)"
+    )
     parser.add_argument("--data-dir", help="data folder (default: $DEBRIEF_DATA_DIR)")
     parser.add_argument(
         "--no-browser", action="store_true", help="with --web: do not open a browser"
@@ -54,7 +56,7 @@ def main(argv: list[str] | None = None) -> int:
         sanitize_environment(keep=BUILT_APP_CONNECTION)
         ft.run(make_main(args.data_dir), assets_dir=ASSETS)
         return 0
-    from web.serve import serve  # the web server: desktops only
+    from web.serve import serve, window_sharing  # the web server: desktops only
 
     for name in sanitize_environment():
         print(f"Ignoring {name}: Debrief decides itself where and what it serves.", flush=True)
@@ -72,7 +74,8 @@ def main(argv: list[str] | None = None) -> int:
             share=args.share,
         )
     else:
-        ft.run(make_main(args.data_dir), assets_dir=ASSETS)
+        sharing = window_sharing(lambda shared: make_main(args.data_dir, shared), args.port, ASSETS)
+        ft.run(make_main(args.data_dir, sharing), assets_dir=ASSETS)
     return 0
 
 

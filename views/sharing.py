@@ -1,10 +1,11 @@
 """A table shared on the local network: whether it is shared, which game the guests see, and
 the scorers' PIN.
 
-One `Sharing` per process where a network can be served (the app in a browser). The host starts
-it from a game's screen (or with ``--share`` at launch) and stops it there: each start opens the
-guests' door with a new secret and a new PIN; stopping closes the door, every guest's connection
-and session, and so voids every link and PIN given out. Guests (the share link) see the game
+One `Sharing` per process where a network can be served (the app in a browser or in its own
+desktop window). The host starts it from a game's screen (or with ``--share`` at launch) and
+stops it there: each start opens the guests' door with a new secret and a new PIN; stopping
+closes the door, every guest's connection and session, and so voids every link and PIN given
+out. Guests (the share link) see the game
 the host has open; a guest who types the PIN becomes a scorer of that game.
 
 Wrong PINs: five from one device, or from one network address, lock that device and that

@@ -11,6 +11,7 @@ before Flet can read them (`sanitize_environment`).
 from __future__ import annotations
 
 import asyncio
+import importlib.util
 import os
 import secrets
 import socket
@@ -184,8 +185,31 @@ class NetworkDoor:
         print("Sharing stopped: every guest link and PIN has ended.", flush=True)
 
 
+MakeMain = Callable[[Sharing | None], Callable[[ft.Page], Any]]
+
+
+def shared_table(make_main: MakeMain, port: int, assets_dir: str) -> tuple[Sharing, Any]:
+    """The table's sharing (its door on port + 1 when free) and the Flet web app the door
+    serves guests, which `make_main` builds knowing the sharing."""
+    door = NetworkDoor(port + 1)
+    sharing = Sharing(door, on_new_pin=told)
+    door.app = ft.run(make_main(sharing), export_asgi_app=True, assets_dir=assets_dir, no_cdn=True)
+    return sharing, door.app
+
+
+def window_sharing(make_main: MakeMain, port: int, assets_dir: str) -> Sharing | None:
+    """Sharing for the app in its own window. The window talks to Flet over its own socket,
+    not the web, so the guests' door serves a Flet web app of its own; it runs in the window's
+    event loop and its sessions share the host's store, so each side sees the other's saves.
+    None where the web server is not installed (flet would install it at run time)."""
+    if importlib.util.find_spec("flet_web") is None or importlib.util.find_spec("uvicorn") is None:
+        return None
+    sharing, _ = shared_table(make_main, port, assets_dir)
+    return sharing
+
+
 def serve(
-    make_main: Callable[[Sharing | None], Callable[[ft.Page], Any]],
+    make_main: MakeMain,
     port: int,
     assets_dir: str,
     open_browser: bool = True,
@@ -196,10 +220,7 @@ def serve(
     import uvicorn  # comes with flet-web, which a phone build does not carry
 
     secret = launch_secret()
-    door = NetworkDoor(port + 1)
-    sharing = Sharing(door, on_new_pin=told)
-    flet_app = ft.run(make_main(sharing), export_asgi_app=True, assets_dir=assets_dir, no_cdn=True)
-    door.app = flet_app
+    sharing, flet_app = shared_table(make_main, port, assets_dir)  # the host's app is the guests'
     guarded = Guard(flet_app, secret, Addresses.local(port), cookie=f"debrief-key-{port}")
     config = server_config(guarded, LOOPBACK, port)
     link = f"http://{LOOPBACK}:{port}/?key={secret}"
