@@ -204,26 +204,91 @@ def card_json(label: str) -> JSON:
     return 0.5 if label == "0.5" else int(label)
 
 
+MARKS = ("busts", "perfect", "no_cards")  # what the outcome form says of each player
+
+
+def decided_by_marks(
+    names: Iterable[str], marks: Mapping[str, frozenset[str]]
+) -> tuple[bool, str | None]:
+    """Whether the marks alone decide who takes the mission card, and who (None: nobody):
+    a single player at 21; else the only player who played and stayed at 21 or under."""
+    if len(marks["perfect"]) == 1:
+        return True, next(iter(marks["perfect"]))
+    candidates = [n for n in names if n not in marks["busts"] | marks["no_cards"]]
+    if len(candidates) <= 1:
+        return True, candidates[0] if candidates else None
+    return False, None
+
+
+@dataclass(frozen=True)
+class OutcomeDraft:
+    """A mission's outcome being entered (the quick form). `decided`: the winner (or nobody)
+    is known, chosen or forced by the marks; until then the record has no winner to save."""
+
+    winner: str | None = None
+    decided: bool = False
+    busts: frozenset[str] = frozenset()
+    perfect: frozenset[str] = frozenset()
+    no_cards: frozenset[str] = frozenset()
+
+    def marks(self) -> dict[str, frozenset[str]]:
+        return {"busts": self.busts, "perfect": self.perfect, "no_cards": self.no_cards}
+
+    def to_json(self) -> dict[str, JSON]:
+        outcome: dict[str, JSON] = {"winner": self.winner} if self.decided else {}
+        outcome |= {"busts": sorted(self.busts), "perfect": sorted(self.perfect)}
+        if self.no_cards:
+            outcome["no_cards"] = sorted(self.no_cards)
+        return outcome
+
+    def won_by(self, winner: str | None) -> OutcomeDraft:
+        return replace(self, winner=winner, decided=True)
+
+    def marked(self, mark: str, name: str, names: tuple[str, ...]) -> OutcomeDraft:
+        """`name` put in (or taken out of) `mark`, one of MARKS — a player is in one at most.
+        The winner follows the marks where they decide it; a winner the marks decided is
+        forgotten once they no longer do, and so is a winner the marks now rule out."""
+        marks = self.marks()
+        if name in marks[mark]:
+            marks[mark] = marks[mark] - {name}
+        else:
+            marks = {key: (m | {name}) if key == mark else m - {name} for key, m in marks.items()}
+        was_forced = decided_by_marks(names, self.marks())[0]
+        decided, winner = decided_by_marks(names, marks)
+        if not decided:  # the table's own choice stands, unless the marks made or rule it out
+            ruled_out = self.winner in marks["busts"] | marks["no_cards"]
+            decided = self.decided and not (was_forced or ruled_out)
+            winner = self.winner if decided else None
+        return OutcomeDraft(winner, decided, marks["busts"], marks["perfect"], marks["no_cards"])
+
+
 @dataclass(frozen=True)
 class MissionDraft:
-    """A mission being entered: any of it may still be missing (the rules check it on saving)."""
+    """A mission being entered: any of it may still be missing (the rules check it on saving).
+    `quick`: entered in outcome form (`outcome`), else by its cards (`plays`); the other form's
+    entries are kept while the table switches back and forth."""
 
     card: MissionCard | None = None
     alarm: int = 0
     plays: dict[str, tuple[str, ...]] = field(default_factory=dict)
     perfect_return: frozenset[str] = frozenset()
     effects: tuple[Effect, ...] = ()
+    outcome: OutcomeDraft = OutcomeDraft()
+    quick: bool = False
 
     def cards_of(self, name: str) -> tuple[str, ...]:
-        return self.plays.get(name, ())
+        return () if self.quick else self.plays.get(name, ())
 
     def to_json(self) -> dict[str, JSON]:
         mission: dict[str, JSON] = {"alarm": self.alarm}
         if self.card is not None:
             mission = {"card": self.card.to_json(), **mission}
-        mission["plays"] = {
-            name: [card_json(label) for label in cards] for name, cards in self.plays.items()
-        }
+        if self.quick:
+            mission["outcome"] = self.outcome.to_json()
+        else:
+            mission["plays"] = {
+                name: [card_json(label) for label in cards] for name, cards in self.plays.items()
+            }
         if self.perfect_return:
             mission["perfect_return"] = sorted(self.perfect_return)
         if self.effects:
@@ -249,6 +314,9 @@ class MissionDraft:
         cards[position] = str(value)
         return replace(self, plays={**self.plays, name: tuple(cards)})
 
+    def with_outcome(self, outcome: OutcomeDraft) -> MissionDraft:
+        return replace(self, outcome=outcome)
+
     def with_return(self, name: str) -> MissionDraft:
         """`name` returns a token for a perfect 21 (or no longer does)."""
         return replace(self, perfect_return=self.perfect_return ^ {name})
@@ -267,19 +335,29 @@ class RoundDraft:
     missions: tuple[MissionDraft, ...]
 
     @classmethod
-    def blank(cls, table: Table) -> RoundDraft:
-        empty = MissionDraft(plays={name: () for name in table.names})
+    def blank(cls, table: Table, quick: bool = False) -> RoundDraft:
+        empty = MissionDraft(plays={name: () for name in table.names}, quick=quick)
         return cls(tuple(empty for _ in range(MISSIONS_PER_ROUND)))
 
     @classmethod
     def from_json(cls, raw: object, table: Table) -> RoundDraft:
-        """A stored round as far as it can be read (a correction starts from it)."""
+        """A stored round as far as it can be read (a correction starts from it, in the form
+        its first mission was entered in)."""
         missions = raw.get("missions") if isinstance(raw, dict) else None
         drafts = [
             _mission_draft(table, item) for item in (missions if isinstance(missions, list) else [])
         ]
-        blank = cls.blank(table).missions
+        blank = cls.blank(table, quick=bool(drafts) and drafts[0].quick).missions
         return cls(tuple(drafts[:MISSIONS_PER_ROUND]) + blank[len(drafts) :])
+
+    @property
+    def quick(self) -> bool:
+        """Entered in outcome form (a round mixing forms shows as its first mission)."""
+        return self.missions[0].quick
+
+    def in_form(self, quick: bool) -> RoundDraft:
+        """Every mission in outcome form (`quick`) or by its cards."""
+        return replace(self, missions=tuple(replace(m, quick=quick) for m in self.missions))
 
     def to_json(self) -> dict[str, JSON]:
         return {"missions": [mission.to_json() for mission in self.missions]}
@@ -319,6 +397,26 @@ def _mission_draft(table: Table, raw: object) -> MissionDraft:
         plays=plays,
         perfect_return=perfect,
         effects=tuple(effect for effect in read_effects if effect is not None),
+        outcome=_outcome_draft(table, raw.get("outcome")),
+        quick="outcome" in raw,
+    )
+
+
+def _outcome_draft(table: Table, raw: object) -> OutcomeDraft:
+    """A stored outcome, leniently: names that are not players are left out."""
+    if not isinstance(raw, dict):
+        return OutcomeDraft()
+
+    def players(key: str) -> frozenset[str]:
+        listed = raw.get(key)
+        found = (table.resolve(str(n)) for n in (listed if isinstance(listed, list) else []))
+        return frozenset(name for name in found if name)
+
+    winner = raw.get("winner")
+    return OutcomeDraft(
+        winner=table.resolve(str(winner)) if winner is not None else None,
+        decided="winner" in raw,
+        **{mark: players(mark) for mark in MARKS},
     )
 
 
@@ -1118,11 +1216,12 @@ class Kompromat(GameRules[Options, KompromatRound, State]):
             )
             if known is not None and not known.token_losers:
                 totals = self._mission_totals(table, mission) if mission else None
-                winner = (
-                    mission_winner(totals, {n: len(plays[n]) for n in table.names})
-                    if totals
-                    else None
-                )
+                if mission is not None and mission.outcome is not None:
+                    winner = mission.outcome.winner
+                elif totals:
+                    winner = mission_winner(totals, {n: len(plays[n]) for n in table.names})
+                else:
+                    winner = None
                 offers = {n: self.offers(known, entered.card, winner, n) for n in table.names}
                 preview = replace(preview, offers=offers)
                 where = At(round=known.rounds_played + 1, mission=index + 1)

@@ -9,6 +9,8 @@ import itertools
 from typing import Any
 
 import pytest
+
+import scoring
 from builders import (
     CODE,
     DOC,
@@ -30,6 +32,7 @@ from builders import (
 from builders import mission as with_cards
 
 from scoring import black_spy as rules
+from scoring import kompromat as kompromat_rules
 
 THREE = FOUR[:3]
 
@@ -327,3 +330,50 @@ def test_items_used_on_an_outcome_mission_follow_the_same_rules() -> None:
     )
     rec = kompromat([newspaper, used, seen(T3, None), seen(T2, None)])
     assert codes_and_paths(rec) == [("NoCardsOnMission", "rounds[0].missions[1].effects[0].on")]
+
+
+# --- Kompromat: an outcome being entered (the quick entry's draft) ---------------------------
+
+PAIR = ("Anna", "Ben")
+
+
+def test_the_marks_decide_the_winner_where_they_can_and_forget_it_when_they_no_longer_do() -> None:
+    blank = kompromat_rules.OutcomeDraft()
+    ben_bust = blank.marked("busts", "Ben", PAIR)
+    assert (ben_bust.decided, ben_bust.winner) == (True, "Anna")  # one bust: the other wins
+    assert ben_bust.marked("busts", "Ben", PAIR) == blank  # unmarked: nobody chosen any more
+    both = ben_bust.marked("busts", "Anna", PAIR)
+    assert (both.decided, both.winner) == (True, None)  # both above 21: nobody
+    anna_21 = blank.marked("perfect", "Anna", PAIR)
+    assert (anna_21.decided, anna_21.winner) == (True, "Anna")
+    assert anna_21.marked("busts", "Anna", PAIR).perfect == frozenset()  # one mark per player
+    idle = blank.marked("no_cards", "Anna", PAIR)
+    assert (idle.decided, idle.winner) == (True, "Ben")
+
+
+def test_a_chosen_winner_stands_until_the_marks_rule_it_out() -> None:
+    chosen = kompromat_rules.OutcomeDraft().won_by("Ben")
+    both_21 = chosen.marked("perfect", "Anna", PAIR).marked("perfect", "Ben", PAIR)
+    assert (both_21.decided, both_21.winner) == (False, None)  # Ben's 21 had forced him first
+    kept = chosen.marked("perfect", "Anna", PAIR).marked("perfect", "Anna", PAIR)
+    assert (kept.decided, kept.winner) == (False, None)
+    assert chosen.to_json() == {"winner": "Ben", "busts": [], "perfect": []}
+
+
+def test_an_outcome_without_a_winner_yet_is_not_saved() -> None:
+    empty = record("kompromat", TWO, {"first_player": "Anna"}, [])
+    table = scoring.replay(empty).table
+    draft = kompromat_rules.RoundDraft.blank(table, quick=True)
+    cards = [T5, T4, T3, T2]
+    for index, card in enumerate(cards):
+        mission = draft.missions[index].with_card(kompromat_rules.MissionCard(**card))
+        if index:
+            mission = mission.with_outcome(mission.outcome.won_by("Anna"))
+        draft = draft.with_mission(index, mission)
+    errors = scoring.check_round(empty, draft.to_json(), None)
+    assert [(err.code, err.path) for err in errors] == [
+        ("MissingKey", "rounds[0].missions[0].outcome.winner")
+    ]
+    again = kompromat_rules.RoundDraft.from_json(draft.to_json(), table)
+    assert again == draft and again.quick
+    assert again.in_form(quick=False).to_json()["missions"][1]["plays"] == {"Anna": [], "Ben": []}
