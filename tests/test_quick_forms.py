@@ -9,8 +9,6 @@ import itertools
 from typing import Any
 
 import pytest
-
-import scoring
 from builders import (
     CODE,
     DOC,
@@ -31,6 +29,7 @@ from builders import (
 )
 from builders import mission as with_cards
 
+import scoring
 from scoring import black_spy as rules
 from scoring import kompromat as kompromat_rules
 
