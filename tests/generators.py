@@ -210,14 +210,50 @@ def kompromat_round(
     return {"missions": missions}
 
 
-def kompromat_record(rng: random.Random, max_rounds: int = kompromat.ROUNDS) -> Record:
-    seated = players(rng, 2, with_birth=0.3)
+def kompromat_record(
+    rng: random.Random, max_rounds: int = kompromat.ROUNDS, names: list[str] | None = None
+) -> Record:
+    """A Kompromat game (`names`: these two players, else random ones)."""
+    seated = [{"name": name} for name in names] if names else players(rng, 2, with_birth=0.3)
     names = [p["name"] for p in seated]
     record = envelope("kompromat", seated, {"first_player": rng.choice(names)})
     cards = mission_deck(rng)
     alarms = [marks for marks, copies in kompromat.ALARM_CARDS.items() for _ in range(copies)]
     rng.shuffle(alarms)
     return play_until_over(record, lambda _: kompromat_round(rng, names, cards, alarms), max_rounds)
+
+
+def as_outcome_form(mission: dict[str, Any], result: dict[str, Any] | None) -> dict[str, Any]:
+    """A mission written as the table saw it end (FORMAT.md's outcome form), from its resolved
+    result: who is above 21, at 21, without cards, and who won."""
+    counted = {key: value for key, value in mission.items() if key != "plays"}
+    if result is None:  # after the mission that ended the game: nothing to see
+        names = list(mission["plays"])
+        idle = [name for name in names if not mission["plays"][name]]
+        counted["outcome"] = {"winner": None, "busts": [], "perfect": [], "no_cards": idle}
+        return counted
+    totals = result["totals"]
+    counted["outcome"] = {
+        "winner": result["winner"],
+        "busts": [name for name, total in totals.items() if total is not None and total > 21],
+        "perfect": [name for name, total in totals.items() if total == 21],
+        "no_cards": [name for name, total in totals.items() if total is None],
+    }
+    return counted
+
+
+def in_outcome_form(record: Record) -> Record:
+    """A Kompromat game with every mission written in outcome form."""
+    played = scoring.standings(record)
+    rounds = []
+    for number, rnd in enumerate(record["rounds"]):
+        results = played["missions"][number] if number < len(played["missions"]) else []
+        missions = [
+            as_outcome_form(mission, results[index] if index < len(results) else None)
+            for index, mission in enumerate(rnd["missions"])
+        ]
+        rounds.append({**rnd, "missions": missions})
+    return {**record, "rounds": rounds}
 
 
 # --- SPY -----------------------------------------------------------------------------------

@@ -14,6 +14,7 @@ from ui import (
     chip,
     enter_deal,
     open_cards_entry,
+    open_round_with_cards,
     pile_shows,
     shown,
     start_game,
@@ -116,7 +117,7 @@ def test_quick_taps_on_the_kompromat_keypad_all_land(page: Page) -> None:
     first tap (played cards, totals and messages take reserved space)."""
     start_game(page, "Kompromat", ["Anna", "Ben"])
     tap(page, "Start Kompromat")
-    tap_starting(page, "Enter round 1 of 6")
+    open_round_with_cards(page, 1)
     chip(page, "Mission card: Target (5 VP)")
     keys = ["2", "3", "4", "5", "6"]
     # The keypad is below the mission cards: scrolled into view first, as a player would.
@@ -160,7 +161,7 @@ def test_an_untouched_entry_shows_no_error_and_a_save_attempt_names_each_problem
 ) -> None:
     start_game(page, "Kompromat", ["Anna", "Ben"])
     tap(page, "Start Kompromat")
-    tap_starting(page, "Enter round 1 of 6")
+    open_round_with_cards(page, 1)
     see(page, "Mission card")
     assert page.get_by_text("is missing").count() == 0
     tap(page, "Save round")  # refused: now every problem speaks, with what it is about

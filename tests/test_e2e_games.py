@@ -8,8 +8,10 @@ from __future__ import annotations
 
 import copy
 import json
+import random
 from typing import Any
 
+import generators
 import pytest
 from builders import SCENARIOS
 from playwright.sync_api import Page
@@ -18,6 +20,7 @@ from ui import (
     card_says,
     chip,
     enter_deal,
+    enter_kompromat_outcomes,
     enter_kompromat_round,
     enter_spy_event,
     enter_spywhere_ending,
@@ -189,3 +192,24 @@ def test_a_past_round_is_edited_and_the_totals_follow(page: Page) -> None:
     edited["rounds"][0]["cards"]["Ben"]["colored_spies"] = 1
     for name, total in scoring.standings(edited)["totals"].items():
         shown(page, f"{name}: total {EN.number(total)}")
+
+
+def test_kompromat_whole_game_in_outcome_form(page: Page) -> None:
+    """Every mission entered by how it ended (quick entry), a game with "!" marks, players
+    above 21, at 21 (tokens back), without cards, to its end: every total as `scoring` says."""
+    names = ["Anna", "Ben"]
+    played = generators.kompromat_record(random.Random(20261122), names=names)
+    record = generators.in_outcome_form(played)
+    assert scoring.standings(record)["totals"] == scoring.standings(played)["totals"]
+    start_game(page, "Kompromat", names)
+    chip(page, f"First player: {record['options']['first_player']}")
+    tap(page, "Start Kompromat")
+    rounds = record["rounds"]
+    for number, rnd in enumerate(rounds, start=1):
+        enter_kompromat_outcomes(page, number, names, rnd)
+        so_far = scoring.standings({**record, "rounds": rounds[:number]})
+        for name, total in so_far["totals"].items():
+            shown(page, f"{name}: {EN.number(total)} VP")
+    final = scoring.standings(record)
+    assert final["finished"]
+    shown(page, winner_line(final))

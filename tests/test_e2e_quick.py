@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import copy
 import json
+import random
 
 import generators
 import pytest
@@ -13,7 +14,9 @@ from builders import SCENARIOS
 from playwright.sync_api import Page
 from ui import (
     EN,
+    chip,
     enter_deal_quickly,
+    enter_kompromat_outcomes,
     open_cards_entry,
     save,
     shown,
@@ -24,7 +27,7 @@ from ui import (
 
 import scoring
 from scoring import black_spy
-from tools.browser import tap
+from tools.browser import see, tap
 
 pytestmark = pytest.mark.e2e
 BLACK_SPY = json.loads((SCENARIOS / "black-spy-basic.json").read_text())
@@ -100,3 +103,36 @@ def test_after_a_long_entry_the_sheet_opens_at_its_top(page: Page) -> None:
     button.wait_for(state="attached")
     box = button.bounding_box()
     assert box is not None and box["y"] >= 0 and box["y"] + box["height"] <= 500, box
+
+
+def test_a_kompromat_outcome_is_corrected_as_entered_and_the_form_is_remembered(
+    page: Page,
+) -> None:
+    """A round entered by outcomes reopens by outcomes; a player marked above 21 there takes
+    a token (a victory point at the end); "Cards" switches the form and the next round opens
+    in it."""
+    names = ["Anna", "Ben"]
+    played = generators.kompromat_record(random.Random(1), max_rounds=1, names=names)
+    record = generators.in_outcome_form(played)
+    first = record["rounds"][0]["missions"][0]
+    assert first["outcome"] == {"winner": "Ben", "busts": [], "perfect": [], "no_cards": []}
+    start_game(page, "Kompromat", names)
+    chip(page, f"First player: {record['options']['first_player']}")
+    tap(page, "Start Kompromat")
+    enter_kompromat_outcomes(page, 1, names, record["rounds"][0])
+    tap_starting(page, "1 Round 1")  # the round in the list: its correction
+    see(page, "Correct round 1")
+    chip(page, "Anna: above 21")
+    save(page, "Save round", "Round 1 saved")
+    corrected = copy.deepcopy(record)
+    corrected["rounds"][0]["missions"][0]["outcome"]["busts"] = ["Anna"]
+    totals = scoring.standings(corrected)["totals"]
+    assert totals["Anna"] == scoring.standings(record)["totals"]["Anna"] + 1  # Anna's token
+    for name, total in totals.items():
+        shown(page, f"{name}: {EN.number(total)} VP")
+    tap_starting(page, "Enter round 2 of 6")
+    tap(page, "Cards")
+    see(page, "Anna plays 7")
+    tap(page, "Discard")
+    tap_starting(page, "Enter round 2 of 6")
+    see(page, "Anna plays 7")  # the table's choice stands

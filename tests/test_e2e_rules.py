@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from builders import SCENARIOS
 from playwright.sync_api import Browser, Page
-from ui import EN, chip, save, shown, start_game, tap_starting
+from ui import EN, chip, open_round_with_cards, save, shown, start_game, tap_starting
 
 import scoring
 from tools.browser import AppServer, open_app, see, tap
@@ -27,7 +27,7 @@ def test_kompromat_entry_follows_the_rulebook(page: Page) -> None:
     start_game(page, "Kompromat", ["Anna", "Ben"])
     chip(page, "First player: Anna")
     tap(page, "Start Kompromat")
-    tap_starting(page, "Enter round 1 of 6")
+    open_round_with_cards(page, 1)
     chip(page, "Mission card: Chloroform")
     tap(page, "!!")
     # A played 1/11 shows what it counts as, and one tap declares the other value.

@@ -8,7 +8,14 @@ from typing import Any
 
 import pytest
 from playwright.sync_api import Page
-from ui import chip, enter_deal, enter_spy_event, open_cards_entry, start_game, tap_starting
+from ui import (
+    chip,
+    enter_deal,
+    enter_spy_event,
+    open_cards_entry,
+    open_round_with_cards,
+    start_game,
+)
 
 from tools.browser import tap
 
@@ -64,7 +71,7 @@ def test_every_target_on_every_screen_is_at_least_48_px(page: Page) -> None:
     start_game(page, "Kompromat", ["Anna", "Ben"])
     survey.look("new Kompromat game")
     tap(page, "Start Kompromat")
-    tap_starting(page, "Enter round 1 of 6")
+    open_round_with_cards(page, 1)
     chip(page, "Mission card: Target (5 VP)")
     tap(page, "Anna plays 10")
     survey.look("Kompromat entry")

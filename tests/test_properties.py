@@ -54,25 +54,6 @@ def test_spywhere_counts_form_scores_as_the_ending_it_counts(rng: random.Random)
     assert scoring.standings(counted) == scoring.standings(rec)
 
 
-def as_outcome_form(mission: dict[str, Any], result: dict[str, Any] | None) -> dict[str, Any]:
-    """A mission written as the table saw it end (FORMAT.md's outcome form), from its resolved
-    result: who is above 21, at 21, without cards, and who won."""
-    counted = {key: value for key, value in mission.items() if key != "plays"}
-    if result is None:  # after the mission that ended the game: nothing to see
-        names = list(mission["plays"])
-        idle = [name for name in names if not mission["plays"][name]]
-        counted["outcome"] = {"winner": None, "busts": [], "perfect": [], "no_cards": idle}
-        return counted
-    totals = result["totals"]
-    counted["outcome"] = {
-        "winner": result["winner"],
-        "busts": [name for name, total in totals.items() if total is not None and total > 21],
-        "perfect": [name for name, total in totals.items() if total == 21],
-        "no_cards": [name for name, total in totals.items() if total is None],
-    }
-    return counted
-
-
 @RECORD_SETTINGS
 @given(randoms)
 def test_kompromat_outcome_form_scores_as_the_cards_it_saw(rng: random.Random) -> None:
@@ -86,7 +67,7 @@ def test_kompromat_outcome_form_scores_as_the_cards_it_saw(rng: random.Random) -
         for index, mission in enumerate(rnd["missions"]):
             if rng.random() < 0.6:
                 result = results[index] if index < len(results) else None
-                rnd["missions"][index] = as_outcome_form(mission, result)
+                rnd["missions"][index] = generators.as_outcome_form(mission, result)
     expected = {key: value for key, value in played.items() if key != "missions"}
     assert {k: v for k, v in scoring.standings(counted).items() if k != "missions"} == expected
 

@@ -12,7 +12,7 @@ from typing import Any
 from playwright.sync_api import Page
 
 import scoring
-from scoring import black_spy
+from scoring import black_spy, kompromat
 from tools.browser import answered, received, see, tap, type_text
 from views.i18n import Translator
 
@@ -193,8 +193,16 @@ def mission_card_text(card: dict[str, Any]) -> str:
     return card["kind"].capitalize()
 
 
-def enter_kompromat_round(page: Page, number: int, names: list[str], rnd: dict[str, Any]) -> None:
+def open_round_with_cards(page: Page, number: int) -> None:
+    """Open Kompromat's round `number` with the cards: a table's first entry is the quick one
+    (its missions' outcomes; no keypad of cards), which "Cards" switches for this game."""
     tap_starting(page, f"Enter round {number} of 6")
+    if page.get_by_role("button", name=re.compile(r" plays 7$")).count() == 0:
+        tap(page, "Cards")
+
+
+def enter_kompromat_round(page: Page, number: int, names: list[str], rnd: dict[str, Any]) -> None:
+    open_round_with_cards(page, number)
     for index, mission in enumerate(rnd["missions"]):
         chip(page, f"Mission {index + 1}") if index else see(page, "Mission card")
         chip(page, f"Mission card: {mission_card_text(mission['card'])}")
@@ -206,6 +214,44 @@ def enter_kompromat_round(page: Page, number: int, names: list[str], rnd: dict[s
                 tap(page, f"{name} plays {label}")
         for name in mission.get("perfect_return", []):
             chip(page, f"Perfect 21: {name} returns a token")
+    save(page, "Save round", f"Round {number} saved")
+
+
+MARKS = {"busts": "above 21", "perfect": "21", "no_cards": "no cards"}
+
+
+def enter_kompromat_outcomes(
+    page: Page, number: int, names: list[str], rnd: dict[str, Any]
+) -> None:
+    """A round in outcome form, as a table enters it quickly: per mission its marks (above
+    21, 21, no cards), a perfect 21's token back, the "!" marks, who won unless the marks
+    decided it, and its card — after which the next mission opens by itself."""
+    tap_starting(page, f"Enter round {number} of 6")
+    if page.get_by_role("button", name=re.compile(r" wins$")).count() == 0:
+        tap(page, "Quick")
+    for index, mission in enumerate(rnd["missions"]):
+        # the mission opened by itself (its tab is the selected one)
+        page.get_by_role("checkbox", name=f"Mission {index + 1}", checked=True).wait_for()
+        outcome = mission["outcome"]
+        marks = {mark: frozenset(outcome.get(mark, [])) for mark in MARKS}
+        for mark, label in MARKS.items():
+            for name in sorted(marks[mark], key=names.index):
+                chip(page, f"{name}: {label}")
+        for name in mission.get("perfect_return", []):
+            chip(page, f"Perfect 21: {name} returns a token")
+        if mission.get("alarm"):
+            tap(page, "!" * mission["alarm"])
+        if kompromat.decided_by_marks(names, marks) != (True, outcome["winner"]):
+            winner = outcome["winner"]
+            tap(page, f"{winner} wins" if winner else "Nobody wins")
+        card = f"Mission card: {mission_card_text(mission['card'])}"
+        if index == len(rnd["missions"]) - 1:
+            chip(page, card)
+        else:  # the next mission opens: this chip is not there to be seen checked
+            target = page.get_by_role("checkbox", name=card, exact=True).first
+            before = received(page)
+            target.click()
+            answered(page, before)
     save(page, "Save round", f"Round {number} saved")
 
 

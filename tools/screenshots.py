@@ -25,6 +25,7 @@ from ui import (  # noqa: E402
     enter_kompromat_round,
     enter_spy_event,
     enter_spywhere_ending,
+    open_round_with_cards,
     start_game,
     tap_starting,
 )
@@ -110,7 +111,7 @@ def take(page) -> None:  # type: ignore[no-untyped-def]
     tap(page, "Start Kompromat")
     enter_kompromat_round(page, 1, ["Anna", "Ben"], kompromat["rounds"][0])
     shot(page, OUT / "05-kompromat.png")
-    tap_starting(page, "Enter round 2 of 6")
+    open_round_with_cards(page, 2)
     chip(page, "Mission card: Target (5 VP)")
     tap(page, "Anna plays 10")
     tap(page, "Anna plays 1/11")

@@ -11,6 +11,7 @@ its entry to its Save; choosing the entry mode, once per game, counts in the fir
 from __future__ import annotations
 
 import json
+import random
 import statistics
 import sys
 import tempfile
@@ -28,6 +29,7 @@ from ui import (  # noqa: E402
     chip,
     enter_deal,
     enter_deal_quickly,
+    enter_kompromat_outcomes,
     enter_kompromat_round,
     enter_spy_event,
     enter_spywhere_ending,
@@ -103,6 +105,12 @@ def main() -> int:
         "rounds": [generators.as_points_form(d, False) for d in black_spy["rounds"]],
     }
     kompromat = scenario("kompromat-first-round")
+    # The scenario has one round; outcomes are counted on a whole game (four rounds to the
+    # 9-token end: "!" marks, players above 21, at 21 giving a token back), the one
+    # tests/test_e2e_games.py plays.
+    outcomes = generators.in_outcome_form(
+        generators.kompromat_record(random.Random(20261122), names=["Anna", "Ben"])
+    )
     spy = scenario("spy-three-players")
     spywhere = scenario("spywhere-four-players")
     spywhere_names = [p["name"] for p in spywhere["players"]]
@@ -123,6 +131,13 @@ def main() -> int:
                 black_spy,
                 "Black Spy",
                 lambda page, n, deal: enter_deal(page, n, names, deal),
+            ),
+            (
+                "kompromat",
+                "quick",
+                outcomes,
+                "Kompromat",
+                lambda page, n, rnd: enter_kompromat_outcomes(page, n, ["Anna", "Ben"], rnd),
             ),
             (
                 "kompromat",

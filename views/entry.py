@@ -22,8 +22,10 @@ from scoring.errors import N_
 
 from .games import AtTable
 from .hooks import use_made
+from .i18n import Translator
 from .safe import safe_effect
-from .widgets import show_note
+from .state import DETAILED, QUICK
+from .widgets import drawn_as, segmented, show_note
 
 NEW = -1  # the index of a round being entered that is not saved yet
 D = TypeVar("D")
@@ -196,3 +198,16 @@ def subject(at: AtTable, error: scoring.RecordError) -> str:
         return text
     where = ", ".join(said)
     return f"{where[:1].upper()}{where[1:]}: {text}"
+
+
+def form_switch(t: Translator, form: str, switch_to: Callable[[str], None]) -> ft.Control:
+    """Quick entry (what the table counts: points, an outcome) or the cards, detailed."""
+    return segmented(
+        selected=[form],
+        key=drawn_as("form", form),
+        segments=[
+            ft.Segment(value=QUICK, label=ft.Text(t("Quick"))),
+            ft.Segment(value=DETAILED, label=ft.Text(t("Cards"))),
+        ],
+        on_change=lambda e: switch_to(e.control.selected[0]) if e.control.selected else None,
+    )

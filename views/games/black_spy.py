@@ -17,6 +17,7 @@ from scoring.reader import as_whole
 from ..entry import (
     NEW,
     discard,
+    form_switch,
     opener,
     part_of,
     refuse,
@@ -184,19 +185,6 @@ def opened_counted(at: AtTable, editing: int | None, entry: Record) -> Counted:
     if editing is not None and editing != NEW and editing < len(at.rounds):
         return Counted.of_round(at.rounds[editing], names)
     return Counted.blank(names)
-
-
-def form_switch(t: Translator, form: str, switch_to: Callable[[str], None]) -> ft.Control:
-    """Quick (each pile's points) or Detailed (the cards) entry."""
-    return segmented(
-        selected=[form],
-        key=drawn_as("form", form),
-        segments=[
-            ft.Segment(value=QUICK, label=ft.Text(t("Quick"))),
-            ft.Segment(value=DETAILED, label=ft.Text(t("Cards"))),
-        ],
-        on_change=lambda e: switch_to(e.control.selected[0]) if e.control.selected else None,
-    )
 
 
 def fill(draft: Deal, automatic: str | None) -> Deal:

@@ -12,11 +12,19 @@ import flet as ft
 import scoring
 from scoring import kompromat as rules
 from scoring.errors import N_
-from scoring.kompromat import Effect, MissionCard, MissionDraft, MissionPreview, RoundDraft
+from scoring.kompromat import (
+    Effect,
+    MissionCard,
+    MissionDraft,
+    MissionPreview,
+    OutcomeDraft,
+    RoundDraft,
+)
 
 from ..entry import (
     NEW,
     discard,
+    form_switch,
     opener,
     refuse,
     spoken_to,
@@ -33,7 +41,7 @@ from ..frame import (
 )
 from ..hooks import NO_ROUND, use_made, use_value
 from ..i18n import Translator
-from ..state import REFUSALS
+from ..state import QUICK, REFUSALS
 from ..widgets import (
     TARGET,
     chip,
@@ -74,29 +82,41 @@ def KompromatScreen(at: AtTable, key: str | None = None) -> ft.View:
     state, t = at.state, at.t
     table = at.result.table
     board = rules.RULES.board(at.result.state)
+    game = at.record["game"]
+
+    def blank() -> RoundDraft:
+        """A new round, in the form the table last chose (quick: each mission's outcome)."""
+        return RoundDraft.blank(table, quick=state.entry_mode(at.game_id, game) == QUICK)
+
     opening = use_opening(
         at,
         lambda raw: RoundDraft.from_json(raw, table),
-        lambda: RoundDraft.blank(table),
+        blank,
         lambda entry: RoundDraft.from_json(entry["round"], table),
     )
     editing, set_editing = use_value(opening.editing)
     draft, set_draft = use_value(opening.draft)
-    untouched = {"round": RoundDraft.blank(table).to_json()}
+    untouched = {"round": RoundDraft.blank(table, quick=draft.quick).to_json()}
     use_kept(at, editing, {"round": draft.to_json()}, untouched)
 
     def open_entry(index: int) -> None:
-        if index == NEW:
-            set_draft(RoundDraft.blank(table))
-        else:
-            set_draft(RoundDraft.from_json(at.rounds[index], table))
+        """A new round in the table's form; a saved one in the form it was entered in."""
+        set_draft(blank() if index == NEW else RoundDraft.from_json(at.rounds[index], table))
         set_editing(index)
+
+    def switch_to(chosen: str) -> None:
+        """The other form: the table's choice for this game and this kind of game."""
+        state.set_entry_mode(at.game_id, game, chosen)
+        set_draft(lambda current: current.in_form(chosen == QUICK))
 
     controls: list[ft.Control] = [*correction_banner(t, at.fix_round)]
     controls.append(tokens_panel(t, board))
     if editing is not None:
         leave, saved = entry_exits(state, at.fix_round, lambda: set_editing(NO_ROUND))
-        controls.append(RoundEntry(at, draft, set_draft, editing, discard(at, leave), saved))
+        switch = form_switch(t, QUICK if draft.quick else "detailed", switch_to)
+        controls.append(
+            RoundEntry(at, draft, set_draft, editing, switch, discard(at, leave), saved)
+        )
     else:
         controls.append(game_over_panel(at, final_result(t, at.result, board)))
         if board.next_round is not None and not at.read_only:
@@ -234,6 +254,7 @@ def RoundEntry(
     draft: RoundDraft,
     set_draft: Callable[[Callable[[RoundDraft], RoundDraft]], None],
     editing: int,
+    switch: ft.Control,
     close: Callable[[], None],
     saved: Callable[[], None],
 ) -> ft.Control:
@@ -304,23 +325,50 @@ def RoundEntry(
             ],
         ],
     )
-    controls: list[ft.Control] = [
-        heading(
-            t("Round {number}", number=index + 1)
-            if editing == NEW
-            else t("Correct round {number}", number=index + 1)
-        ),
-        note(t("Missions in the order they are revealed.")),
-        tabs,
-        mission_card_picker(t, board, draft, mission_index, change_in("card")),
-        alarm_picker(t, mission, change_in("alarm")),
-    ]
-    for player in board.players:
-        plays = change_in(f"plays.{player.name}")
-        controls.append(player_plays(t, player, mission, preview, names, plays))
+
+    def next_mission_when_complete(done: bool) -> None:
+        """In quick entry a mission is complete with its card and who took it, tapped in
+        either order: then the next mission opens, at the same place on the screen."""
+        if done and draft.quick and mission_index < len(draft.missions) - 1:
+            set_mission(mission_index + 1)
+
+    def decide(winner: str | None) -> None:
+        change_in("outcome.winner")(lambda m: m.with_outcome(m.outcome.won_by(winner)))
+        next_mission_when_complete(mission.card is not None)
+
+    def choose_card(update: Update) -> None:
+        change_in("card")(update)
+        next_mission_when_complete(mission.outcome.decided)
+
+    title = ft.Row(
+        [
+            heading(
+                t("Round {number}", number=index + 1)
+                if editing == NEW
+                else t("Correct round {number}", number=index + 1)
+            ),
+            switch,
+        ],
+        alignment=ft.MainAxisAlignment.SPACE_BETWEEN,
+        wrap=True,
+    )
+    controls: list[ft.Control] = [title, note(t("Missions in the order they are revealed.")), tabs]
+    card_picker = mission_card_picker(t, board, draft, mission_index, choose_card)
+    alarm = alarm_picker(t, mission, change_in("alarm"))
+    if draft.quick:
+        # Who won first, the long list of cards below it: a plain mission's two taps are in
+        # sight without scrolling, mission after mission.
+        controls.append(outcome_marks(t, names, mission.outcome, change_in("outcome")))
+        controls.append(winner_buttons(t, names, mission.outcome, decide))
+        controls += [card_picker, alarm]
+    else:
+        controls += [card_picker, alarm]
+        for player in board.players:
+            plays = change_in(f"plays.{player.name}")
+            controls.append(player_plays(t, player, mission, preview, names, plays))
     for player in board.players:
         controls += after_reveal(t, player, mission, preview, change_in("effects"))
-    controls.append(mission_result(t, preview))
+    controls.append(mission_result(t, preview, draft.quick))
     controls.append(error_box([subject(at, e) for e in spoken_to(errors, touched, tried)]))
     nav: list[ft.Control] = []
     if mission_index > 0:
@@ -499,9 +547,9 @@ def after_reveal(
     """What a player may do once the mission is revealed (a perfect 21's token, items): below
     every keypad, so that what appears here moves no key."""
     name = player.name
-    total = preview.totals.get(name)
+    at_21 = name in mission.outcome.perfect if mission.quick else preview.totals.get(name) == 21
     extra: list[ft.Control] = []
-    if total == rules.PERFECT:
+    if at_21:
         returning = name in mission.perfect_return
         extra.append(
             toggle_chip(
@@ -513,6 +561,61 @@ def after_reveal(
         )
     extra += item_effects(t, name, mission, preview, change)
     return extra
+
+
+MARK_LABELS = {"busts": N_("above 21"), "perfect": N_("21"), "no_cards": N_("no cards")}
+
+
+def outcome_marks(
+    t: Translator, names: list[str], outcome: OutcomeDraft, change: Callable[[Update], None]
+) -> ft.Control:
+    """How the mission ended for each player, as the table saw it (quick entry): above 21,
+    exactly 21 or no cards; nothing marked is a total of 21 or less."""
+
+    def toggle(mark: str, name: str) -> None:
+        change(lambda m: m.with_outcome(m.outcome.marked(mark, name, tuple(names))))
+
+    rows: list[ft.Control] = [ft.Text(t("Anyone above 21, at 21, or without cards?"))]
+    marks = outcome.marks()
+    for name in names:
+        chips = [
+            chip(
+                label=ft.Text(
+                    t(str(label)),
+                    semantics_label=t("{name}: {mark}", name=name, mark=t(str(label))),
+                ),
+                selected=name in marks[mark],
+                on_select=lambda e, mark=mark, name=name: toggle(mark, name),
+                key=drawn_as(name, mark, name in marks[mark]),
+            )
+            for mark, label in MARK_LABELS.items()
+        ]
+        rows.append(
+            ft.Row(
+                [ft.Text(name, weight=ft.FontWeight.BOLD, width=72, no_wrap=True), *chips],
+                spacing=6,
+                wrap=True,
+            )
+        )
+    return ft.Column(rows, spacing=6)
+
+
+def winner_buttons(
+    t: Translator, names: list[str], outcome: OutcomeDraft, decide: Callable[[str | None], None]
+) -> ft.Control:
+    """Who takes the mission card: one tap, which also opens the next mission."""
+    options: list[tuple[str | None, str]] = [(name, t("{name} wins", name=name)) for name in names]
+    options.append((None, t("Nobody wins")))
+    buttons: list[ft.Control] = [
+        (ft.FilledButton if outcome.decided and outcome.winner == who else ft.OutlinedButton)(
+            label, height=TARGET, on_click=lambda e, who=who: decide(who)
+        )
+        for who, label in options
+    ]
+    return ft.Column(
+        [ft.Text(t("Who takes the mission card?")), ft.Row(buttons, wrap=True, spacing=6)],
+        spacing=4,
+    )
 
 
 def played_card(
@@ -598,7 +701,9 @@ def effect_label(t: Translator, effect: Effect) -> str:
     return t("Use the {item}", item=item)
 
 
-def mission_result(t: Translator, preview: MissionPreview) -> ft.Control:
+def mission_result(t: Translator, preview: MissionPreview, quick: bool) -> ft.Control:
+    if not preview.resolved and quick:
+        return note(t("The result shows once the card and who took it are entered."))
     if not preview.resolved:
         return note(t("The result shows once the card and the plays are entered."))
     winner = preview.winner
