@@ -17,6 +17,7 @@ from ui import (
     chip,
     enter_deal_quickly,
     enter_kompromat_outcomes,
+    enter_spywhere_counts,
     open_cards_entry,
     save,
     shown,
@@ -136,3 +137,29 @@ def test_a_kompromat_outcome_is_corrected_as_entered_and_the_form_is_remembered(
     tap(page, "Discard")
     tap_starting(page, "Enter round 2 of 6")
     see(page, "Anna plays 7")  # the table's choice stands
+
+
+def test_a_spywhere_ending_counted_and_corrected_on_the_pad(page: Page) -> None:
+    """The end of a Spywhere game as the table counts it: own cards on the pad, how many each
+    named right, who ended it; every score as `scoring` says. Corrected in the same form; the
+    wizard ("Cards") opens instead once the table chose it."""
+    record = json.loads((SCENARIOS / "spywhere-four-players.json").read_text())
+    names = [p["name"] for p in record["players"]]
+    counted = generators.as_counts_form(record["rounds"][0])
+    start_game(page, "Spywhere", names)
+    tap(page, "Start Spywhere")
+    enter_spywhere_counts(page, names, counted)
+    for name, total in scoring.standings({**record, "rounds": [counted]})["totals"].items():
+        shown(page, f"{name}: {EN.number(total)} points")
+    tap(page, "Correct the end of the game")
+    tap(page, "Anna's own cards: 5")  # as entered; a tap chooses it for the pad
+    tap(page, "1")
+    tap(page, "2")  # 12: two digits, the pad moves on
+    corrected = copy.deepcopy(counted)
+    corrected["counts"]["Anna"]["own_cards"] = 12
+    save(page, "Save scores", "Scores saved")
+    for name, total in scoring.standings({**record, "rounds": [corrected]})["totals"].items():
+        shown(page, f"{name}: {EN.number(total)} points")
+    tap(page, "Correct the end of the game")
+    tap(page, "Cards")
+    see(page, "Everyone shows their passport.")

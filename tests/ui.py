@@ -12,7 +12,7 @@ from typing import Any
 from playwright.sync_api import Page
 
 import scoring
-from scoring import black_spy, kompromat
+from scoring import black_spy, kompromat, spywhere
 from tools.browser import answered, received, see, tap, type_text
 from views.i18n import Translator
 
@@ -159,7 +159,31 @@ NATIONALITIES = {
 }
 
 
+def enter_spywhere_counts(page: Page, names: list[str], ending: dict[str, Any]) -> None:
+    """The end in counts form, as a table enters it quickly: each player's own cards on the
+    pad (it moves on by itself, or by "Next player" after a number that could grow), how many
+    they named right (0 needs no tap), who ended the game (the pile running out needs none)."""
+    if page.get_by_role("button", name="Next player").count() == 0:
+        tap(page, "Quick")
+    limit = spywhere.own_cards_limit(len(names))
+    for name in names:
+        own = ending["counts"][name]["own_cards"]
+        for digit in str(own):
+            tap(page, digit)
+        if own > 0 and own * 10 <= limit:
+            tap(page, "Next player")
+    for name in names:
+        if correct := ending["counts"][name]["correct"]:
+            chip(page, f"{name} named {correct} right")
+    if ending["ended_by"]:
+        chip(page, f"Who ended the game?: {ending['ended_by']}")
+    save(page, "Save scores", "Scores saved")
+
+
 def enter_spywhere_ending(page: Page, names: list[str], ending: dict[str, Any]) -> None:
+    """The end as laid open, in the wizard ("Cards": the first entry of a table is quick)."""
+    if page.get_by_role("button", name="Next player").count():
+        tap(page, "Cards")
     two = len(names) == 2
     for name in names:
         for slot, nationality in enumerate(ending["passports"][name]):

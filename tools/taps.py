@@ -32,6 +32,7 @@ from ui import (  # noqa: E402
     enter_kompromat_outcomes,
     enter_kompromat_round,
     enter_spy_event,
+    enter_spywhere_counts,
     enter_spywhere_ending,
     start_game,
 )
@@ -154,6 +155,16 @@ def main() -> int:
                 spy,
                 "SPY",
                 lambda page, n, event: enter_spy_event(page, event, n),
+            ),
+            (
+                "spywhere",
+                "quick",
+                {
+                    **spywhere,
+                    "rounds": [generators.as_counts_form(e) for e in spywhere["rounds"]],
+                },
+                "Spywhere",
+                lambda page, n, ending: enter_spywhere_counts(page, spywhere_names, ending),
             ),
             (
                 "spywhere",

@@ -217,3 +217,22 @@ def back_bar(
         title=ft.Text(title),
         actions=actions or [],
     )
+
+
+def problem_line(problems: list[str]) -> ft.Control:
+    """Problems in one line of their own (a pile's under its name, a quick entry's above its
+    pad), two lines at most: the rest is said on Save."""
+    return ft.Row(
+        spacing=6,
+        controls=[
+            ft.Icon(ft.Icons.ERROR_OUTLINE, color=ft.Colors.ERROR, size=20),
+            ft.Text(
+                " ".join(problem[:1].upper() + problem[1:] for problem in problems),
+                color=ft.Colors.ERROR,
+                size=13,
+                max_lines=2,
+                overflow=ft.TextOverflow.ELLIPSIS,
+                expand=True,
+            ),
+        ],
+    )

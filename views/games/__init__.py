@@ -111,9 +111,12 @@ def register(view: GameView) -> None:
 
 
 def load() -> dict[str, GameView]:
-    """Every game's view, in the order of `scoring.GAMES`: each module of this package is a
-    game's (imported on first use), and games registered from elsewhere (a test's) count."""
+    """Every game's view, in the order of `scoring.GAMES`: each public module of this package
+    is a game's (imported on first use; a module named with "_" is part of one), and games
+    registered from elsewhere (a test's) count."""
     for module_info in pkgutil.iter_modules(__path__):
+        if module_info.name.startswith("_"):
+            continue
         module = importlib.import_module(f"{__name__}.{module_info.name}")
         register(module.VIEW)
     return {game: VIEWS[game] for game in scoring.GAMES if game in VIEWS}

@@ -47,6 +47,7 @@ from ..widgets import (
     icon_button,
     info_box,
     note,
+    problem_line,
     segmented,
     stepper,
     toggle_chip,
@@ -585,7 +586,7 @@ def pile_card(
         ),
     ]
     if problems:
-        sub: ft.Control = pile_problem(problems)
+        sub: ft.Control = problem_line(problems)
     elif automatic:
         sub = note(t("Filled in automatically: what the others did not take."))
     else:
@@ -682,25 +683,6 @@ def by_pile(
         else:
             elsewhere.append(error)
     return at_piles, elsewhere
-
-
-def pile_problem(problems: list[str]) -> ft.Control:
-    """A pile's problem in the line under its name, two lines at most (the rest is said on
-    Save)."""
-    return ft.Row(
-        spacing=6,
-        controls=[
-            ft.Icon(ft.Icons.ERROR_OUTLINE, color=ft.Colors.ERROR, size=20),
-            ft.Text(
-                " ".join(problem[:1].upper() + problem[1:] for problem in problems),
-                color=ft.Colors.ERROR,
-                size=13,
-                max_lines=2,
-                overflow=ft.TextOverflow.ELLIPSIS,
-                expand=True,
-            ),
-        ],
-    )
 
 
 def deal_saved_message(t: Translator, result: scoring.Replay, index: int) -> str:
@@ -1020,7 +1002,7 @@ def QuickDealEntry(
         moon_choice_line(t, counted, options, change),
         # One line, always there: an error never pushes the pad down under a finger.
         ft.Container(
-            pile_problem([subject(at, shown[0])]) if shown else None,
+            problem_line([subject(at, shown[0])]) if shown else None,
             height=40,
             alignment=ft.Alignment.CENTER_LEFT,
         ),

@@ -11,12 +11,31 @@ import scoring
 from scoring import spywhere
 from scoring.errors import N_
 
-from ..entry import NEW, kept_entry, refuse, restored, spoken_to, subject, use_kept
+from ..entry import (
+    NEW,
+    form_switch,
+    kept_entry,
+    refuse,
+    restored,
+    spoken_to,
+    subject,
+    use_kept,
+)
 from ..frame import asked_first, correction_banner, game_over_panel, screen
 from ..hooks import Setter, use_made, use_value
-from ..state import REFUSALS
-from ..widgets import choice_chips, drawn_as, error_box, heading, info_box, note, stepper
+from ..state import DETAILED, QUICK, REFUSALS
+from ..widgets import (
+    choice_chips,
+    drawn_as,
+    error_box,
+    heading,
+    info_box,
+    note,
+    problem_line,
+    stepper,
+)
 from . import AtTable, GameView, NewGameForm
+from ._spywhere_quick import Tally, quick_ending
 
 STEPS = (
     N_("Passports"),
@@ -43,10 +62,16 @@ def SpywhereScreen(at: AtTable, key: str | None = None) -> ft.View:
     """`at.fix_round` (0): the game was stored before a rule it breaks; the wizard opens on it."""
     state, t = at.state, at.t
     table = at.result.table
+    names = list(table.names)
     kept, _ = use_made(  # this device's draft, read from storage on the first drawing only
         lambda: restored(
             kept_entry(at),
-            lambda entry: (int(entry["step"]), spywhere.Ending.from_json(entry["ending"], table)),
+            lambda entry: (
+                int(entry["step"]),
+                spywhere.Ending.from_json(entry["ending"], table),
+                str(entry.get("form", DETAILED)),  # drafts before quick entry: the wizard's
+                Tally.from_json(entry.get("tally"), names),
+            ),
         )
     )
     opening_step = 0 if at.fix_round is not None or not at.rounds else NO_STEP
@@ -60,16 +85,26 @@ def SpywhereScreen(at: AtTable, key: str | None = None) -> ft.View:
             else spywhere.Ending.blank(table)
         )
     )
+    form, set_form = use_value(kept[1][2] if kept else opening_form(at))
+    tally, set_tally = use_made(
+        lambda: kept[1][3] if kept else Tally.of_round(at.rounds[0] if at.rounds else {}, names)
+    )
     editing = 0 if at.rounds else None
-    untouched = {"step": 0, "ending": spywhere.Ending.blank(table).to_json()}
+    untouched = {
+        "step": 0,
+        "ending": spywhere.Ending.blank(table).to_json(),
+        "form": form,
+        "tally": Tally.blank(names).to_json(),
+    }
     use_kept(
         at,
         None if step is None else NEW if editing is None else editing,
-        {"step": step, "ending": draft.to_json()},
+        {"step": step, "ending": draft.to_json(), "form": form, "tally": tally.to_json()},
         untouched,
     )
     empty = {**at.record, "rounds": []}
-    errors = scoring.check_round(empty, draft.to_json()) if step is not None else []
+    entered = tally.to_round() if form == QUICK else draft.to_json()
+    errors = scoring.check_round(empty, entered) if step is not None else []
 
     touched, set_touched = use_value(frozenset[str]())
     tried, set_tried = use_value(False)  # Save was tapped: every error speaks
@@ -80,7 +115,7 @@ def SpywhereScreen(at: AtTable, key: str | None = None) -> ft.View:
             refuse(at, errors)
             return
         try:
-            state.save_round(at.game_id, editing, draft.to_json())
+            state.save_round(at.game_id, editing, entered)
         except REFUSALS as refused:
             state.say(" ".join(state.refusal(refused)))
             return
@@ -106,10 +141,38 @@ def SpywhereScreen(at: AtTable, key: str | None = None) -> ft.View:
             )
         )
     else:
-        shown = spoken_to(errors, touched, tried)
-        wizard = Wizard(at, draft, set_draft, step, set_step, (errors, shown), save, set_touched)
-        controls += wizard.controls()
+
+        def switch_to(chosen: str) -> None:
+            """The other form: the table's choice for this game and this kind of game."""
+            state.set_entry_mode(at.game_id, at.record["game"], chosen)
+            set_form(chosen)
+
+        title = heading(t("End of the game")) if form == QUICK else ft.Container()
+        controls.append(
+            ft.Row(
+                [title, form_switch(t, form, switch_to)],
+                alignment=ft.MainAxisAlignment.SPACE_BETWEEN,
+            )
+        )
+        if form == QUICK:
+            everyone_typed = tally.active is None and all(tally.typed.values())
+            problem = errors[:1] if tried or everyone_typed else []
+            line = problem_line([subject(at, e) for e in problem]) if problem else None
+            controls += quick_ending(t, at.record, tally, set_tally, save, line)
+        else:
+            shown = spoken_to(errors, touched, tried)
+            wizard = Wizard(
+                at, draft, set_draft, step, set_step, (errors, shown), save, set_touched
+            )
+            controls += wizard.controls()
     return screen(at, spywhere.RULES.title, controls, entering=step is not None)
+
+
+def opening_form(at: AtTable) -> str:
+    """A saved ending opens in the form it was entered in; a new one as the table last chose."""
+    if at.rounds:
+        return QUICK if "counts" in at.rounds[0] else DETAILED
+    return at.state.entry_mode(at.game_id, at.record["game"])
 
 
 def results(at: AtTable) -> list[ft.Control]:

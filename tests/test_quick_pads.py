@@ -1,0 +1,57 @@
+"""The number pads of quick entry, as data: where the pad moves on by itself, and what a
+round in the quick forms is written as (the browser tests then play whole games with them)."""
+
+from __future__ import annotations
+
+from views.games._spywhere_quick import Tally
+from views.numpad import DELETE, NEXT
+
+FOUR = ["Anna", "Ben", "Carla", "Dirk"]
+
+
+def typed(tally: Tally, keys: str, limit: int = 18) -> Tally:
+    for key in keys:
+        tally = tally.pressed(key, limit)
+    return tally
+
+
+def test_own_cards_move_on_once_no_digit_could_follow() -> None:
+    tally = typed(Tally.blank(FOUR), "5")  # 50 is more than a hand holds
+    assert (tally.typed["Anna"], tally.active) == ("5", "Ben")
+    tally = typed(tally, "1")  # Ben may have 10 to 18
+    assert (tally.typed["Ben"], tally.active) == ("1", "Ben")
+    tally = typed(tally, "2")
+    assert (tally.typed["Ben"], tally.active) == ("12", "Carla")
+    tally = typed(tally, "0")  # no cards of their own: nothing can follow a 0
+    assert tally.active == "Dirk"
+    tally = typed(tally, "1").pressed(NEXT, 18)
+    assert (tally.typed["Dirk"], tally.active) == ("1", None)  # everyone typed
+    assert tally.pressed("7", 18) == tally  # no player chosen: the pad does nothing
+
+
+def test_two_players_hold_up_to_36_and_a_correction_starts_afresh() -> None:
+    two = typed(Tally.blank(["Anna", "Ben"]), "3", limit=36)
+    assert (two.typed["Anna"], two.active) == ("3", "Anna")  # 30 to 36 are possible
+    two = typed(two.chosen("Anna"), "4", limit=36)  # chosen again: the next digit replaces
+    assert (two.typed["Anna"], two.active) == ("4", "Ben")
+    deleted = typed(Tally.blank(FOUR), "1").pressed(DELETE, 18)
+    assert (deleted.typed["Anna"], deleted.active) == ("", "Anna")
+
+
+def test_the_tally_is_written_in_counts_form_and_read_back() -> None:
+    tally = typed(Tally.blank(FOUR), "5306").with_correct("Anna", 2).with_ended_by("Anna")
+    ending = tally.to_round()
+    assert ending == {
+        "counts": {
+            "Anna": {"own_cards": 5, "correct": 2},
+            "Ben": {"own_cards": 3, "correct": 0},
+            "Carla": {"own_cards": 0, "correct": 0},
+            "Dirk": {"own_cards": 6, "correct": 0},
+        },
+        "ended_by": "Anna",
+    }
+    again = Tally.of_round(ending, FOUR)
+    assert again.to_round() == ending and again.active is None
+    assert Tally.from_json(tally.to_json(), FOUR) == tally
+    partly = typed(Tally.blank(FOUR), "5").to_round()
+    assert partly["counts"]["Ben"] == {"correct": 0}  # not typed: the rules say it is missing
