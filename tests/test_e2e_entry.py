@@ -169,6 +169,9 @@ def test_an_untouched_entry_shows_no_error_and_a_save_attempt_names_each_problem
     tap(page, "Back")
     start_game(page, "Spywhere", ["Dora", "Emil", "Fritz"])
     tap(page, "Start Spywhere")
+    see(page, "End of the game")  # quick entry: nothing typed, nothing wrong yet
+    assert page.get_by_text("is missing").count() == 0
+    tap(page, "Cards")
     see(page, "Everyone shows their passport.")
     assert page.get_by_text("must hold").count() == 0
 

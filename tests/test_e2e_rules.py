@@ -97,6 +97,7 @@ def test_spywhere_offers_each_identification_card_once(page: Page) -> None:
     start_game(page, "Spywhere", ["Anna", "Ben", "Carla"])
     chip(page, "Removed nationality: Belgium")
     tap(page, "Start Spywhere")
+    tap(page, "Cards")  # the wizard, with the cards laid open
     for name, passport in (("Anna", "Italy"), ("Ben", "Spain"), ("Carla", "France")):
         chip(page, f"{name}'s passport: {passport}")
     tap(page, "Next")

@@ -15,6 +15,7 @@ from ui import (
     open_cards_entry,
     open_round_with_cards,
     start_game,
+    tap_starting,
 )
 
 from tools.browser import tap
@@ -71,6 +72,9 @@ def test_every_target_on_every_screen_is_at_least_48_px(page: Page) -> None:
     start_game(page, "Kompromat", ["Anna", "Ben"])
     survey.look("new Kompromat game")
     tap(page, "Start Kompromat")
+    tap_starting(page, "Enter round 1 of 6")
+    survey.look("Kompromat entry, quick")
+    tap(page, "Discard")
     open_round_with_cards(page, 1)
     chip(page, "Mission card: Target (5 VP)")
     tap(page, "Anna plays 10")
@@ -87,7 +91,9 @@ def test_every_target_on_every_screen_is_at_least_48_px(page: Page) -> None:
     start_game(page, "Spywhere", names)
     survey.look("new Spywhere game")
     tap(page, "Start Spywhere")
-    survey.look("Spywhere ending")
+    survey.look("Spywhere ending, quick")
+    tap(page, "Cards")
+    survey.look("Spywhere ending, the wizard")
     tap(page, "Back")
 
     for screen in ("History", "Players", "Settings"):

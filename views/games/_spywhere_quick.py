@@ -236,13 +236,15 @@ def player_row(
         on_click=lambda: change(lambda current: current.chosen(name)),
         ink=True,
     )
-    label = t("{name}'s own cards: {count}", name=name, count=typed or t("nothing yet"))
+    label = t("{name}'s own cards: {typed}", name=name, typed=typed or t("nothing yet"))
     named = tally.correct[name]
     counts: list[ft.Control] = [
         chip(
             label=ft.Text(
                 str(count),
-                semantics_label=t("{name} named {count} right", name=name, count=count),
+                semantics_label=t.plural(
+                    "{name} named {count} right", "{name} named {count} right", count, name=name
+                ),
             ),
             selected=count == named,
             on_select=lambda e, count=count: change(lambda c: c.with_correct(name, count)),
