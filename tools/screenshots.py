@@ -117,6 +117,9 @@ def take(page) -> None:  # type: ignore[no-untyped-def]
     tap(page, "Anna plays 1/11")
     tap(page, "Ben plays 9")
     shot(page, OUT / "06-kompromat-mission.png")
+    tap(page, "Quick")  # the same mission by its outcome
+    chip(page, "Ben: above 21")
+    shot(page, OUT / "06-kompromat-quick.png")
     tap(page, "Discard")
     tap(page, "Back")
 
@@ -131,6 +134,11 @@ def take(page) -> None:  # type: ignore[no-untyped-def]
     spywhere = scenario("spywhere-four-players")
     start_game(page, "Spywhere", [p["name"] for p in spywhere["players"]])
     tap(page, "Start Spywhere")
+    for key in "53":
+        tap(page, key)
+    chip(page, "Anna named 2 right")
+    shot(page, OUT / "08-spywhere-quick.png")
+    tap(page, "Cards")
     shot(page, OUT / "08-spywhere-wizard.png")
     enter_spywhere_ending(page, [p["name"] for p in spywhere["players"]], spywhere["rounds"][0])
     shot(page, OUT / "09-spywhere-result.png")
