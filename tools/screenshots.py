@@ -228,7 +228,7 @@ def take_shared(browser, folder: Path) -> None:  # type: ignore[no-untyped-def]
         contexts.append(host.context)
         page_of_game = re.compile(r"^Black Spy · ")
         host.get_by_role("button", name=page_of_game).first.click()
-        tap(host, "Share this table")
+        tap(host, "Sharing this table")  # --share: shared from the start
         shot(host, OUT / "16-share-this-table.png")
         for scheme in ("light", "dark"):
             context = browser.new_context(color_scheme=scheme)
