@@ -1,6 +1,7 @@
-"""Tap-to-screen latency of entry: a stepper tap, a keypad tap and a save, from the click until
-the app's answer is painted (Chromium, 400×800), for two versions of the app in one run — the
-commit before a change and this tree — so they meet the same machine.
+"""Tap-to-screen latency of entry: a count tap (a stepper's, or a count chip's), a keypad tap
+and a save, from the click until the app's answer is painted (Chromium, 400×800), for two
+versions of the app in one run — the commit before a change and this tree — so they meet the
+same machine.
 
     .venv/bin/python bench/latency.py --before aa866b3 [--samples 50]
 
@@ -72,12 +73,18 @@ def measure(root: Path, samples: int) -> dict[str, dict[str, float]]:
             tap(page, "Enter deal 1")
             if page.get_by_role("button", name="7", exact=True).count():
                 tap(page, "Cards")  # this version opens the quick entry first
-            plus, minus = "Anna: black Spies plus", "Anna: black Spies minus"
+            # A pile's count: a stepper's plus and minus, or (since the count chips) its
+            # number 1 and 0 — one tap that changes the count and redraws the pile either way.
+            up, down = "Anna: black Spies plus", "Anna: black Spies minus"
+            if page.get_by_role("button", name=up, exact=True).count() == 0:
+                up, down = "Anna: black Spies: 1", "Anna: black Spies: 0"
+            role = "button" if up.endswith("plus") else "checkbox"
             while len(found["stepper"]) < samples:
-                found["stepper"].append(timed(page, button(page, plus).click, PILE))
-                found["stepper"].append(timed(page, button(page, minus).click, PILE, present=False))
+                found["stepper"].append(timed(page, button(page, up, role).click, PILE))
+                lower = button(page, down, role).click
+                found["stepper"].append(timed(page, lower, PILE, present=False))
             while len(found["save"]) < samples:
-                button(page, plus).click()
+                button(page, up, role).click()
                 page.wait_for_function(SHOWS, arg=PILE, polling="raf")
                 # The note of the last undo lies over the bottom of the screen, where the page
                 # scrolled Save to, for four seconds: a click would wait for it to go.

@@ -21,7 +21,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
 
-from ui import open_cards_entry, shown, start_game  # noqa: E402
+from ui import chip, open_cards_entry, shown, start_game  # noqa: E402
 
 from tools.browser import AppServer, chromium, open_app, tap  # noqa: E402
 
@@ -62,7 +62,7 @@ def main() -> int:
             shown(viewer, "Scoresheet")
             while len(samples) < args.samples:
                 open_cards_entry(host, "Enter deal 1")
-                tap(host, "Anna: black Spies plus")  # 10 for Anna; Carla's pile takes the rest
+                chip(host, "Anna: black Spies: 1")  # 10 for Anna; Carla's pile takes the rest
                 save = host.get_by_role("button", name="Save deal", exact=True)
                 samples.append(timed(viewer, save.click, "Anna: total 10"))
                 undo = host.get_by_role("button", name="Undo: save deal 1", exact=True)

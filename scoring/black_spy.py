@@ -13,7 +13,7 @@ from collections import defaultdict
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from . import errors as e
 from .base import JSON, GameRules, Setup
@@ -87,10 +87,10 @@ class Pile:
         """All 16 black cards."""
         return self.black_cards == BLACK_CARDS
 
-    def stepped(self, part: str, step: int) -> Pile:
-        """One more (or fewer) of a counted part, kept within what a deal holds."""
-        value = max(0, min(PART_LIMITS[part], getattr(self, part) + step))
-        return replace(self, **{part: value})
+    def with_count(self, part: str, count: int) -> Pile:
+        """A counted part as the player counts it, kept within what a deal holds."""
+        counted: dict[str, Any] = {part: max(0, min(PART_LIMITS[part], count))}
+        return replace(self, **counted)
 
     def to_json(self) -> dict[str, JSON]:
         return {
@@ -143,8 +143,8 @@ class Deal:
     def with_pile(self, name: str, pile: Pile) -> Deal:
         return replace(self, piles={**self.piles, name: pile})
 
-    def stepped(self, name: str, part: str, step: int) -> Deal:
-        return self.with_pile(name, self.piles[name].stepped(part, step))
+    def with_count(self, name: str, part: str, count: int) -> Deal:
+        return self.with_pile(name, self.piles[name].with_count(part, count))
 
     def with_high_card(self, name: str, rank: int) -> Deal:
         """`name` took the black `rank` (from whoever had it), or gives it back."""

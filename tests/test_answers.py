@@ -22,8 +22,7 @@ def test_black_spy_drafts_round_trip_and_edit_by_the_rules() -> None:
     for raw in record["rounds"]:
         assert black_spy.Deal.from_json(raw, table).to_json() == raw
     draft = black_spy.Deal.blank(table)
-    for _ in range(9):
-        draft = draft.stepped("Anna", "black_spies", 1)
+    draft = draft.with_count("Anna", "black_spies", 9)
     assert draft.piles["Anna"].black_spies == black_spy.BLACK_SPIES  # a deal holds six
     draft = draft.with_high_card("Ben", 8).with_high_card("Anna", 8)
     assert 8 in draft.piles["Anna"].black_high and 8 not in draft.piles["Ben"].black_high

@@ -12,7 +12,7 @@ import re
 import pytest
 from builders import SCENARIOS
 from playwright.sync_api import Browser, Page
-from ui import enter_deal, enter_spy_event, open_cards_entry, pile_shows, shown, start_game
+from ui import chip, enter_deal, enter_spy_event, open_cards_entry, pile_shows, shown, start_game
 
 import scoring
 from tools.browser import AppServer, held_answers, open_app, released_answers, see, tap
@@ -86,7 +86,7 @@ def test_a_save_from_an_old_state_is_refused_and_the_entry_kept(
     other = open_app(browser, app.url)  # another device: it opens on the game at the table
     try:
         open_cards_entry(other, "Enter deal 1")
-        tap(other, "Anna: black Spies plus")
+        chip(other, "Anna: black Spies: 1")
         pile_shows(other, "Anna", 10)
         enter_deal(page, 1, NAMES, BLACK_SPY["rounds"][0])  # meanwhile, on the first device
         tap(other, "Save deal")  # typed as deal 1, which is taken: refused, nothing lost

@@ -64,7 +64,7 @@ def black_spy_after_one_deal(page: Page) -> None:
 def test_undo_never_removes_a_saved_deal_during_entry_and_redo_restores_it(page: Page) -> None:
     black_spy_after_one_deal(page)
     open_cards_entry(page, "Enter deal 2")
-    tap(page, "Anna: black Spies plus")
+    chip(page, "Anna: black Spies: 1")
     absent(page, "Undo")  # during entry, undo would cost the saved deal: it is not offered
     tap(page, "Discard")
     tap(page, "Undo: save deal 1")
@@ -81,8 +81,7 @@ def test_a_half_entered_deal_survives_back_reload_and_a_restart(
 ) -> None:
     black_spy_after_one_deal(page)
     open_cards_entry(page, "Enter deal 2")
-    tap(page, "Anna: black Spies plus")
-    tap(page, "Anna: black Spies plus")
+    chip(page, "Anna: black Spies: 2")
     pile_shows(page, "Anna", 20)
     tap(page, "Back")
     see(page, "Deal 2 kept as a draft")
@@ -188,14 +187,14 @@ def test_a_correction_that_breaks_a_moon_deal_shows_no_moon_and_its_error_at_the
     spies_shown(page, "Dirk", 6)
     assert page.get_by_text("took all 16 black cards").count() == 0  # no moon before any input
     assert page.get_by_text("60 points").count() == 0
-    tap(page, "Anna: black Spies plus")
+    chip(page, "Anna: black Spies: 1")
     pile_shows(page, "Anna", 10)
     tap(page, "Discard")
     tap_starting(page, "Edit deal 3")
     shown(page, "Correct deal 3")
     moon = "Carla took all 16 black cards: 0 for them, 60 for everyone else."
     shown(page, moon)
-    tap(page, "Anna: black Spies plus")  # 7 black Spies: the deal no longer adds up
+    chip(page, "Anna: black Spies: 1")  # 7 black Spies: the deal no longer adds up
     card_says(page, "Anna", "The black Spies add up to 7, but a deal has 6")
     assert page.get_by_text(moon).count() == 0  # no moon while the piles contradict it
 

@@ -160,10 +160,8 @@ def test_a_wrong_entry_is_explained_and_cannot_be_saved(page: Page) -> None:
     start_game(page, "Black Spy", names)
     tap(page, "Start Black Spy")
     open_cards_entry(page, "Enter deal 1")
-    for _ in range(4):
-        tap(page, "Anna: black Spies plus")
-    for _ in range(3):  # 7 black Spies: Carla, filled in automatically, cannot make it add up
-        tap(page, "Ben: black Spies plus")
+    chip(page, "Anna: black Spies: 4")
+    chip(page, "Ben: black Spies: 3")  # 7 black Spies: Carla, filled in, cannot make it add up
     problem = "the black Spies add up to 7, but a deal has 6"
     in_card = problem[:1].upper() + problem[1:]
     card_says(page, "Ben", in_card)  # in the card of the pile just changed, under the finger
@@ -183,8 +181,8 @@ def test_a_past_round_is_edited_and_the_totals_follow(page: Page) -> None:
         enter_deal(page, number, names, deal)
     tap_starting(page, "Edit deal 1")  # the row of deal 1 on the scoresheet
     shown(page, "Correct deal 1")
-    tap(page, "Anna: coloured Spies minus")
-    tap(page, "Ben: coloured Spies plus")
+    chip(page, "Anna: coloured Spies: 0")
+    chip(page, "Ben: coloured Spies: 1")
     tap(page, "Save deal")
     edited = copy.deepcopy(record)
     edited["rounds"] = edited["rounds"][:2]

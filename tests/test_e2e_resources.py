@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from builders import SCENARIOS
 from playwright.sync_api import Browser, Page
-from ui import open_cards_entry, shown, start_game
+from ui import chip, open_cards_entry, shown, start_game
 
 from tools.browser import AppServer, open_app, see, tap
 
@@ -53,15 +53,14 @@ def test_a_full_disk_refuses_a_save_in_words_and_keeps_the_entry(
         start_game(page, "Black Spy", ["Anna", "Ben", "Carla"])
         tap(page, "Start Black Spy")
         open_cards_entry(page, "Enter deal 1")
-        for _ in range(6):
-            tap(page, "Anna: black Spies plus")
+        chip(page, "Anna: black Spies: 6")
         switch.write_text("full")
         tap(page, "Save deal")
         see(page, "The disk is full")
-        # What was typed is still there (six black Spies: "plus" is at its end) and the entry
-        # is still open, as nothing was stored.
-        plus = page.get_by_role("button", name="Anna: black Spies plus", exact=True)
-        assert plus.get_attribute("aria-disabled") == "true"
+        # What was entered is still there (six black Spies) and the entry is still open, as
+        # nothing was stored.
+        six = page.get_by_role("checkbox", name="Anna: black Spies: 6", exact=True)
+        assert six.get_attribute("aria-checked") == "true"
         os.remove(switch)
         tap(page, "Save deal")
         see(page, "Deal 1 saved")

@@ -97,14 +97,13 @@ def enter_deal(page: Page, number: int, names: list[str], deal: dict[str, Any]) 
     open_cards_entry(page, f"Enter deal {number}")
     for name in names[:-1]:
         pile = deal["cards"][name]
-        for _ in range(pile["black_spies"]):
-            tap(page, f"{name}: black Spies plus")
-        for _ in range(pile["black_low"]):
-            tap(page, f"{name}: black 1–6 plus")
+        for part, label in (("black_spies", "black Spies"), ("black_low", "black 1–6")):
+            if pile[part]:  # a count is one tap on its number (0 is where a pile starts)
+                chip(page, f"{name}: {label}: {pile[part]}")
         for rank in pile["black_high"]:
             chip(page, f"{name}: black {rank}")
-        for _ in range(pile["colored_spies"]):
-            tap(page, f"{name}: coloured Spies plus")
+        if pile["colored_spies"]:
+            chip(page, f"{name}: coloured Spies: {pile['colored_spies']}")
     if "moon_choice" in deal:
         text = "Give 60 to everyone else" if deal["moon_choice"] == "give" else "Release"
         tap_starting(page, text)

@@ -100,8 +100,8 @@ def take(page) -> None:  # type: ignore[no-untyped-def]
         enter_deal(page, number, names, deal)
     shot(page, OUT / "03-black-spy-sheet.png")
     tap(page, "Enter deal 3")  # the game remembers the cards entry chosen for deal 1
-    tap(page, "Anna: black Spies plus")
-    tap(page, "Anna: coloured Spies plus")
+    chip(page, "Anna: black Spies: 1")
+    chip(page, "Anna: coloured Spies: 1")
     shot(page, OUT / "04-black-spy-deal.png")
     tap(page, "Discard")
     tap(page, "Back")

@@ -79,6 +79,33 @@ def segmented(**options: Any) -> ft.SegmentedButton:
     )
 
 
+def count_chips(
+    label: str,
+    shown: str,
+    value: int,
+    limit: int,
+    on_count: Callable[[int], None],
+    t: Translator,
+    enabled: bool = True,
+) -> ft.Control:
+    """A small count (0 to `limit`) set with one tap on its number, not stepped up to: a pile's
+    three black Spies are one tap, not three. Each chip is named "Anna: black Spies: 3" for
+    screen readers and tests; `shown` is the shorter text on screen."""
+    chips: list[ft.Control] = [
+        chip(
+            label=ft.Text(str(n), semantics_label=t("{label}: {number}", label=label, number=n)),
+            selected=n == value,
+            key=drawn_as(label, n, n == value),
+            disabled=not enabled,
+            on_select=lambda e, n=n: on_count(n),
+            show_checkmark=False,  # a checkmark would widen the chip and move the ones after it
+        )
+        for n in range(limit + 1)
+    ]
+    # 0–6 in one row on a 400 px phone: seven 48 px chips, 2 px apart.
+    return ft.Column([ft.Text(shown), ft.Row(chips, spacing=2, wrap=True)], spacing=2)
+
+
 def icon_button(
     icon: ft.IconData,
     label: str,
@@ -157,7 +184,7 @@ def stepper(
 ) -> ft.Row:
     """− value + with big buttons; `on_step` gets −1 or +1 (a step, not a value, so two quick
     taps count twice). The buttons' names say what they change, for screen readers and tests
-    ("Anna: black Spies plus"); `shown` is the shorter text on screen."""
+    ("End value plus"); `shown` is the shorter text on screen."""
     return ft.Row(
         spacing=0,
         vertical_alignment=ft.CrossAxisAlignment.CENTER,

@@ -41,6 +41,7 @@ from ..widgets import (
     TARGET,
     chip,
     choice_chips,
+    count_chips,
     drawn_as,
     error_box,
     heading,
@@ -593,20 +594,12 @@ def pile_card(
         sub = ft.TextButton(t("Fill {name} automatically", name=name), on_click=lambda: make_auto())
     enabled = not automatic
 
-    def step(part: str) -> Callable[[int], None]:
-        return lambda delta: modify(lambda current: current.stepped(name, part, delta))
+    def count(part: str) -> Callable[[int], None]:
+        return lambda n: modify(lambda current: current.with_count(name, part, n))
 
     def counted(part: str, label: str, shown: str) -> ft.Control:
-        return stepper(
-            label,
-            getattr(pile, part),
-            0,
-            black_spy.PART_LIMITS[part],
-            step(part),
-            t,
-            enabled,
-            shown,
-        )
+        limit = black_spy.PART_LIMITS[part]
+        return count_chips(label, shown, getattr(pile, part), limit, count(part), t, enabled)
 
     def take(rank: int) -> None:
         modify(lambda current: current.with_high_card(name, rank))
@@ -618,7 +611,7 @@ def pile_card(
                 spacing=2,
                 controls=[
                     ft.Row(header),
-                    # One height whatever the line says, so no stepper moves when a problem
+                    # One height whatever the line says, so no count moves when a problem
                     # comes or goes or another pile becomes the automatic one.
                     ft.Container(sub, height=TARGET, alignment=ft.Alignment.CENTER_LEFT),
                     counted(
@@ -650,6 +643,7 @@ def pile_card(
                                     key=drawn_as(name, rank, rank in pile.black_high),
                                     disabled=not enabled,
                                     on_select=lambda e, r=rank: take(r),
+                                    show_checkmark=False,  # it would move the ranks after it
                                 )
                                 for rank in black_spy.HIGH_RANKS
                             ],
