@@ -29,6 +29,11 @@ def test_black_spy_drafts_round_trip_and_edit_by_the_rules() -> None:
     rest = draft.completed("Dirk").piles["Dirk"]
     assert (rest.black_spies, rest.black_low, rest.colored_spies) == (0, 6, 4)
     assert rest.black_high == frozenset({9, 10, 11})
+    # A count set straight to its number can make the others hold too many: the automatic
+    # pile then has none of that part, so the sum the error names is the others' own.
+    jumped = black_spy.Deal.blank(table).with_count("Anna", "black_spies", 4)
+    jumped = jumped.completed("Dirk").with_count("Ben", "black_spies", 3).completed("Dirk")
+    assert jumped.piles["Dirk"].black_spies == 0
 
 
 def test_the_black_spy_sheet() -> None:

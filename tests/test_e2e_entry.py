@@ -46,13 +46,7 @@ def absent(page: Page, name: str) -> None:
 
 def spies_shown(page: Page, name: str, count: int) -> None:
     """Wait until `name`'s pile card in the deal's entry shows `count` black Spies."""
-    page.wait_for_function(
-        "([start, part]) => [...document.querySelectorAll('flt-semantics[aria-label]')]"
-        ".some(e => e.getAttribute('aria-label').startsWith(start)"
-        " && e.getAttribute('aria-label').includes(part))",
-        arg=[f"{name}\n", f"\nBlack Spies (10)\n{count}\n"],
-        timeout=15_000,
-    )
+    page.get_by_role("checkbox", name=f"{name}: black Spies: {count}", checked=True).wait_for()
 
 
 def black_spy_after_one_deal(page: Page) -> None:
