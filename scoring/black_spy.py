@@ -159,10 +159,10 @@ class Deal:
         return replace(self, moon_choice=choice)
 
     def completed(self, player: str) -> Deal:
-        """`player`'s pile is what the other piles leave over (unchanged when they already
-        hold more than a deal)."""
-        rest = rest_of_deal({n: p for n, p in self.piles.items() if n != player})
-        return self if rest is None else self.with_pile(player, rest)
+        """`player`'s pile is what the other piles leave over: none of a part the others
+        already hold more of than a deal has (so the count that is wrong shows as theirs)."""
+        others = {n: p for n, p in self.piles.items() if n != player}
+        return self.with_pile(player, left_over(others))
 
 
 @dataclass(frozen=True)
@@ -507,6 +507,19 @@ def rest_of_deal(piles: Mapping[str, Pile]) -> Pile | None:
     if min(spies, low, colored) < 0 or len(taken) != len(set(taken)):
         return None
     return Pile(spies, low, frozenset(HIGH_POINTS) - set(taken), colored)
+
+
+def left_over(piles: Mapping[str, Pile]) -> Pile:
+    """Every card the piles leave over, none of a part they hold too many of.
+
+    >>> left_over({"Anna": Pile(4, 0, frozenset({8}), 0), "Ben": Pile(3, 6, frozenset(), 1)})
+    Pile(black_spies=0, black_low=0, black_high=frozenset({9, 10, 11}), colored_spies=3)
+    """
+    spies = BLACK_SPIES - sum(p.black_spies for p in piles.values())
+    low = BLACK_LOW - sum(p.black_low for p in piles.values())
+    colored = COLORED_SPIES - sum(p.colored_spies for p in piles.values())
+    taken = {rank for p in piles.values() for rank in p.black_high}
+    return Pile(max(0, spies), max(0, low), frozenset(HIGH_POINTS) - taken, max(0, colored))
 
 
 # --- reading -------------------------------------------------------------------------------
