@@ -65,3 +65,21 @@ def number_pad(
         ],
     ]
     return ft.Column([ft.Row(r, spacing=8) for r in rows], spacing=8)
+
+
+def pad_field(face: ft.Control, label: str, active: bool, choose: Callable[[], None]) -> ft.Control:
+    """What the pad types into (a pile, a player's own cards): `face` in a box that stands out
+    while the pad types there; a tap chooses it. Screen readers hear `label`, one button."""
+    box = ft.Container(
+        ft.Semantics(content=face, exclude_semantics=True),  # the label says it all
+        height=KEY_HEIGHT,
+        padding=ft.Padding.symmetric(horizontal=10),
+        border_radius=10,
+        bgcolor=ft.Colors.SECONDARY_CONTAINER if active else None,
+        border=ft.Border.all(
+            2 if active else 1, ft.Colors.PRIMARY if active else ft.Colors.OUTLINE_VARIANT
+        ),
+        on_click=lambda: choose(),
+        ink=True,
+    )
+    return ft.Semantics(content=box, label=label, button=True, container=True, expand=True)

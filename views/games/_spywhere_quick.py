@@ -14,8 +14,8 @@ from scoring import Record, spywhere
 from scoring.reader import as_whole
 
 from ..i18n import Translator
-from ..numpad import DELETE, KEY_HEIGHT, NEXT, number_pad
-from ..widgets import TARGET, chip, choice_chips, drawn_as, note
+from ..numpad import DELETE, KEY_HEIGHT, NEXT, number_pad, pad_field
+from ..widgets import chip, choice_chips, drawn_as, note
 
 PILE_RAN_OUT = "-"
 CHIPS_BESIDE = 4  # up to 0–3 named right, the chips fit beside the player on a phone
@@ -224,19 +224,8 @@ def player_row(
         ],
         spacing=6,
     )
-    box = ft.Container(
-        ft.Semantics(content=face, exclude_semantics=True),  # the row's label says it all
-        height=TARGET + 8,
-        padding=ft.Padding.symmetric(horizontal=10),
-        border_radius=10,
-        bgcolor=ft.Colors.SECONDARY_CONTAINER if active else None,
-        border=ft.Border.all(
-            2 if active else 1, ft.Colors.PRIMARY if active else ft.Colors.OUTLINE_VARIANT
-        ),
-        on_click=lambda: change(lambda current: current.chosen(name)),
-        ink=True,
-    )
     label = t("{name}'s own cards: {typed}", name=name, typed=typed or t("nothing yet"))
+    box = pad_field(face, label, active, lambda: change(lambda current: current.chosen(name)))
     named = tally.correct[name]
     counts: list[ft.Control] = [
         chip(
@@ -252,7 +241,6 @@ def player_row(
         )
         for count in range(most_correct + 1)
     ]
-    labelled = ft.Semantics(content=box, label=label, button=True, container=True, expand=True)
     if len(counts) <= CHIPS_BESIDE:
-        return ft.Row([labelled, *counts], spacing=4)
-    return ft.Column([ft.Row([labelled]), ft.Row(counts, spacing=4)], spacing=4)
+        return ft.Row([box, *counts], spacing=4)
+    return ft.Column([ft.Row([box]), ft.Row(counts, spacing=4)], spacing=4)

@@ -35,7 +35,7 @@ from ..frame import (
 )
 from ..hooks import NO_ROUND, NO_TEXT, use_messages, use_value
 from ..i18n import Translator
-from ..numpad import DELETE, KEY_HEIGHT, MINUS, NEXT, number_pad
+from ..numpad import DELETE, KEY_HEIGHT, MINUS, NEXT, number_pad, pad_field
 from ..state import DETAILED, QUICK, REFUSALS
 from ..widgets import (
     TARGET,
@@ -1049,19 +1049,8 @@ def pile_row(
         ],
         spacing=6,
     )
-    row = ft.Container(
-        ft.Semantics(content=face, exclude_semantics=True),  # the row's label says it all
-        height=TARGET + 8,
-        padding=ft.Padding.symmetric(horizontal=10),
-        border_radius=10,
-        bgcolor=ft.Colors.SECONDARY_CONTAINER if active else None,
-        border=ft.Border.all(
-            2 if active else 1, ft.Colors.PRIMARY if active else ft.Colors.OUTLINE_VARIANT
-        ),
-        on_click=lambda: change(lambda current: current.chosen(name)),
-        ink=True,
-    )
     label = t("{name}'s pile: {points}", name=name, points=shown or t("nothing yet"))
+    row = pad_field(face, label, active, lambda: change(lambda current: current.chosen(name)))
     moon = icon_button(
         MOON_ICON,
         t("{name} took all 16 black cards", name=name),
@@ -1070,7 +1059,7 @@ def pile_row(
     )
     return ft.Row(
         [
-            ft.Semantics(content=row, label=label, button=True, container=True, expand=True),
+            row,
             moon,
         ],
         spacing=4,
