@@ -23,9 +23,12 @@ from ui import (
 
 from tools.browser import (
     AppServer,
+    address_held,
+    held_address,
     held_answers,
     open_app,
     painted,
+    released_address,
     released_answers,
     reload,
     see,
@@ -68,6 +71,27 @@ def test_undo_never_removes_a_saved_deal_during_entry_and_redo_restores_it(page:
     reload(page)  # the history belongs to the device: it survives a reload
     tap(page, "Undo: save deal 1")
     shown(page, "Enter deal 1")
+
+
+def test_a_game_opens_only_once_the_address_says_so_and_a_reload_at_once_keeps_it(
+    page: Page,
+) -> None:
+    """The browser's address, not the screen, is what a reload reopens. A screen drawn before
+    its address arrived was lost by a reload at that moment (the full run's failure: a draft
+    reopened, then a reload showed the home screen)."""
+    black_spy_after_one_deal(page)
+    tap(page, "Back")
+    held_address(page)
+    page.get_by_role("button", name="Black Spy · Anna, Ben, Carla, Dirk", exact=False).first.click()
+    address_held(page)  # the server asked the browser to show the game's address ...
+    assert page.url.endswith("/")
+    absent(page, "Enter deal 2")  # ... and the screen waits for it
+    shown(page, "New game")
+    released_address(page)
+    shown(page, "Enter deal 2")
+    assert "/game/" in page.url
+    reload(page)
+    shown(page, "Enter deal 2")
 
 
 def test_a_half_entered_deal_survives_back_reload_and_a_restart(

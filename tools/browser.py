@@ -198,6 +198,19 @@ WATCH_SERVER = """(() => {
         held = null;
         waiting.forEach(deliver => deliver());
     };
+    // Or hold back only the messages that change the browser's address (`holdAddress()`), to
+    // see what the screen shows while the address has not followed yet.
+    let heldAddress = null;  // null: delivered; a list: the address changes waiting
+    const addressEvents = new WeakSet();
+    counts.addressesHeld = 0;
+    counts.holdAddress = () => { heldAddress = heldAddress || []; };
+    counts.releaseAddress = () => {
+        const waiting = heldAddress || [];
+        heldAddress = null;
+        waiting.forEach(deliver => deliver());
+    };
+    const changesAddress = (event) => event.data instanceof ArrayBuffer
+        && new TextDecoder("latin1").decode(event.data).includes("push_route");
     class Watched extends Native {
         constructor(...args) {
             super(...args);
@@ -207,8 +220,18 @@ WATCH_SERVER = """(() => {
             if (type !== "message" || !listener) {
                 return super.addEventListener(type, listener, options);
             }
-            const gated = (event) => held ? held.push(() => listener.call(this, event))
-                                          : listener.call(this, event);
+            const gated = (event) => {
+                const deliver = () => listener.call(this, event);
+                if (heldAddress && changesAddress(event)) {
+                    if (!addressEvents.has(event)) counts.addressesHeld += 1;
+                    addressEvents.add(event);
+                    heldAddress.push(deliver);
+                } else if (held) {
+                    held.push(deliver);
+                } else {
+                    deliver();
+                }
+            };
             return super.addEventListener(type, gated, options);
         }
         send(data) { counts.sent += 1; return super.send(data); }
@@ -248,6 +271,24 @@ def released_answers(page: Page) -> None:
     """Deliver the held messages in order, and wait until Flutter has painted them."""
     page.evaluate("window.__debrief.release()")
     painted(page)
+
+
+def held_address(page: Page) -> None:
+    """Keep the server's next changes of the browser's address from the app (every other
+    message is delivered) until `released_address`; wait for one with `address_held`."""
+    page.evaluate("window.__debrief.holdAddress()")
+
+
+def address_held(page: Page) -> None:
+    """Wait until the server has sent a change of address that is held back, and for the
+    frame that paints everything it sent before it."""
+    page.wait_for_function("() => window.__debrief.addressesHeld > 0", timeout=15_000)
+    painted(page)
+
+
+def released_address(page: Page) -> None:
+    """Deliver the held changes of address."""
+    page.evaluate("window.__debrief.releaseAddress()")
 
 
 def received(page: Page) -> int:
