@@ -77,8 +77,7 @@ def App(store: Store, device: str, sharing: Sharing | None) -> list[ft.View]:
     state, _ = use_made(load)
 
     def on_route_change(event: ft.RouteChangeEvent) -> None:
-        state.route = event.route
-        state.remember_route(event.route)
+        state.followed(event.route)
 
     def on_view_pop(event: ft.ViewPopEvent) -> None:
         state.go("/")

@@ -298,13 +298,21 @@ class AppState:
     # --- navigation and notes --------------------------------------------------------------
 
     def go(self, route: str) -> None:
-        """Open a screen: the browser's address and back button follow."""
+        """Open a screen. The browser's address changes first and the screen follows it
+        (`followed`, from the page's route change): a screen drawn before its address
+        arrived was lost by a reload at that moment, which reopens the address."""
         self.message = None
+        page = ft.context.page
+        if page is None or page.route == route:
+            self.followed(route)
+        else:
+            page.navigate(route)
+
+    def followed(self, route: str) -> None:
+        """The address changed (by `go`, the browser's back button or a typed address): show
+        its screen."""
         self.route = route
         self.remember_route(route)
-        page = ft.context.page
-        if page is not None and page.route != route:
-            page.navigate(route)
 
     def remember_route(self, route: str) -> None:
         """Where to reopen the app (the host's app only); a convenience a full disk may skip."""
