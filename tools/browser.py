@@ -188,7 +188,9 @@ def accessible(page: Page) -> None:
 
 WATCH_SERVER = """(() => {
     const Native = window.WebSocket;
-    const counts = window.__debrief = {sent: 0, received: 0};
+    // received: every message from the server; answers: those that draw (not the ones that
+    // only change the browser's address: the screen follows those a round trip later).
+    const counts = window.__debrief = {sent: 0, received: 0, answers: 0};
     // A test may hold the server's messages back (`hold()`) to tap while an answer is still
     // on its way, as a finger does on a slow network, and then deliver them (`release()`).
     let held = null;  // null: messages are delivered; a list: the deliveries waiting
@@ -210,11 +212,15 @@ WATCH_SERVER = """(() => {
         waiting.forEach(deliver => deliver());
     };
     const changesAddress = (event) => event.data instanceof ArrayBuffer
+        && event.data.byteLength < 512  // it is short: a screen's long messages are not read
         && new TextDecoder("latin1").decode(event.data).includes("push_route");
     class Watched extends Native {
         constructor(...args) {
             super(...args);
-            this.addEventListener("message", () => { counts.received += 1; });
+            this.addEventListener("message", (event) => {
+                counts.received += 1;
+                if (!changesAddress(event)) counts.answers += 1;
+            });
         }
         addEventListener(type, listener, options) {
             if (type !== "message" || !listener) {
@@ -292,8 +298,9 @@ def released_address(page: Page) -> None:
 
 
 def received(page: Page) -> int:
-    """How many messages the server has sent this page."""
-    return int(page.evaluate("window.__debrief.received"))
+    """How many answers the server has sent this page: messages that draw (a tap that opens
+    another screen is first answered with the new address; the screen follows it)."""
+    return int(page.evaluate("window.__debrief.answers"))
 
 
 def painted(page: Page) -> None:
@@ -306,7 +313,7 @@ def painted(page: Page) -> None:
 def answered(page: Page, before: int, timeout: float = 15_000) -> None:
     """Wait until the server has answered an action (a message after `before`), painted."""
     page.wait_for_function(
-        "before => window.__debrief.received > before", arg=before, timeout=timeout
+        "before => window.__debrief.answers > before", arg=before, timeout=timeout
     )
     painted(page)
 
