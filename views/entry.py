@@ -24,11 +24,12 @@ from .games import AtTable
 from .hooks import use_made
 from .i18n import Translator
 from .safe import safe_effect
-from .state import DETAILED, QUICK
+from .state import DETAILED, QUICK, REFUSALS
 from .widgets import drawn_as, segmented, show_note
 
 NEW = -1  # the index of a round being entered that is not saved yet
 D = TypeVar("D")
+T = TypeVar("T")
 UNREADABLE = (KeyError, TypeError, ValueError, AttributeError, scoring.InvalidRecord)
 
 
@@ -135,6 +136,30 @@ def refuse(at: AtTable, errors: list[scoring.RecordError]) -> None:
     if len(errors) > 1:
         text += " " + t.plural("({count} more problem)", "({count} more problems)", len(errors) - 1)
     show_note(ft.context.page, text, seconds=6)
+
+
+def save_checked(
+    at: AtTable,
+    errors: list[scoring.RecordError],
+    set_tried: Callable[[bool], None],
+    store: Callable[[], T],
+    report: Callable[[list[str]], None] | None = None,
+) -> T | None:
+    """Save an entry unless it breaks a rule: then nothing is stored, why is said where the
+    finger is (`refuse`) and from now on every problem stands next to the entry. A save the
+    store refuses (another device saved first, a full disk) keeps the entry and says why, in
+    a note or through `report`. The store's answer; None when nothing was saved."""
+    if errors:
+        set_tried(True)
+        refuse(at, errors)
+        return None
+    if report is None:
+        return at.state.attempt(store)
+    try:
+        return store()
+    except REFUSALS as refused:
+        report(at.state.refusal(refused))
+        return None
 
 
 ROUND_PATH = re.compile(r"^rounds\[\d+\]\.?")

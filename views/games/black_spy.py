@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from fractions import Fraction
+from functools import partial
 
 import flet as ft
 
@@ -20,7 +21,7 @@ from ..entry import (
     form_switch,
     opener,
     part_of,
-    refuse,
+    save_checked,
     spoken_to,
     subject,
     use_kept,
@@ -485,17 +486,11 @@ def deal_actions(
     correcting = None if editing == NEW else editing
 
     def save() -> None:
-        if errors:
-            set_tried(True)
-            refuse(at, errors)
-            return
-        try:
-            after = state.save_round(at.game_id, correcting, deal)
-        except REFUSALS as refused:
-            set_problems(state.refusal(refused))
-            return
-        state.say(deal_saved_message(t, after, index))
-        saved()
+        store = partial(state.save_round, at.game_id, correcting, deal)
+        after = save_checked(at, errors, set_tried, store, report=set_problems)
+        if after is not None:
+            state.say(deal_saved_message(t, after, index))
+            saved()
 
     def delete() -> None:
         try:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Callable
+from functools import partial
 
 import flet as ft
 
@@ -26,7 +27,7 @@ from ..entry import (
     discard,
     form_switch,
     opener,
-    refuse,
+    save_checked,
     spoken_to,
     subject,
     use_kept,
@@ -41,7 +42,7 @@ from ..frame import (
 )
 from ..hooks import NO_ROUND, use_made, use_value
 from ..i18n import Translator
-from ..state import QUICK, REFUSALS
+from ..state import QUICK
 from ..widgets import (
     TARGET,
     chip,
@@ -289,26 +290,15 @@ def RoundEntry(
         return change
 
     def save() -> None:
-        if errors:
-            set_tried(True)
-            refuse(at, errors)
-            return
-        try:
-            state.save_round(at.game_id, correcting, draft.to_json())
-        except REFUSALS as refused:
-            state.say(" ".join(state.refusal(refused)))
-            return
-        state.say(t("Round {number} saved.", number=index + 1))
-        saved()
+        store = partial(state.save_round, at.game_id, correcting, draft.to_json())
+        if save_checked(at, errors, set_tried, store) is not None:
+            state.say(t("Round {number} saved.", number=index + 1))
+            saved()
 
     def delete() -> None:
-        try:
-            state.delete_round(at.game_id, editing)
-        except REFUSALS as refused:
-            state.say(" ".join(state.refusal(refused)))
-            return
-        state.say(t("Round {number} deleted", number=index + 1))
-        saved()
+        if state.tried(lambda: state.delete_round(at.game_id, editing)):
+            state.say(t("Round {number} deleted", number=index + 1))
+            saved()
 
     tabs = ft.Row(
         wrap=True,

@@ -4,6 +4,7 @@ result with how each score was made."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import partial
 
 import flet as ft
 
@@ -15,15 +16,15 @@ from ..entry import (
     NEW,
     form_switch,
     kept_entry,
-    refuse,
     restored,
+    save_checked,
     spoken_to,
     subject,
     use_kept,
 )
 from ..frame import asked_first, correction_banner, game_over_panel, screen
 from ..hooks import Setter, use_made, use_value
-from ..state import DETAILED, QUICK, REFUSALS
+from ..state import DETAILED, QUICK
 from ..widgets import (
     choice_chips,
     drawn_as,
@@ -110,14 +111,8 @@ def SpywhereScreen(at: AtTable, key: str | None = None) -> ft.View:
     tried, set_tried = use_value(False)  # Save was tapped: every error speaks
 
     def save() -> None:
-        if errors:
-            set_tried(True)
-            refuse(at, errors)
-            return
-        try:
-            state.save_round(at.game_id, editing, entered)
-        except REFUSALS as refused:
-            state.say(" ".join(state.refusal(refused)))
+        store = partial(state.save_round, at.game_id, editing, entered)
+        if save_checked(at, errors, set_tried, store) is None:
             return
         if at.fix_round is None:  # a stored game's correction gets a fresh screen (GameScreen)
             set_step(NO_STEP)
