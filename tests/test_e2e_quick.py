@@ -162,3 +162,39 @@ def test_a_spywhere_ending_counted_and_corrected_on_the_pad(page: Page) -> None:
     tap(page, "Correct the end of the game")
     tap(page, "Cards")
     see(page, "Everyone shows their passport.")
+
+
+PAD_KEYS = [*"1234567890", "Delete a digit"]
+
+
+def in_view(page: Page, name: str) -> tuple[float, float]:
+    """The top and bottom of the button named `name`, asserted to be on the phone's screen."""
+    box = page.get_by_role("button", name=name, exact=True).first.bounding_box()
+    assert box is not None, name
+    top, bottom = box["y"], box["y"] + box["height"]
+    height = page.viewport_size["height"] if page.viewport_size else 0
+    assert top >= 0 and bottom <= height, (name, top, bottom)
+    return top, bottom
+
+
+def test_with_six_players_the_pad_stays_in_reach_and_shows_where_it_types(page: Page) -> None:
+    """Six Spywhere players on a phone: every key and Save on the screen (below the players'
+    rows they had left it), and each row the pad moves on to scrolled into view."""
+    names = ["Anna", "Ben", "Carla", "Dirk", "Eva", "Finn"]
+    start_game(page, "Spywhere", names)
+    tap(page, "Start Spywhere")
+    for key in [*PAD_KEYS, "Next player", "Save scores"]:
+        in_view(page, key)
+    pad_top, _ = in_view(page, "1")
+    for name, own in zip(names[:-1], "56789", strict=True):  # each a digit no other can follow
+        tap(page, own)
+        following = names[names.index(name) + 1]
+        row = f"{following}'s own cards: nothing yet"
+        page.get_by_role("button", name=row, exact=True).wait_for()
+        page.wait_for_function(
+            "([row, limit]) => [...document.querySelectorAll('flt-semantics[aria-label]')]"
+            ".some(e => e.getAttribute('aria-label') === row"
+            " && e.getBoundingClientRect().top >= 0 && e.getBoundingClientRect().bottom <= limit)",
+            arg=[row, pad_top],
+            timeout=15_000,
+        )
