@@ -130,25 +130,36 @@ def result_sharer(state: AppState, text: str) -> Callable[[], Awaitable[None]]:
     return share
 
 
-def screen(at: AtTable, title: str, controls: list[ft.Control], entering: bool = False) -> ft.View:
+def screen(
+    at: AtTable,
+    title: str,
+    controls: list[ft.Control],
+    entering: bool = False,
+    fills: bool = False,
+) -> ft.View:
     """A game's table screen: its bar (back, undo, redo) over the content, scrolling. A phone
-    that watches a shared table gets the totals in large type on top."""
+    that watches a shared table gets the totals in large type on top. The last of the
+    `controls` of an entry that `fills` the screen scrolls by itself (`numpad.pinned_pad`)."""
     if at.read_only and view_of(at.record["game"]).totals_are_scores:
         controls = [scoreboard(at), *controls]
-    return ft.View(
-        route=f"/game/{at.game_id}",
-        appbar=game_bar(at, title, entering),
-        controls=[
-            # The sheet and an entry scroll in a column of their own, keyed by which is shown:
-            # each opens at its top (one scrollable for both kept the entry's offset, and after
-            # a save the sheet's top, with the next round's button, was out of view).
+    content: list[ft.BaseControl]
+    if fills:
+        *above, filling = controls
+        content = [*([body(above)] if above else []), filling]
+    else:
+        # The sheet and an entry scroll in a column of their own, keyed by which is shown:
+        # each opens at its top (one scrollable for both kept the entry's offset, and after
+        # a save the sheet's top, with the next round's button, was out of view).
+        content = [
             ft.Column(
                 [body(controls)],
                 scroll=ft.ScrollMode.AUTO,
                 expand=True,
                 key="entry" if entering else "sheet",
             )
-        ],
+        ]
+    return ft.View(
+        route=f"/game/{at.game_id}", appbar=game_bar(at, title, entering), controls=content
     )
 
 

@@ -11,7 +11,8 @@ from collections.abc import Callable
 import flet as ft
 
 from .i18n import Translator
-from .widgets import TARGET
+from .safe import safe_effect
+from .widgets import TARGET, body
 
 DIGITS = "1234567890"
 MINUS, DELETE, NEXT = "minus", "delete", "next"
@@ -83,3 +84,40 @@ def pad_field(face: ft.Control, label: str, active: bool, choose: Callable[[], N
         ink=True,
     )
     return ft.Semantics(content=box, label=label, button=True, container=True, expand=True)
+
+
+def pad_row_key(name: str) -> ft.ScrollKey:
+    """The key of the row the pad types into for `name` (PinnedPad scrolls to it)."""
+    # Flet's keys are dataclasses made by a decorator that mypy does not follow.
+    return ft.ScrollKey(f"pad-row-{name}")  # type: ignore[call-arg]
+
+
+@ft.component
+def PinnedPad(
+    rows: list[ft.Control], pad: list[ft.Control], names: list[str], active: str | None
+) -> ft.Control:
+    """An entry typed on the number pad, filling the screen: its rows scroll over the pad,
+    which stays at the bottom like a phone's keyboard, so every key (and Save beside Next)
+    is in reach whatever the number of players (below the rows it left the screen with six
+    Black Spy piles or four Spywhere players). When the pad moves on, the rows scroll so the
+    one it types into (`active`) is the second in view, under the one just typed; at the
+    first player's row they are at their top (the title and the form's switch in view)."""
+    scroller: ft.MutableRef[ft.Column | None] = ft.use_ref(None)
+
+    def show_active() -> None:
+        column = scroller.current
+        if active is None or active not in names or column is None:
+            return
+        index = names.index(active)
+        page = ft.context.page
+        if index == 0:
+            page.run_task(column.scroll_to, offset=0, duration=150)
+        else:
+            above = pad_row_key(names[index - 1]).value
+            page.run_task(column.scroll_to, scroll_key=above, duration=150)
+
+    ft.use_effect(safe_effect(show_active), [active])
+    rows_area = ft.Column(
+        [body(rows)], scroll=ft.ScrollMode.AUTO, expand=True, key="entry", ref=scroller
+    )
+    return ft.Column([rows_area, body(pad, spacing=8)], expand=True, spacing=8)

@@ -14,7 +14,7 @@ from scoring import Record, spywhere
 from scoring.reader import as_whole
 
 from ..i18n import Translator
-from ..numpad import DELETE, KEY_HEIGHT, NEXT, number_pad, pad_field
+from ..numpad import DELETE, KEY_HEIGHT, NEXT, number_pad, pad_field, pad_row_key
 from ..widgets import chip, choice_chips, drawn_as, note
 
 PILE_RAN_OUT = "-"
@@ -155,9 +155,9 @@ def quick_ending(
     change: TallyChange,
     save: Callable[[], None],
     problem: ft.Control | None,
-) -> list[ft.Control]:
-    """The players' rows, who ended the game, one line for a problem, and the number pad with
-    Save beside its Next key."""
+) -> tuple[list[ft.Control], list[ft.Control]]:
+    """(rows, pad): the players' rows and who ended the game; one line for a problem over the
+    number pad, with Save beside its Next key."""
     names = list(tally.typed)
     limit = spywhere.own_cards_limit(len(names))
     most_correct = spywhere.passports_each(len(names)) * (len(names) - 1)
@@ -176,9 +176,9 @@ def quick_ending(
             lambda key: change(lambda c: c.with_ended_by(None if key == PILE_RAN_OUT else key)),
         )
     )
-    # One line, always there: a problem never pushes the pad down under a finger.
-    controls.append(ft.Container(problem, height=40, alignment=ft.Alignment.CENTER_LEFT))
-    controls.append(
+    pad = [
+        # One line, always there: a problem never pushes the pad down under a finger.
+        ft.Container(problem, height=40, alignment=ft.Alignment.CENTER_LEFT),
         number_pad(
             t,
             lambda key: change(lambda current: current.pressed(key, limit)),
@@ -187,9 +187,9 @@ def quick_ending(
             beside_next=ft.FilledButton(
                 t("Save scores"), icon=ft.Icons.SAVE, height=KEY_HEIGHT, on_click=save
             ),
-        )
-    )
-    return controls
+        ),
+    ]
+    return controls, pad
 
 
 def player_row(
@@ -242,5 +242,5 @@ def player_row(
         for count in range(most_correct + 1)
     ]
     if len(counts) <= CHIPS_BESIDE:
-        return ft.Row([box, *counts], spacing=4)
-    return ft.Column([ft.Row([box]), ft.Row(counts, spacing=4)], spacing=4)
+        return ft.Row([box, *counts], spacing=4, key=pad_row_key(name))
+    return ft.Column([ft.Row([box]), ft.Row(counts, spacing=4)], spacing=4, key=pad_row_key(name))

@@ -36,7 +36,7 @@ from ..frame import (
 )
 from ..hooks import NO_ROUND, NO_TEXT, use_messages, use_value
 from ..i18n import Translator
-from ..numpad import DELETE, KEY_HEIGHT, MINUS, NEXT, number_pad, pad_field
+from ..numpad import DELETE, KEY_HEIGHT, MINUS, NEXT, PinnedPad, number_pad, pad_field, pad_row_key
 from ..state import DETAILED, QUICK, REFUSALS
 from ..widgets import (
     TARGET,
@@ -170,7 +170,8 @@ def BlackSpyScreen(at: AtTable, key: str | None = None) -> ft.View:
         controls = [*correction_banner(state.t, at.fix_round), entry]
     else:
         controls = sheet(at, open_entry)
-    return screen(at, black_spy.RULES.title, controls, entering=editing is not None)
+    quick = editing is not None and form == QUICK
+    return screen(at, black_spy.RULES.title, controls, entering=editing is not None, fills=quick)
 
 
 def opening_form(at: AtTable, editing: int | None) -> str:
@@ -989,6 +990,17 @@ def QuickDealEntry(
         note(t("Type each pile's points; the last pile fills itself in.")),
         *[pile_row(t, counted, name, piles.get(name), points.get(name), change) for name in names],
         moon_choice_line(t, counted, options, change),
+    ]
+    buttons: list[ft.Control] = [
+        ft.OutlinedButton(t("Discard"), height=52, on_click=lambda: close()),
+    ]
+    if editing != NEW:
+        buttons.append(
+            ft.TextButton(t("Delete deal"), icon=ft.Icons.DELETE_OUTLINE, on_click=delete)
+        )
+    controls.append(ft.Row(buttons, wrap=True))
+    pad: list[ft.Control] = [
+        error_box(problems),
         # One line, always there: an error never pushes the pad down under a finger.
         ft.Container(
             problem_line([subject(at, shown[0])]) if shown else None,
@@ -1004,17 +1016,8 @@ def QuickDealEntry(
                 t("Save deal"), icon=ft.Icons.SAVE, height=KEY_HEIGHT, on_click=save
             ),
         ),
-        error_box(problems),
     ]
-    buttons: list[ft.Control] = [
-        ft.OutlinedButton(t("Discard"), height=52, on_click=lambda: close()),
-    ]
-    if editing != NEW:
-        buttons.append(
-            ft.TextButton(t("Delete deal"), icon=ft.Icons.DELETE_OUTLINE, on_click=delete)
-        )
-    controls.append(ft.Row(buttons, wrap=True))
-    return ft.Column(controls, spacing=8, horizontal_alignment=ft.CrossAxisAlignment.STRETCH)
+    return PinnedPad(controls, pad, names, counted.active)
 
 
 def pile_row(
@@ -1052,13 +1055,7 @@ def pile_row(
         lambda: change(lambda current: current.with_moon(name)),
         selected=counted.moon_taker == name,
     )
-    return ft.Row(
-        [
-            row,
-            moon,
-        ],
-        spacing=4,
-    )
+    return ft.Row([row, moon], spacing=4, key=pad_row_key(name))
 
 
 def moon_choice_line(

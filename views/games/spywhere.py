@@ -24,6 +24,7 @@ from ..entry import (
 )
 from ..frame import asked_first, correction_banner, game_over_panel, screen
 from ..hooks import Setter, use_made, use_value
+from ..numpad import PinnedPad
 from ..state import DETAILED, QUICK
 from ..widgets import (
     choice_chips,
@@ -143,18 +144,20 @@ def SpywhereScreen(at: AtTable, key: str | None = None) -> ft.View:
             set_form(chosen)
 
         title = heading(t("End of the game")) if form == QUICK else ft.Container()
-        controls.append(
-            ft.Row(
-                [title, form_switch(t, form, switch_to)],
-                alignment=ft.MainAxisAlignment.SPACE_BETWEEN,
-            )
+        title_row = ft.Row(
+            [title, form_switch(t, form, switch_to)],
+            alignment=ft.MainAxisAlignment.SPACE_BETWEEN,
         )
         if form == QUICK:
             everyone_typed = tally.active is None and all(tally.typed.values())
             problem = errors[:1] if tried or everyone_typed else []
             line = problem_line([subject(at, e) for e in problem]) if problem else None
-            controls += quick_ending(t, at.record, tally, set_tally, save, line)
+            rows, pad = quick_ending(t, at.record, tally, set_tally, save, line)
+            rows_and_title = [title_row, *rows]
+            controls.append(PinnedPad(rows_and_title, pad, list(tally.typed), tally.active))
+            return screen(at, spywhere.RULES.title, controls, entering=True, fills=True)
         else:
+            controls.append(title_row)
             shown = spoken_to(errors, touched, tried)
             wizard = Wizard(
                 at, draft, set_draft, step, set_step, (errors, shown), save, set_touched
