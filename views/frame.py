@@ -139,7 +139,7 @@ def screen(
 ) -> ft.View:
     """A game's table screen: its bar (back, undo, redo) over the content, scrolling. A phone
     that watches a shared table gets the totals in large type on top. The last of the
-    `controls` of an entry that `fills` the screen scrolls by itself (`numpad.pinned_pad`)."""
+    `controls` of an entry that `fills` the screen scrolls by itself (`numpad.PinnedPad`)."""
     if at.read_only and view_of(at.record["game"]).totals_are_scores:
         controls = [scoreboard(at), *controls]
     content: list[ft.BaseControl]
