@@ -500,13 +500,16 @@ def rest_of_deal(piles: Mapping[str, Pile]) -> Pile | None:
     >>> rest_of_deal({"Anna": Pile(6, 2, frozenset({8}), 1), "Ben": Pile(0, 3, frozenset(), 2)})
     Pile(black_spies=0, black_low=1, black_high=frozenset({9, 10, 11}), colored_spies=1)
     """
-    spies = BLACK_SPIES - sum(p.black_spies for p in piles.values())
-    low = BLACK_LOW - sum(p.black_low for p in piles.values())
-    colored = COLORED_SPIES - sum(p.colored_spies for p in piles.values())
+    return None if over_a_deal(piles) else left_over(piles)
+
+
+def over_a_deal(piles: Mapping[str, Pile]) -> bool:
+    """Whether the piles hold more of a part than a deal has, or a black 8 to 11 twice."""
     taken = [rank for p in piles.values() for rank in p.black_high]
-    if min(spies, low, colored) < 0 or len(taken) != len(set(taken)):
-        return None
-    return Pile(spies, low, frozenset(HIGH_POINTS) - set(taken), colored)
+    too_many = any(
+        sum(getattr(p, part) for p in piles.values()) > limit for part, limit in PART_LIMITS.items()
+    )
+    return too_many or len(taken) != len(set(taken))
 
 
 def left_over(piles: Mapping[str, Pile]) -> Pile:
