@@ -45,6 +45,17 @@ def chip(page: Page, label: str, role: str = "checkbox", checked: bool = True) -
     )
 
 
+def choose_form(page: Page, form: str) -> None:
+    """Have the entry just opened in `form` (the switch's "Quick" or "Cards"): wait until the
+    entry is drawn (its switch is there), then tap `form` unless it is the selected segment
+    (Flutter marks it aria-current). Guessing the form from a control of one of them raced
+    the drawing: looked for before the entry was drawn, it was missed."""
+    segment = page.get_by_role("button", name=form, exact=True).first
+    segment.wait_for(state="attached", timeout=15_000)
+    if segment.get_attribute("aria-current") != "true":
+        tap(page, form)
+
+
 def shown(page: Page, text: str, timeout: float = 15_000) -> None:
     """Wait until a control says `text`: its whole label, or a whole line of its text (Flutter
     merges the texts of a card or a list row into one node, a line each)."""
@@ -88,8 +99,7 @@ def open_cards_entry(page: Page, label: str, cards: str = "Cards") -> None:
     """Open a deal's entry (`label`, e.g. "Enter deal 2") with the cards: a table's first entry
     is the quick one (the number pad's keys are there), which "Cards" switches for this game."""
     tap(page, label)
-    if page.get_by_role("button", name="7", exact=True).count():
-        tap(page, cards)
+    choose_form(page, cards)
 
 
 def enter_deal(page: Page, number: int, names: list[str], deal: dict[str, Any]) -> None:
@@ -162,8 +172,7 @@ def enter_spywhere_counts(page: Page, names: list[str], ending: dict[str, Any]) 
     """The end in counts form, as a table enters it quickly: each player's own cards on the
     pad (it moves on by itself, or by "Next player" after a number that could grow), how many
     they named right (0 needs no tap), who ended the game (the pile running out needs none)."""
-    if page.get_by_role("button", name="Next player").count() == 0:
-        tap(page, "Quick")
+    choose_form(page, "Quick")
     limit = spywhere.own_cards_limit(len(names))
     for name in names:
         own = ending["counts"][name]["own_cards"]
@@ -181,8 +190,7 @@ def enter_spywhere_counts(page: Page, names: list[str], ending: dict[str, Any]) 
 
 def enter_spywhere_ending(page: Page, names: list[str], ending: dict[str, Any]) -> None:
     """The end as laid open, in the wizard ("Cards": the first entry of a table is quick)."""
-    if page.get_by_role("button", name="Next player").count():
-        tap(page, "Cards")
+    choose_form(page, "Cards")
     two = len(names) == 2
     for name in names:
         for slot, nationality in enumerate(ending["passports"][name]):
@@ -220,8 +228,7 @@ def open_round_with_cards(page: Page, number: int) -> None:
     """Open Kompromat's round `number` with the cards: a table's first entry is the quick one
     (its missions' outcomes; no keypad of cards), which "Cards" switches for this game."""
     tap_starting(page, f"Enter round {number} of 6")
-    if page.get_by_role("button", name=re.compile(r" plays 7$")).count() == 0:
-        tap(page, "Cards")
+    choose_form(page, "Cards")
 
 
 def enter_kompromat_round(page: Page, number: int, names: list[str], rnd: dict[str, Any]) -> None:
@@ -250,8 +257,7 @@ def enter_kompromat_outcomes(
     21, 21, no cards), a perfect 21's token back, the "!" marks, who won unless the marks
     decided it, and its card — after which the next mission opens by itself."""
     tap_starting(page, f"Enter round {number} of 6")
-    if page.get_by_role("button", name=re.compile(r" wins$")).count() == 0:
-        tap(page, "Quick")
+    choose_form(page, "Quick")
     for index, mission in enumerate(rnd["missions"]):
         # the mission opened by itself (its tab is the selected one)
         page.get_by_role("checkbox", name=f"Mission {index + 1}", checked=True).wait_for()
@@ -271,10 +277,7 @@ def enter_kompromat_outcomes(
         if index == len(rnd["missions"]) - 1:
             chip(page, card)
         else:  # the next mission opens: this chip is not there to be seen checked
-            target = page.get_by_role("checkbox", name=card, exact=True).first
-            before = received(page)
-            target.click()
-            answered(page, before)
+            tap(page, card, role="checkbox")
     save(page, "Save round", f"Round {number} saved")
 
 
