@@ -22,7 +22,6 @@ from scoring.errors import N_
 
 from .games import AtTable
 from .hooks import use_made
-from .i18n import Translator
 from .safe import safe_effect
 from .state import DETAILED, QUICK, REFUSALS
 from .widgets import drawn_as, segmented, show_note
@@ -225,8 +224,16 @@ def subject(at: AtTable, error: scoring.RecordError) -> str:
     return f"{where[:1].upper()}{where[1:]}: {text}"
 
 
-def form_switch(t: Translator, form: str, switch_to: Callable[[str], None]) -> ft.Control:
-    """Quick entry (what the table counts: points, an outcome) or the cards, detailed."""
+def form_switch(at: AtTable, form: str, switched: Callable[[str], None]) -> ft.Control:
+    """Quick entry (what the table counts: points, an outcome) or the cards, detailed. The
+    form chosen is the table's choice for this game and this kind of game (on every device);
+    `switched` then shows the entry in it."""
+    t = at.t
+
+    def switch_to(chosen: str) -> None:
+        at.state.set_entry_mode(at.game_id, at.record["game"], chosen)
+        switched(chosen)
+
     return segmented(
         selected=[form],
         key=drawn_as("form", form),

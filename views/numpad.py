@@ -22,13 +22,16 @@ KEY_HEIGHT = TARGET + 8  # 56 px: a thumb at the table hits it
 def number_pad(
     t: Translator,
     press: Callable[[str], None],
+    next_label: str,
+    save_label: str,
+    save: Callable[[], None],
     minus: bool = True,
-    next_label: str | None = None,
-    beside_next: ft.Control | None = None,
-) -> ft.Control:
-    """1–9, then minus (when `minus`), 0 and delete; a "next" key under them, with
-    `beside_next` (the entry's Save) in the same row, so the whole pad and Save fit on a
-    phone's screen. `press` gets a digit, MINUS, DELETE or NEXT."""
+    problem: ft.Control | None = None,
+) -> list[ft.Control]:
+    """One line for the entry's `problem`, always there (a problem that comes never pushes a
+    key under a finger); 1–9, then minus (when `minus`), 0 and delete; a "next" key under them
+    with Save beside it, so the whole pad and Save fit on a phone's screen. `press` gets a
+    digit, MINUS, DELETE or NEXT."""
 
     def key(face: ft.Control, value: str, enabled: bool = True) -> ft.Control:
         return ft.Container(
@@ -56,16 +59,20 @@ def number_pad(
         [
             key(
                 ft.Row(
-                    [ft.Text(next_label or t("Next"), size=18), ft.Icon(ft.Icons.ARROW_DOWNWARD)],
+                    [ft.Text(next_label, size=18), ft.Icon(ft.Icons.ARROW_DOWNWARD)],
                     alignment=ft.MainAxisAlignment.CENTER,
                     tight=True,
                 ),
                 NEXT,
             ),
-            *([ft.Container(beside_next, expand=True)] if beside_next is not None else []),
+            ft.Container(
+                ft.FilledButton(save_label, icon=ft.Icons.SAVE, height=KEY_HEIGHT, on_click=save),
+                expand=True,
+            ),
         ],
     ]
-    return ft.Column([ft.Row(r, spacing=8) for r in rows], spacing=8)
+    problem_row = ft.Container(problem, height=40, alignment=ft.Alignment.CENTER_LEFT)
+    return [problem_row, ft.Column([ft.Row(r, spacing=8) for r in rows], spacing=8)]
 
 
 def pad_field(face: ft.Control, label: str, active: bool, choose: Callable[[], None]) -> ft.Control:

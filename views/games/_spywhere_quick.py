@@ -14,7 +14,7 @@ from scoring import Record, spywhere
 from scoring.reader import as_whole
 
 from ..i18n import Translator
-from ..numpad import DELETE, KEY_HEIGHT, NEXT, number_pad, pad_field, pad_row_key
+from ..numpad import DELETE, NEXT, number_pad, pad_field, pad_row_key
 from ..widgets import chip, choice_chips, drawn_as, note
 
 PILE_RAN_OUT = "-"
@@ -176,19 +176,15 @@ def quick_ending(
             lambda key: change(lambda c: c.with_ended_by(None if key == PILE_RAN_OUT else key)),
         )
     )
-    pad = [
-        # One line, always there: a problem never pushes the pad down under a finger.
-        ft.Container(problem, height=40, alignment=ft.Alignment.CENTER_LEFT),
-        number_pad(
-            t,
-            lambda key: change(lambda current: current.pressed(key, limit)),
-            minus=False,
-            next_label=t("Next player"),
-            beside_next=ft.FilledButton(
-                t("Save scores"), icon=ft.Icons.SAVE, height=KEY_HEIGHT, on_click=save
-            ),
-        ),
-    ]
+    pad = number_pad(
+        t,
+        lambda key: change(lambda current: current.pressed(key, limit)),
+        t("Next player"),
+        t("Save scores"),
+        save,
+        minus=False,
+        problem=problem,
+    )
     return controls, pad
 
 

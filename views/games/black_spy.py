@@ -36,7 +36,7 @@ from ..frame import (
 )
 from ..hooks import NO_ROUND, NO_TEXT, use_messages, use_value
 from ..i18n import Translator
-from ..numpad import DELETE, KEY_HEIGHT, MINUS, NEXT, PinnedPad, number_pad, pad_field, pad_row_key
+from ..numpad import DELETE, MINUS, NEXT, PinnedPad, number_pad, pad_field, pad_row_key
 from ..state import DETAILED, QUICK, REFUSALS
 from ..widgets import (
     TARGET,
@@ -108,7 +108,6 @@ def BlackSpyScreen(at: AtTable, key: str | None = None) -> ft.View:
     state = at.state
     table = at.result.table
     names = list(table.names)
-    game = at.record["game"]
     opening = use_opening(
         at,
         lambda raw: Deal.from_json(raw, table),
@@ -152,15 +151,10 @@ def BlackSpyScreen(at: AtTable, key: str | None = None) -> ft.View:
         set_auto(automatic)
         set_draft(lambda current: fill(modify(current), automatic))
 
-    def switch_to(chosen: str) -> None:
-        """The other form: the table's choice for this game and this kind of game."""
-        state.set_entry_mode(at.game_id, game, chosen)
-        set_form(chosen)
-
     controls: list[ft.Control]
     if editing is not None:
         leave, saved = entry_exits(state, at.fix_round, lambda: set_editing(NO_ROUND))
-        switch = form_switch(at.t, form, switch_to)
+        switch = form_switch(at, form, set_form)
         if form == QUICK:
             entry = QuickDealEntry(
                 at, counted, editing, set_counted, switch, discard(at, leave), saved
@@ -999,22 +993,16 @@ def QuickDealEntry(
             ft.TextButton(t("Delete deal"), icon=ft.Icons.DELETE_OUTLINE, on_click=delete)
         )
     controls.append(ft.Row(buttons, wrap=True))
-    pad: list[ft.Control] = [
+    pad = [
         error_box(problems),
-        # One line, always there: an error never pushes the pad down under a finger.
-        ft.Container(
-            problem_line([subject(at, shown[0])]) if shown else None,
-            height=40,
-            alignment=ft.Alignment.CENTER_LEFT,
-        ),
-        number_pad(
+        *number_pad(
             t,
             press,
+            t("Next pile"),
+            t("Save deal"),
+            save,
             minus=low < 0,
-            next_label=t("Next pile"),
-            beside_next=ft.FilledButton(
-                t("Save deal"), icon=ft.Icons.SAVE, height=KEY_HEIGHT, on_click=save
-            ),
+            problem=problem_line([subject(at, shown[0])]) if shown else None,
         ),
     ]
     return PinnedPad(controls, pad, names, counted.active)

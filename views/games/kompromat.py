@@ -42,7 +42,7 @@ from ..frame import (
 )
 from ..hooks import NO_ROUND, use_made, use_value
 from ..i18n import Translator
-from ..state import QUICK
+from ..state import DETAILED, QUICK
 from ..widgets import (
     TARGET,
     chip,
@@ -105,16 +105,14 @@ def KompromatScreen(at: AtTable, key: str | None = None) -> ft.View:
         set_draft(blank() if index == NEW else RoundDraft.from_json(at.rounds[index], table))
         set_editing(index)
 
-    def switch_to(chosen: str) -> None:
-        """The other form: the table's choice for this game and this kind of game."""
-        state.set_entry_mode(at.game_id, game, chosen)
+    def switched(chosen: str) -> None:
         set_draft(lambda current: current.in_form(chosen == QUICK))
 
     controls: list[ft.Control] = [*correction_banner(t, at.fix_round)]
     controls.append(tokens_panel(t, board))
     if editing is not None:
         leave, saved = entry_exits(state, at.fix_round, lambda: set_editing(NO_ROUND))
-        switch = form_switch(t, QUICK if draft.quick else "detailed", switch_to)
+        switch = form_switch(at, QUICK if draft.quick else DETAILED, switched)
         controls.append(
             RoundEntry(at, draft, set_draft, editing, switch, discard(at, leave), saved)
         )

@@ -137,15 +137,9 @@ def SpywhereScreen(at: AtTable, key: str | None = None) -> ft.View:
             )
         )
     else:
-
-        def switch_to(chosen: str) -> None:
-            """The other form: the table's choice for this game and this kind of game."""
-            state.set_entry_mode(at.game_id, at.record["game"], chosen)
-            set_form(chosen)
-
         title = heading(t("End of the game")) if form == QUICK else ft.Container()
         title_row = ft.Row(
-            [title, form_switch(t, form, switch_to)],
+            [title, form_switch(at, form, set_form)],
             alignment=ft.MainAxisAlignment.SPACE_BETWEEN,
         )
         if form == QUICK:
@@ -156,13 +150,10 @@ def SpywhereScreen(at: AtTable, key: str | None = None) -> ft.View:
             rows_and_title = [title_row, *rows]
             controls.append(PinnedPad(rows_and_title, pad, list(tally.typed), tally.active))
             return screen(at, spywhere.RULES.title, controls, entering=True, fills=True)
-        else:
-            controls.append(title_row)
-            shown = spoken_to(errors, touched, tried)
-            wizard = Wizard(
-                at, draft, set_draft, step, set_step, (errors, shown), save, set_touched
-            )
-            controls += wizard.controls()
+        controls.append(title_row)
+        shown = spoken_to(errors, touched, tried)
+        wizard = Wizard(at, draft, set_draft, step, set_step, (errors, shown), save, set_touched)
+        controls += wizard.controls()
     return screen(at, spywhere.RULES.title, controls, entering=step is not None)
 
 
