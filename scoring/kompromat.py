@@ -434,6 +434,15 @@ class MissionPreview:
     tokens: dict[str, int] | None = None  # after the mission
     ended: bool = False  # after the mission that ended the game: nothing to enter
 
+    def everyone_laid(self, mission: MissionDraft) -> bool:
+        """Whether each player has laid cards on `mission`, or has none left in hand: by the
+        rules nothing is missing any more (more cards may still follow; the table says when
+        the mission is done). After the mission that ended the game nothing is expected."""
+        return self.ended or all(
+            mission.cards_of(name) or not any(in_hand.values())
+            for name, in_hand in self.left.items()
+        )
+
 
 @dataclass(frozen=True)
 class Standing:

@@ -336,6 +336,31 @@ def test_a_round_being_entered_is_previewed_mission_by_mission() -> None:
     assert left["10"] == 0 and left["1/11"] == 1 and left["2"] == 0 and left["9"] == 0
 
 
+def test_a_mission_is_laid_once_each_player_has_cards_on_it_or_none_left() -> None:
+    """What lets the cards entry open the next mission when the card is chosen: a mission
+    where someone still holds cards but laid none is not done (the rules refuse it)."""
+    import scoring
+
+    result = scoring.replay(game(m(T5, [9], [8])))
+    deck = [card for mission in ALL_FOURTEEN for card in mission]
+    rest_of_annas = [card for card in deck if card not in (9, 2)]  # a preview lays them all
+    draft = {
+        "missions": [
+            m(T4, [9], [8]),
+            {"alarm": 0, "plays": {"Anna": [2]}},
+            m(T3, rest_of_annas, [4]),
+            {"alarm": 0, "plays": {"Ben": [3]}},
+        ]
+    }
+    missions = rules.RoundDraft.from_json(draft, result.table)
+    previews = rules.RULES.preview(result.state, missions)
+    laid = [p.everyone_laid(d) for p, d in zip(previews, missions.missions, strict=True)]
+    # mission 4: Anna laid none, but her 14 cards are all on missions 1 to 3
+    assert laid == [True, False, True, True]
+    quick = missions.in_form(True)
+    assert not rules.RULES.preview(result.state, quick)[0].everyone_laid(quick.missions[0])
+
+
 def test_cards_left_in_the_mission_deck() -> None:
     left = standings(game(m(T5, [9], [8]), m(T4, [9], [8])))["cards_left"]
     by_card = {(c["kind"], c.get("vp"), c.get("item")): c["left"] for c in left}
