@@ -16,6 +16,7 @@ from ui import (
     open_cards_entry,
     open_round_with_cards,
     pile_shows,
+    scrolled_into_view,
     shown,
     start_game,
     tap_starting,
@@ -151,6 +152,35 @@ def test_quick_taps_on_the_kompromat_keypad_all_land(page: Page) -> None:
     for key, box in zip(keys, boxes, strict=True):
         after = page.get_by_role("button", name=f"Anna plays {key}", exact=True).bounding_box()
         assert after is not None and abs(after["y"] - box["y"]) < 1, key
+
+
+def test_a_mission_card_chosen_last_opens_the_next_mission_at_its_keypads(page: Page) -> None:
+    """Cards entry: the mission card, chosen once both players have laid cards, opens the next
+    mission scrolled to its keypads (no tap to move on) and says how the last one ended; a card
+    chosen first moves nothing. The card tapped before the app has answered the last played
+    card still counts that card."""
+    start_game(page, "Kompromat", ["Anna", "Ben"])
+    tap(page, "Start Kompromat")
+    open_round_with_cards(page, 1)
+    tap(page, "Anna plays 10")
+    tap(page, "Anna plays 9")
+    last_card = page.get_by_role("button", name="Ben plays 10", exact=True)
+    mission_card = page.get_by_role("checkbox", name="Mission card: Code", exact=True)
+    page.mouse.move(200, 400)
+    page.mouse.wheel(0, 3000)  # down to the mission cards, as a thumb scrolls
+    scrolled_into_view(page, "Mission card: Code")
+    held_answers(page)  # Ben's card is still being answered when the mission card is tapped
+    last_card.click()
+    mission_card.click()
+    released_answers(page)
+    page.get_by_role("checkbox", name="Mission 2", checked=True).wait_for()
+    shown(page, "Mission 1: Anna wins. Tokens: Anna 0, Ben 0")  # 19 against 10
+    scrolled_into_view(page, "Anna plays 8")  # up to the next mission's keypads
+    # On mission 2 the card comes first: the entry stays there until the cards are laid.
+    chip(page, "Mission card: Document")
+    tap(page, "Anna plays 8")
+    page.get_by_role("checkbox", name="Mission 2", checked=True).wait_for()
+    shown(page, "Anna: total 8")
 
 
 def test_a_tap_on_the_next_spy_while_the_last_event_is_saved_is_not_lost(page: Page) -> None:

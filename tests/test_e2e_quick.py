@@ -20,6 +20,7 @@ from ui import (
     enter_spywhere_counts,
     open_cards_entry,
     save,
+    scrolled_into_view,
     shown,
     start_game,
     tap_starting,
@@ -191,10 +192,4 @@ def test_with_six_players_the_pad_stays_in_reach_and_shows_where_it_types(page: 
         following = names[names.index(name) + 1]
         row = f"{following}'s own cards: nothing yet"
         page.get_by_role("button", name=row, exact=True).wait_for()
-        page.wait_for_function(
-            "([row, limit]) => [...document.querySelectorAll('flt-semantics[aria-label]')]"
-            ".some(e => e.getAttribute('aria-label') === row"
-            " && e.getBoundingClientRect().top >= 0 && e.getBoundingClientRect().bottom <= limit)",
-            arg=[row, pad_top],
-            timeout=15_000,
-        )
+        scrolled_into_view(page, row, bottom=pad_top)

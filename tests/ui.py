@@ -64,6 +64,21 @@ def shown(page: Page, text: str, timeout: float = 15_000) -> None:
     target.first.wait_for(state="attached", timeout=timeout)
 
 
+def scrolled_into_view(page: Page, label: str, bottom: float | None = None) -> None:
+    """Wait until the control named `label` is wholly on the screen (above `bottom`, if
+    given): the app has scrolled it there."""
+    height = page.viewport_size["height"] if page.viewport_size else 0
+    page.wait_for_function(
+        """([label, limit]) => [...document.querySelectorAll('flt-semantics')].some(e => {
+            const name = e.getAttribute('aria-label') || e.textContent.trim();  // or its text
+            const box = e.getBoundingClientRect();
+            return name === label && box.top >= 0 && box.bottom <= limit;
+        })""",
+        arg=[label, height if bottom is None else bottom],
+        timeout=15_000,
+    )
+
+
 def _quote(text: str) -> str:
     return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
 
@@ -232,18 +247,30 @@ def open_round_with_cards(page: Page, number: int) -> None:
 
 
 def enter_kompromat_round(page: Page, number: int, names: list[str], rnd: dict[str, Any]) -> None:
+    """A round by its cards, as the table reads each mission: the cards each player laid, the
+    "!" marks, a perfect 21's token back, and the mission card last, which opens the next
+    mission by itself once everyone has laid cards there (or has none left)."""
     open_round_with_cards(page, number)
+    laid: dict[str, int] = dict.fromkeys(names, 0)  # cards each player laid this round so far
     for index, mission in enumerate(rnd["missions"]):
-        chip(page, f"Mission {index + 1}") if index else see(page, "Mission card")
-        chip(page, f"Mission card: {mission_card_text(mission['card'])}")
+        if index:  # the mission opened by itself, or (nobody laid cards there) by its tab
+            chip(page, f"Mission {index + 1}")
+        plays = mission.get("plays", {})
+        for name in names:
+            for card in plays.get(name, []):
+                tap(page, f"{name} plays {'0.5' if card == 0.5 else card}")
+            laid[name] += len(plays.get(name, []))
         if mission.get("alarm"):
             tap(page, "!" * mission["alarm"])
-        for name in names:
-            for card in mission["plays"].get(name, []):
-                label = "0.5" if card == 0.5 else str(card)
-                tap(page, f"{name} plays {label}")
         for name in mission.get("perfect_return", []):
             chip(page, f"Perfect 21: {name} returns a token")
+        card = f"Mission card: {mission_card_text(mission['card'])}"
+        everyone_laid = all(plays.get(name) or laid[name] == kompromat.DECK_SIZE for name in names)
+        if index == len(rnd["missions"]) - 1 or not everyone_laid:
+            chip(page, card)
+        else:  # the next mission opens: this chip is not there to be seen checked
+            tap(page, card, role="checkbox")
+            page.get_by_role("checkbox", name=f"Mission {index + 2}", checked=True).wait_for()
     save(page, "Save round", f"Round {number} saved")
 
 

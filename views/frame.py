@@ -136,10 +136,12 @@ def screen(
     controls: list[ft.Control],
     entering: bool = False,
     fills: bool = False,
+    scroller: ft.MutableRef[ft.Column | None] | None = None,
 ) -> ft.View:
     """A game's table screen: its bar (back, undo, redo) over the content, scrolling. A phone
     that watches a shared table gets the totals in large type on top. The last of the
-    `controls` of an entry that `fills` the screen scrolls by itself (`numpad.PinnedPad`)."""
+    `controls` of an entry that `fills` the screen scrolls by itself (`numpad.PinnedPad`);
+    otherwise `scroller` is given the column that scrolls, for an entry that moves it."""
     if at.read_only and view_of(at.record["game"]).totals_are_scores:
         controls = [scoreboard(at), *controls]
     content: list[ft.BaseControl]
@@ -156,6 +158,7 @@ def screen(
                 scroll=ft.ScrollMode.AUTO,
                 expand=True,
                 key="entry" if entering else "sheet",
+                ref=scroller,
             )
         ]
     return ft.View(

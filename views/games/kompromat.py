@@ -42,6 +42,7 @@ from ..frame import (
 )
 from ..hooks import NO_ROUND, use_made, use_value
 from ..i18n import Translator
+from ..safe import safe_effect
 from ..state import DETAILED, QUICK
 from ..widgets import (
     TARGET,
@@ -60,6 +61,7 @@ from . import AtTable, GameView, NewGameForm
 MISSION_PATH = re.compile(r"\.missions\[(\d)\]")
 Update = Callable[[MissionDraft], MissionDraft]
 PLAYED_ROW_HEIGHT = TARGET + 8  # a chip a finger can hit, and room for the scroll bar
+MISSION_TABS = "mission-tabs"  # the entry scrolls here when the next mission opens
 
 
 def card_label(t: Translator, card: MissionCard | None) -> str:
@@ -97,6 +99,7 @@ def KompromatScreen(at: AtTable, key: str | None = None) -> ft.View:
     )
     editing, set_editing = use_value(opening.editing)
     draft, set_draft = use_value(opening.draft)
+    scroller: ft.MutableRef[ft.Column | None] = ft.use_ref(None)
     untouched = {"round": RoundDraft.blank(table, quick=draft.quick).to_json()}
     use_kept(at, editing, {"round": draft.to_json()}, untouched)
 
@@ -114,7 +117,7 @@ def KompromatScreen(at: AtTable, key: str | None = None) -> ft.View:
         leave, saved = entry_exits(state, at.fix_round, lambda: set_editing(NO_ROUND))
         switch = form_switch(at, QUICK if draft.quick else DETAILED, switched)
         controls.append(
-            RoundEntry(at, draft, set_draft, editing, switch, discard(at, leave), saved)
+            RoundEntry(at, draft, set_draft, editing, switch, discard(at, leave), saved, scroller)
         )
     else:
         controls.append(game_over_panel(at, final_result(t, at.result, board)))
@@ -134,7 +137,7 @@ def KompromatScreen(at: AtTable, key: str | None = None) -> ft.View:
                 )
             )
         controls.append(rounds_list(at, board, open_entry))
-    return screen(at, rules.RULES.title, controls, entering=editing is not None)
+    return screen(at, rules.RULES.title, controls, entering=editing is not None, scroller=scroller)
 
 
 def tokens_panel(t: Translator, board: rules.Board) -> ft.Control:
@@ -256,7 +259,11 @@ def RoundEntry(
     switch: ft.Control,
     close: Callable[[], None],
     saved: Callable[[], None],
+    scroller: ft.MutableRef[ft.Column | None],
 ) -> ft.Control:
+    """A round, mission by mission. Quick: each mission's marks, who won and its card; cards:
+    each player's cards, the "!" marks and the card. Either way the mission's card (or, in
+    quick entry, who won, if tapped last) completes it and opens the next mission."""
     state, t = at.state, at.t
     index = len(at.rounds) if editing == NEW else editing
     correcting = None if editing == NEW else editing
@@ -271,6 +278,7 @@ def RoundEntry(
     preview = previews[mission_index]
 
     touched, set_touched = use_value(frozenset[str]())
+    moved_on = ft.use_ref(False)  # the mission shown opened by itself: scroll up to it
     tried, set_tried = use_value(False)  # Save was tapped: every error speaks
 
     def change_in(part: str) -> Callable[[Update], None]:
@@ -300,6 +308,7 @@ def RoundEntry(
 
     tabs = ft.Row(
         wrap=True,
+        key=ft.ScrollKey(MISSION_TABS),  # type: ignore[call-arg]
         controls=[
             ft.Text(t("Mission")),
             *[
@@ -314,19 +323,36 @@ def RoundEntry(
         ],
     )
 
-    def next_mission_when_complete(done: bool) -> None:
-        """In quick entry a mission is complete with its card and who took it, tapped in
-        either order: then the next mission opens, at the same place on the screen."""
-        if done and draft.quick and mission_index < len(draft.missions) - 1:
-            set_mission(mission_index + 1)
+    last_mission = mission_index == len(draft.missions) - 1
 
     def decide(winner: str | None) -> None:
+        """Quick entry: a mission is complete with its card and who took it, tapped in either
+        order; then the next mission opens, at the same place on the screen."""
         change_in("outcome.winner")(lambda m: m.with_outcome(m.outcome.won_by(winner)))
-        next_mission_when_complete(mission.card is not None)
+        if mission.card is not None and not last_mission:
+            set_mission(mission_index + 1)
 
     def choose_card(update: Update) -> None:
+        """The card completes a mission whose outcome (quick) or cards are in: the next
+        mission opens. The cards entry scrolls up to it, its keypads being above the card."""
         change_in("card")(update)
-        next_mission_when_complete(mission.outcome.decided)
+        if last_mission:
+            return
+        if draft.quick and mission.outcome.decided:
+            set_mission(mission_index + 1)
+        elif not draft.quick and preview.everyone_laid(mission):
+            moved_on.current = True
+            set_mission(mission_index + 1)
+
+    def show_moved_on_mission() -> None:
+        """Once a mission has opened by itself: up to its tabs (run after the drawing, when the
+        column that scrolls is the one on the screen)."""
+        column = scroller.current
+        if moved_on.current and column is not None:
+            ft.context.page.run_task(column.scroll_to, scroll_key=MISSION_TABS, duration=150)
+        moved_on.current = False
+
+    ft.use_effect(safe_effect(show_moved_on_mission), [mission_index])
 
     title = ft.Row(
         [
@@ -341,21 +367,31 @@ def RoundEntry(
         wrap=True,
     )
     controls: list[ft.Control] = [title, note(t("Missions in the order they are revealed.")), tabs]
+    if mission_index > 0:
+        controls += mission_done(t, mission_index - 1, previews[mission_index - 1])
     card_picker = mission_card_picker(t, board, draft, mission_index, choose_card)
     alarm = alarm_picker(t, mission, change_in("alarm"))
+    revealed = [
+        control
+        for player in board.players
+        for control in after_reveal(t, player, mission, preview, change_in("effects"))
+    ]
     if draft.quick:
         # Who won first, the long list of cards below it: a plain mission's two taps are in
         # sight without scrolling, mission after mission.
         controls.append(outcome_marks(t, names, mission.outcome, change_in("outcome")))
         controls.append(winner_buttons(t, names, mission.outcome, decide))
-        controls += [card_picker, alarm]
+        controls += [card_picker, alarm, *revealed]
     else:
-        controls += [card_picker, alarm]
+        # As the table reads a mission: the cards, the "!" marks, what the reveal allows, and
+        # the card last, which takes the entry on to the next mission (no tap to move on).
         for player in board.players:
             plays = change_in(f"plays.{player.name}")
             controls.append(player_plays(t, player, mission, preview, names, plays))
-    for player in board.players:
-        controls += after_reveal(t, player, mission, preview, change_in("effects"))
+        controls += [alarm, *revealed]
+        if not last_mission:
+            controls.append(note(t("Choosing the mission card opens the next mission.")))
+        controls.append(card_picker)
     controls.append(mission_result(t, preview, draft.quick))
     controls.append(error_box([subject(at, e) for e in spoken_to(errors, touched, tried)]))
     nav: list[ft.Control] = []
@@ -389,6 +425,26 @@ def RoundEntry(
         )
     controls.append(ft.Row(buttons, wrap=True))
     return ft.Column(controls, spacing=10, horizontal_alignment=ft.CrossAxisAlignment.STRETCH)
+
+
+def mission_done(t: Translator, index: int, preview: MissionPreview) -> list[ft.Control]:
+    """How the mission before this one ended, so that the table sees what it just entered
+    once the next mission has opened by itself (nothing after the end of the game)."""
+    if preview.ended:
+        return []
+    if not preview.resolved:
+        return [note(t("Mission {number}: not complete yet.", number=index + 1))]
+    tokens = ", ".join(f"{n} {v}" for n, v in (preview.tokens or {}).items())
+    if preview.winner is None:
+        text = t("Mission {number}: nobody wins. Tokens: {tokens}", number=index + 1, tokens=tokens)
+    else:
+        text = t(
+            "Mission {number}: {name} wins. Tokens: {tokens}",
+            number=index + 1,
+            name=preview.winner,
+            tokens=tokens,
+        )
+    return [note(text)]
 
 
 def mission_card_picker(
