@@ -1,14 +1,26 @@
-"""The scorers' PIN of a shared table: wrong PINs lock a device and an address out for a minute,
-twenty in all make a new PIN."""
+"""A shared table: the scorers' PIN (locked out per real address, slowed for the whole table,
+never changed by guessing, every wrong try shown to the host) and the guests' sessions (a few
+per phone, a few dozen in all, leftovers ended first)."""
 
 from __future__ import annotations
 
 import asyncio
+import datetime as dt
 from collections.abc import Coroutine
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, TypeVar
 
-from views.sharing import LOCKED_SECONDS, Sharing
+from views.sharing import (
+    GUEST_SESSIONS_IN_ALL,
+    GUEST_SESSIONS_PER_ADDRESS,
+    LOCKED_SECONDS,
+    TABLE_WRONG_PER_MINUTE,
+    PinAttempt,
+    Sharing,
+)
+
+T = TypeVar("T")
 
 
 class Clock:
@@ -19,26 +31,43 @@ class Clock:
         return self.now
 
 
-def run(coroutine: Coroutine[Any, Any, None]) -> None:
+def run(coroutine: Coroutine[Any, Any, T]) -> T:
     """In a thread of its own: after the browser tests, Playwright holds this thread's loop."""
     with ThreadPoolExecutor(1) as pool:
-        pool.submit(asyncio.run, coroutine).result()
+        return pool.submit(asyncio.run, coroutine).result()
+
+
+@dataclass(eq=False)
+class FakeSession:
+    """What sharing reads of a Flet session: connected or not, and until when it is kept."""
+
+    name: str
+    connection: object | None = "connected"
+    expires_at: dt.datetime | None = None
+
+    def leave(self, kept_for: float = 60) -> None:
+        self.connection = None
+        self.expires_at = dt.datetime.now(dt.UTC) + dt.timedelta(seconds=kept_for)
 
 
 class Door:
-    """The guests' door without a network: what was opened and closed (web/serve.py's real
-    door is tested in tests/test_guard.py and tests/test_e2e_share.py)."""
+    """The guests' door without a network: what was opened, ended and closed (web/serve.py's
+    real door is attacked in tests/test_door_attacks.py)."""
 
     def __init__(self) -> None:
         self.opened: list[str] = []  # the PIN each opening was told
+        self.ended: list[str] = []  # sessions ended one by one
         self.closed: list[set[str]] = []  # the guest sessions each closing ended
 
     async def open(self, pin: str) -> str:
         self.opened.append(pin)
         return f"http://192.0.2.2:8551/?share=secret{len(self.opened)}"
 
-    async def close(self, guest_sessions: set[str]) -> None:
-        self.closed.append(guest_sessions)
+    async def end(self, session: Any) -> None:
+        self.ended.append(session.name)
+
+    async def close(self, guest_sessions: list[Any]) -> None:
+        self.closed.append({session.name for session in guest_sessions})
 
 
 def table(pin: str = "123456") -> tuple[Sharing, Clock]:
@@ -52,15 +81,15 @@ def table(pin: str = "123456") -> tuple[Sharing, Clock]:
 def test_each_start_gives_a_new_link_and_pin_and_stopping_ends_every_guest() -> None:
     door = Door()
     sharing = Sharing(door)
-    assert not sharing.active and sharing.try_pin(sharing.pin, "phone-a", "192.0.2.7") == "wrong"
+    assert not sharing.active and sharing.try_pin(sharing.pin, "192.0.2.7") == "wrong"
     run(sharing.start())
     first_link, first_pin = sharing.link, sharing.pin
     assert sharing.active and door.opened == [first_pin]
-    sharing.joined("session-1")
-    sharing.joined("session-2")
+    assert run(sharing.admit(FakeSession("session-1"), "192.0.2.7"))
+    assert run(sharing.admit(FakeSession("session-2"), "192.0.2.8"))
     run(sharing.stop())
     assert not sharing.active and door.closed == [{"session-1", "session-2"}]
-    assert sharing.try_pin(first_pin, "phone-a", "192.0.2.7") == "wrong"  # no table shared
+    assert sharing.try_pin(first_pin, "192.0.2.7") == "wrong"  # no table shared
     run(sharing.start())
     assert sharing.link != first_link and door.opened[-1] == sharing.pin
     run(sharing.stop())
@@ -69,42 +98,108 @@ def test_each_start_gives_a_new_link_and_pin_and_stopping_ends_every_guest() -> 
 
 def test_the_right_pin_opens_and_a_wrong_one_does_not() -> None:
     sharing, _ = table()
-    assert sharing.try_pin("000000", "phone-a", "192.0.2.7") == "wrong"
-    assert sharing.try_pin("123456", "phone-a", "192.0.2.7") == "ok"
+    assert sharing.try_pin("000000", "192.0.2.7") == "wrong"
+    assert sharing.try_pin("123456", "192.0.2.7") == "ok"
 
 
-def test_five_wrong_pins_lock_the_device_for_a_minute_even_from_another_address() -> None:
+def test_five_wrong_pins_lock_the_address_for_a_minute_then_for_longer() -> None:
     sharing, clock = table()
-    results = [sharing.try_pin("000000", "phone-a", f"192.0.2.{n}") for n in range(5)]
+    results = [sharing.try_pin("000000", "192.0.2.7") for _ in range(5)]
     assert results == ["wrong"] * 4 + ["locked"]
-    assert sharing.try_pin("123456", "phone-a", "192.0.2.99") == "locked"
+    assert sharing.try_pin("123456", "192.0.2.7") == "locked"
+    assert sharing.try_pin("123456", "192.0.2.8") == "ok"  # other phones are not locked out
     clock.now += LOCKED_SECONDS - 1
-    assert sharing.try_pin("123456", "phone-a", "192.0.2.99") == "locked"
+    assert sharing.try_pin("123456", "192.0.2.7") == "locked"
     clock.now += 2
-    assert sharing.try_pin("123456", "phone-a", "192.0.2.99") == "ok"
+    assert sharing.try_pin("000000", "192.0.2.7") == "wrong"
+    results = [sharing.try_pin("000000", "192.0.2.7") for _ in range(4)]
+    assert results[-1] == "locked"
+    clock.now += LOCKED_SECONDS + 1  # a second lockout lasts twice as long
+    assert sharing.try_pin("123456", "192.0.2.7") == "locked"
+    clock.now += LOCKED_SECONDS
+    assert sharing.try_pin("123456", "192.0.2.7") == "ok"
 
 
-def test_a_new_device_id_from_the_same_address_is_locked_too() -> None:
-    """Device ids are the client's choice: clearing storage makes a new one, the address stays."""
+def test_wrong_pins_from_many_addresses_slow_the_whole_table_and_never_change_the_pin() -> None:
+    sharing, clock = table()
+    results = [sharing.try_pin("000000", f"192.0.2.{n}") for n in range(TABLE_WRONG_PER_MINUTE)]
+    assert results == ["wrong"] * TABLE_WRONG_PER_MINUTE
+    assert sharing.try_pin("123456", "192.0.2.200") == "locked"  # everyone waits, honest or not
+    for n in range(30):
+        sharing.try_pin("000000", f"198.51.100.{n}")
+    assert sharing.pin == "123456"  # guessing never changes the scorers' PIN
+    clock.now += 61
+    assert sharing.try_pin("123456", "192.0.2.201") == "ok"
+
+
+def test_the_host_is_told_of_every_wrong_pin_and_where_it_came_from() -> None:
+    sharing, clock = table()
+    told: list[PinAttempt] = []
+
+    class Host:
+        def heard(self, attempt: PinAttempt) -> None:
+            told.append(attempt)
+
+    host = Host()
+    sharing.watch(host.heard)
+    sharing.try_pin("000000", "192.0.2.7")
+    clock.now += 5
+    sharing.try_pin("123456", "192.0.2.8")
+    for _ in range(TABLE_WRONG_PER_MINUTE):
+        sharing.try_pin("000000", "192.0.2.9")
+    assert told[0] == PinAttempt("192.0.2.7", 1000.0, "wrong")
+    assert [a.address for a in told].count("192.0.2.8") == 0  # the right PIN is no alarm
+    assert told[-1].address == "192.0.2.9" and told[-1].result == "locked"
+    assert sharing.wrong_pins() == told
+    del host  # a host's tab that has closed is not told any more
+    sharing.try_pin("000000", "192.0.2.10")
+    assert len(told) == 1 + TABLE_WRONG_PER_MINUTE
+
+
+def test_a_phone_that_typed_the_pin_stays_a_scorer_when_it_comes_back() -> None:
+    """A phone whose screen locked comes back in a new session: the device that typed the PIN
+    at that address is still a scorer; the same device id from another address is not."""
     sharing, _ = table()
-    for n in range(5):
-        sharing.try_pin("000000", f"fresh-{n}", "192.0.2.7")
-    assert sharing.try_pin("123456", "fresh-new", "192.0.2.7") == "locked"
-    assert sharing.try_pin("123456", "phone-b", "192.0.2.8") == "ok"  # others are not
+    assert not sharing.is_scorer("phone-a", "192.0.2.7")
+    assert sharing.try_pin("123456", "192.0.2.7") == "ok"
+    sharing.remember_scorer("phone-a", "192.0.2.7")
+    assert sharing.is_scorer("phone-a", "192.0.2.7")
+    assert not sharing.is_scorer("phone-a", "192.0.2.99")
+    run(sharing.stop())
+    run(sharing.start())
+    assert not sharing.is_scorer("phone-a", "192.0.2.7")  # a new sharing, a new PIN
 
 
-def test_twenty_wrong_pins_in_all_make_a_new_pin_and_the_host_is_told() -> None:
+def test_a_few_sessions_per_phone_and_a_few_dozen_in_all_leftovers_ended_first() -> None:
     sharing, _ = table()
-    told: list[str] = []
-    sharing.on_new_pin = told.append
-    for n in range(19):
-        sharing.try_pin("000000", f"device-{n}", f"192.0.2.{n}")
-    assert sharing.pin == "123456"
-    sharing.try_pin("000000", "device-19", "192.0.2.19")
-    assert sharing.pin != "123456" and len(sharing.pin) == 6 and sharing.pin.isdigit()
-    assert told == [sharing.pin]
-    assert sharing.try_pin("123456", "device-20", "192.0.2.20") == "wrong"
-    assert sharing.try_pin(sharing.pin, "device-21", "192.0.2.21") == "ok"
+    door = sharing.door
+    assert isinstance(door, Door)
+    phone = [FakeSession(f"a{n}") for n in range(GUEST_SESSIONS_PER_ADDRESS + 1)]
+    for session in phone[:-1]:
+        assert run(sharing.admit(session, "192.0.2.7"))
+    assert not run(sharing.admit(phone[-1], "192.0.2.7"))  # all still connected: refused
+    phone[1].leave()
+    phone[0].leave()
+    assert run(sharing.admit(phone[-1], "192.0.2.7"))
+    assert door.ended == ["a0"]  # the oldest leftover made room
+    others = [FakeSession(f"b{n}") for n in range(GUEST_SESSIONS_IN_ALL)]
+    admitted = [
+        run(sharing.admit(session, f"198.51.100.{n // GUEST_SESSIONS_PER_ADDRESS}"))
+        for n, session in enumerate(others)
+    ]
+    assert admitted.count(True) == GUEST_SESSIONS_IN_ALL - GUEST_SESSIONS_PER_ADDRESS + 1
+    assert door.ended == ["a0", "a1"]  # the last leftover went before anyone was refused
+    assert sharing.guests() == GUEST_SESSIONS_IN_ALL
+
+
+def test_a_session_flet_has_dropped_no_longer_counts() -> None:
+    sharing, _ = table()
+    sessions = [FakeSession(f"s{n}") for n in range(GUEST_SESSIONS_PER_ADDRESS)]
+    for session in sessions:
+        assert run(sharing.admit(session, "192.0.2.7"))
+    sessions[0].leave(kept_for=-1)  # its time is up: Flet deletes it at its next sweep
+    assert run(sharing.admit(FakeSession("new"), "192.0.2.7"))
+    assert sharing.door.ended == []  # type: ignore[attr-defined]
 
 
 def test_the_guests_see_the_game_the_host_opened_last() -> None:

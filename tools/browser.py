@@ -47,7 +47,8 @@ class AppServer:
 
     `url` is the link the app prints (it carries the secret); `env` adds to or, with None
     values, removes from the server's environment; `web=False` starts it as `python main.py`;
-    `args` are more of its options (`["--share"]`: `printed` then finds the share link and PIN).
+    `args` are more of its options (`["--share"]`: `printed` then finds the share link and PIN);
+    `open_files` caps the process's open files (soft and hard limit, as a system may set them).
     """
 
     def __init__(
@@ -58,8 +59,10 @@ class AppServer:
         env: dict[str, str | None] | None = None,
         web: bool = True,
         args: list[str] | None = None,
+        open_files: int | None = None,
     ) -> None:
         self.data_dir = data_dir
+        self.open_files = open_files
         self.args = args or []
         self.port = port or free_port()
         self.secret = secret or secrets.token_urlsafe(24)
@@ -96,6 +99,7 @@ class AppServer:
             env=env,
             stdout=log,
             stderr=subprocess.STDOUT,
+            preexec_fn=self._limit if self.open_files else None,
         )
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline:
@@ -105,6 +109,12 @@ class AppServer:
                 return self
             time.sleep(0.3)
         raise RuntimeError(f"the app did not start on {self.origin}:\n{self.log.read_text()}")
+
+    def _limit(self) -> None:
+        import resource
+
+        assert self.open_files is not None
+        resource.setrlimit(resource.RLIMIT_NOFILE, (self.open_files, self.open_files))
 
     def printed(self, label: str) -> str:
         """What the app last printed after `label` ("Guests open:", "Scorers' PIN:")."""

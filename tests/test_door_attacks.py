@@ -1,0 +1,397 @@
+"""A shared table's door, attacked by a guest who holds the link and writes its own client.
+
+Each test plays a link holder on the Wi-Fi with `flet_client.FletClient`, which speaks Flet's
+websocket protocol directly, and then checks the host: it keeps its role to itself, answers
+within a second, and its data is as it was. Traffic goes to 127.0.0.1 only; "phones" with
+addresses of their own are loopback addresses (127.0.0.0/8).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import http.client
+import json
+import resource
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+from flet_client import FletClient, share_cookie
+from websockets.exceptions import ConnectionClosed, InvalidStatus
+
+from storage import Store
+from tools.browser import AppServer
+
+PLAYERS = ["Anna", "Ben", "Carla", "Dirk"]
+HOST_ONLY = ("New game", "Share this table", "Finish and save to history", "Export everything")
+ANSWER_SECONDS = 1.0  # what "the host still answers" means
+
+
+@dataclass
+class Table:
+    """A host sharing a Black Spy game that is open on the host's screen."""
+
+    server: AppServer
+    game_id: str
+    link: str
+    door: str  # host:port as the link names it
+    door_port: int
+    cookie: str  # what the share link sets
+    pin: str
+    host_cookie: str
+
+    def guest(self, source: str = "127.0.0.1", device: str = "phone") -> FletClient:
+        client = FletClient.open(self.door_port, self.cookie, self.door, source=source)
+        client.device = device
+        return client
+
+    def host(self, route: str = "/") -> FletClient:
+        address = f"127.0.0.1:{self.server.port}"
+        client = FletClient.open(self.server.port, self.host_cookie, address)
+        client.device = "host-browser"
+        client.register(route=route)
+        return client
+
+    def host_answers_within(self, seconds: float, route: str = "/") -> float:
+        """Open the host's app (a new session of the host's browser) and time its first screen."""
+        started = time.monotonic()
+        client = self.host(route)
+        try:
+            expected = b"New game" if route == "/" else b"Scoresheet"
+            assert client.pump(30, expected), "the host's screen was never drawn"
+            return time.monotonic() - started
+        finally:
+            client.close()
+
+    def host_saves_a_setting(self) -> float:
+        """The host picks the dark theme in Settings; the time until it is on disk."""
+        started = time.monotonic()
+        client = self.host("/settings")
+        try:
+            assert client.pump(30, b"Dark"), "the host's settings were never drawn"
+            client.choose("Dark")
+            while self.settings().get("theme") != "dark":
+                assert time.monotonic() - started < 30, "the setting was never saved"
+                client.pump(0.05)
+            return time.monotonic() - started
+        finally:
+            client.close()
+
+    def printed(self, label: str) -> list[str]:
+        return [
+            line.removeprefix(label).strip()
+            for line in self.server.log.read_text().splitlines()
+            if line.startswith(label)
+        ]
+
+    def settings(self) -> dict[str, object]:
+        """The host's settings as written on disk (the roster's file holds them by key)."""
+        data = json.loads((self.server.data_dir / "debrief.json").read_text())
+        return {key: row.get("value") for key, row in data.get("settings", {}).items()}
+
+
+def shared_table(tmp_path: Path, open_files: int | None = None) -> Iterator[Table]:
+    store = Store.open(tmp_path / "data")
+    record = store.create_game(
+        "black-spy", [{"name": name} for name in PLAYERS], {"first_dealer": "Anna", "variants": []}
+    )
+    store.close()
+    server = AppServer(tmp_path / "data", args=["--share"], open_files=open_files).start()
+    try:
+        link = server.printed("Guests open:")
+        door = link.removeprefix("http://").split("/")[0]
+        table = Table(
+            server,
+            str(record["meta"]["id"]),
+            link,
+            door,
+            int(door.split(":")[1]),
+            share_cookie(link),
+            server.printed("Scorers' PIN:"),
+            host_login(server),
+        )
+        host = table.host(f"/game/{table.game_id}")  # guests see the game the host has open
+        assert host.pump(30, b"Scoresheet")
+        host.close()
+        yield table
+    finally:
+        server.stop()
+
+
+@pytest.fixture
+def table(tmp_path: Path) -> Iterator[Table]:
+    yield from shared_table(tmp_path)
+
+
+def host_login(server: AppServer) -> str:
+    connection = http.client.HTTPConnection("127.0.0.1", server.port, timeout=10)
+    try:
+        connection.request("GET", f"/?key={server.secret}")
+        response = connection.getresponse()
+        response.read()
+        return (response.getheader("set-cookie") or "").split(";")[0]
+    finally:
+        connection.close()
+
+
+def joined(table: Table, source: str = "127.0.0.1", device: str = "phone") -> FletClient:
+    """A guest whose phone shows the shared game."""
+    guest = table.guest(source, device)
+    guest.register()
+    assert guest.pump(30, b"Scoresheet"), "the guest never saw the shared game"
+    return guest
+
+
+def type_pin(guest: FletClient, pin: str) -> str:
+    """Tap Score, then the six digits, each once its answer came; what the phone then says."""
+    if not guest.saw("The host's PIN"):
+        guest.tap("Score")
+        assert guest.pump(10, b"The host's PIN")
+    for typed, digit in enumerate(pin[:-1], start=1):
+        guest.tap(digit)
+        assert guest.pump(10, f"{typed} of 6 digits typed".encode())
+    before = len(guest.received)
+    guest.tap(pin[-1])
+    for _ in range(50):
+        guest.pump(0.2)
+        said = b"".join(guest.received[before:])
+        for answer in ("That is not the PIN", "Too many wrong PINs", "enter this game's rounds"):
+            if answer.encode() in said:
+                return answer
+    raise AssertionError("the PIN got no answer")
+
+
+# --- 1. a viewer never becomes the host ----------------------------------------------------------
+
+
+def test_a_guest_that_rewrites_its_page_fields_is_still_a_guest(table: Table) -> None:
+    """The reported escalation: while the app waits for the phone's device id, the client
+    rewrites its page's user agent to the host's role tag (and its address and route). The
+    session stays a viewer of the shared game: no home, no share panel, no backups."""
+    guest = table.guest()
+    guest.register(route="/settings")
+    guest.received.append(guest.websocket.recv(timeout=10))  # registered: the app asks for the id
+    guest.rewrite_page(
+        client_user_agent="DebriefRole/host Mozilla/5.0",
+        client_ip="127.0.0.1",
+        route="/settings",
+    )
+    shown = guest.pump(20, b"Scoresheet")
+    guest.rewrite_page(client_user_agent="DebriefRole/host", route="/history")
+    guest.pump(2)
+    for host_only in HOST_ONLY:
+        assert not guest.saw(host_only), f"the guest became the host: it was shown {host_only!r}"
+    assert shown and guest.saw("Score")  # the shared game, and a viewer's way to ask for the PIN
+    guest.close()
+
+
+# --- 2. the PIN ----------------------------------------------------------------------------------
+
+
+def test_wrong_pins_lock_the_real_address_whatever_the_client_claims(table: Table) -> None:
+    """Five wrong PINs from one address lock it out, even when each try comes from a "new
+    device" that rewrites its page's address; then the right PIN is refused too."""
+    answers = []
+    for attempt in range(6):
+        guest = joined(table, device=f"new-device-{attempt}")
+        guest.rewrite_page(client_ip=f"198.51.100.{attempt}")
+        answers.append(type_pin(guest, "000000" if table.pin != "000000" else "111111"))
+        guest.close()
+    assert answers[:4] == ["That is not the PIN"] * 4
+    assert answers[4:] == ["Too many wrong PINs"] * 2
+    guest = joined(table, device="yet-another-device")
+    assert type_pin(guest, table.pin) == "Too many wrong PINs"
+
+
+def test_guessing_from_many_addresses_is_slowed_for_all_and_never_changes_the_pin(
+    table: Table,
+) -> None:
+    """Wrong PINs from a dozen addresses: after ten in a minute every PIN waits, the right one
+    included; the scorers' PIN stays the same, and the host is told where the tries came from."""
+    watching = table.host(f"/game/{table.game_id}")
+    assert watching.pump(30, b"Scoresheet")
+    wrong = "000000" if table.pin != "000000" else "111111"
+    answers = []
+    for number in range(1, 13):
+        guest = joined(table, source=f"127.0.2.{number}", device=f"d{number}")
+        answers.append(type_pin(guest, wrong))
+        guest.close()
+    assert answers[:10] == ["That is not the PIN"] * 10
+    assert answers[10:] == ["Too many wrong PINs"] * 2
+    guest = joined(table, source="127.0.2.99", device="honest")
+    assert type_pin(guest, table.pin) == "Too many wrong PINs"  # everyone waits a minute
+    assert table.printed("Scorers' PIN:") == [table.pin]  # never a new PIN
+    assert not table.printed("New scorers' PIN")
+    watching.pump(2)
+    assert watching.saw("127.0.2.12"), "the host was not told where wrong PINs came from"
+    watching.close()
+
+
+# --- 3. idle connections -------------------------------------------------------------------------
+
+
+@pytest.fixture
+def crowded_table(tmp_path: Path) -> Iterator[Table]:
+    """A shared table whose host may open no more than 1024 files (a common system limit)."""
+    own = resource.getrlimit(resource.RLIMIT_NOFILE)  # this test opens more than 1,100 itself
+    resource.setrlimit(resource.RLIMIT_NOFILE, (max(own[0], min(4096, own[1])), own[1]))
+    try:
+        yield from shared_table(tmp_path, open_files=1024)
+    finally:
+        resource.setrlimit(resource.RLIMIT_NOFILE, own)
+
+
+def connections(table: Table, count: int, subnet: str) -> list[socket.socket]:
+    """`count` connections to the door, ten from each address of `subnet` ("127.0.3")."""
+    made = []
+    for number in range(count):
+        source = (f"{subnet}.{number // 10 + 1}", 0)
+        with contextlib.suppress(OSError):  # refused at once: as good as closed
+            made.append(
+                socket.create_connection(("127.0.0.1", table.door_port), 5, source_address=source)
+            )
+    return made
+
+
+def trickle(table: Table, sockets: list[socket.socket], stop: threading.Event) -> None:
+    """Send a request's headers a character every quarter of a second, on every socket."""
+    request = f"GET / HTTP/1.1\r\nHost: {table.door}\r\nX-Slow: " + "a" * 100
+    for character in request:
+        if stop.wait(0.25):
+            return
+        for connection in sockets:
+            with contextlib.suppress(OSError):
+                connection.send(character.encode())
+
+
+def test_idle_and_trickling_connections_neither_pile_up_nor_starve_the_host(
+    crowded_table: Table,
+) -> None:
+    """Under the usual limit of 1024 open files, 1,100 connections to the door that send
+    nothing and 20 that trickle their headers: the host's page, a new host session and a
+    setting saved all answer within a second, files stay in reserve, and the door closes
+    every such connection soon."""
+    table = crowded_table
+    idle = connections(table, 1100, "127.0.3")
+    trickling = connections(table, 20, "127.0.4")
+    stop = threading.Event()
+    threading.Thread(target=trickle, args=(table, trickling, stop), daemon=True).start()
+    try:
+        page = timed_host_page(table)
+        assert page < ANSWER_SECONDS, f"the host's page took {page:.2f} s"
+        session = table.host_answers_within(ANSWER_SECONDS, f"/game/{table.game_id}")
+        assert session < ANSWER_SECONDS, f"a new host session took {session:.2f} s"
+        saved = table.host_saves_a_setting()
+        assert saved < ANSWER_SECONDS, f"a setting took {saved:.2f} s to be saved"
+        assert table.server.process is not None
+        in_use = len(list(Path(f"/proc/{table.server.process.pid}/fd").iterdir()))
+        assert in_use < 1024 - 128, f"{in_use} of 1024 files open: no reserve left"
+        deadline = time.monotonic() + 12
+        open_left = idle + trickling
+        while open_left and time.monotonic() < deadline:
+            open_left = [c for c in open_left if not closed_by_server(c)]
+        assert not open_left, f"{len(open_left)} idle connections still open"
+    finally:
+        stop.set()
+        for connection in idle + trickling:
+            connection.close()
+    log = table.server.log.read_text()
+    assert "Too many open files" not in log, log[-3000:]
+
+
+def timed_host_page(table: Table) -> float:
+    started = time.monotonic()
+    connection = http.client.HTTPConnection("127.0.0.1", table.server.port, timeout=10)
+    try:
+        connection.request("GET", "/", headers={"Cookie": table.host_cookie})
+        response = connection.getresponse()
+        assert response.status == 200
+        response.read()
+    finally:
+        connection.close()
+    return time.monotonic() - started
+
+
+def closed_by_server(connection: socket.socket) -> bool:
+    connection.settimeout(0.05)
+    try:
+        return connection.recv(4096) == b"" or closed_by_server(connection)
+    except TimeoutError:
+        return False
+    except OSError:
+        return True
+
+
+# --- 4. leftover sessions ----------------------------------------------------------------------
+
+
+def test_a_thousand_sessions_from_link_holders_leave_the_host_answering(table: Table) -> None:
+    """1,000 sessions opened (and dropped) by link holders from fifty addresses: few are let
+    in, none stays for long, and the host's next change, which every guest session follows,
+    still answers within a second."""
+    admitted = refused = 0
+    lock = threading.Lock()
+
+    def attempt(number: int) -> None:
+        nonlocal admitted, refused
+        try:
+            guest = table.guest(source=f"127.0.5.{number % 50 + 1}", device=f"s{number}")
+        except (InvalidStatus, OSError):
+            with lock:
+                refused += 1
+            return
+        try:
+            guest.register()
+            shown = guest.pump(10, b"Scoresheet")
+        except ConnectionClosed:
+            shown = False
+        finally:
+            guest.close()
+        with lock:
+            if shown:
+                admitted += 1
+            else:
+                refused += 1
+
+    with ThreadPoolExecutor(8) as pool:
+        list(pool.map(attempt, range(1000)))
+    assert admitted + refused == 1000
+    assert admitted <= 200, f"{admitted} sessions let in"
+    took = table.host_answers_within(ANSWER_SECONDS, f"/game/{table.game_id}")
+    assert took < ANSWER_SECONDS, f"the host took {took:.2f} s"
+    again = table.host_answers_within(ANSWER_SECONDS)
+    assert again < ANSWER_SECONDS, f"the host's next screen took {again:.2f} s"
+
+
+# --- 5. big messages -----------------------------------------------------------------------------
+
+
+def test_big_messages_from_a_guest_are_refused_before_they_are_read(table: Table) -> None:
+    """Eight messages of 132 MB from a viewer: each connection is closed at the message's
+    header, the host's memory hardly grows, and the host answers within a second."""
+    assert table.server.process is not None
+    before = peak_memory(table.server.process.pid)
+    for _ in range(8):
+        guest = joined(table)
+        with pytest.raises((ConnectionClosed, OSError)):
+            guest.websocket.send(b"\x00" + b"x" * (132 * 1024 * 1024))
+            guest.pump(5)
+            guest.websocket.send(b"\x00")
+        guest.websocket.close()
+    grown = peak_memory(table.server.process.pid) - before
+    assert grown < 64 * 1024 * 1024, f"the host's memory grew by {grown / 2**20:.0f} MB"
+    took = table.host_answers_within(ANSWER_SECONDS)
+    assert took < ANSWER_SECONDS, f"the host took {took:.2f} s"
+
+
+def peak_memory(pid: int) -> int:
+    """The process's peak resident memory in bytes (Linux)."""
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmHWM:"):
+            return int(line.split()[1]) * 1024
+    raise AssertionError("no VmHWM")
