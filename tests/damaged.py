@@ -8,6 +8,7 @@ keep aside what is bad, say so once in words, and keep everything else.
 from __future__ import annotations
 
 import json
+import shutil
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -125,6 +126,37 @@ def lock_is_a_folder(folder: Path) -> None:
     (lock / "something").write_text("x")
 
 
+def journal_is_a_folder(folder: Path) -> None:
+    """Issue 21: a folder where the journal of an interrupted change should be."""
+    journal = folder / "journal.json"
+    journal.unlink(missing_ok=True)
+    journal.mkdir()
+    (journal / "something").write_text("x")
+
+
+def games_is_a_file(folder: Path) -> None:
+    """Issue 21: a plain file where the folder of finished games should be."""
+    shutil.rmtree(folder / "games")
+    (folder / "games").write_text("not a folder")
+
+
+def index_is_a_folder(folder: Path) -> None:
+    index = folder / "index.json"
+    index.unlink(missing_ok=True)  # every damage at once: "bad archived document" removed it
+    index.mkdir()
+
+
+def lock_is_a_link(folder: Path) -> None:
+    """A lock that is a link (to a file outside the data folder) is not Debrief's lock file."""
+    outside = folder.parent / "somewhere-else.txt"
+    outside.write_text("not Debrief's")
+    lock = folder / "debrief.lock"
+    if lock.is_dir():  # every damage at once: "lock is a folder" came first
+        shutil.rmtree(lock)
+    lock.unlink(missing_ok=True)
+    lock.symlink_to(outside)
+
+
 def damaged_archive_file(folder: Path) -> None:
     (folder / "games" / f"{shard_of('finished-1')}.json").write_text("{ not json")
 
@@ -147,6 +179,10 @@ DAMAGES: dict[str, Callable[[Path], None]] = {
     "lock is a folder": lock_is_a_folder,
     "damaged archive file": damaged_archive_file,
     "roster entry not an object": roster_entry_not_an_object,
+    "journal is a folder": journal_is_a_folder,
+    "index is a folder": index_is_a_folder,
+    "lock is a link": lock_is_a_link,
+    "games is a file": games_is_a_file,  # last: the damages inside games/ are made before it
 }
 
 
