@@ -127,3 +127,22 @@ def test_plural_entries_are_complete_with_their_placeholders() -> None:
         assert all(message.string), singular
         for form in message.string:
             assert set(PLACEHOLDER.findall(form)) <= set(PLACEHOLDER.findall(plural)), singular
+
+
+def test_a_name_that_looks_like_another_is_refused_naming_both_in_german() -> None:
+    """Issue 21.7: "“Аnna” looks the same as “Anna”" from the record check and the roster."""
+    from storage import errors as storage_errors
+
+    look_alike = "\u0410nna"  # a Cyrillic А
+    record = {
+        "format": "game-record/1",
+        "game": "spy",
+        "players": [{"name": "Anna"}, {"name": "Ben"}, {"name": look_alike}],
+        "options": {},
+        "rounds": [],
+    }
+    [problem] = scoring.problems(record)
+    roster = storage_errors.PlayerNameLooksAlike(name=look_alike, other="Anna")
+    for refused in (problem, roster):
+        assert Translator("en").problem(refused) == f"“{look_alike}” looks the same as “Anna”"
+        assert Translator("de").problem(refused) == f"„{look_alike}“ sieht genauso aus wie „Anna“"

@@ -244,3 +244,32 @@ def test_invalid_mutations_are_refused_with_a_path_into_the_record(
     assert all(points_into(mutated, path) for path in paths), [e.path for e in errors]
     related = [p for p in paths if p[: len(changed)] == changed or changed[: len(p)] == p]
     assert related, f"no error points at {path_text(changed)}: {[e.path for e in errors]}"
+
+
+# --- issue 21.7: names that look alike across scripts ---------------------------------------
+
+# Latin letters and their Cyrillic twins (Unicode's confusables), in both cases where the twin
+# looks the same in both (Cyrillic В is Latin B, but в is not b: folded first, they differ).
+LATIN = "aceopxyijshACEOPXIJS"
+CYRILLIC = "\u0430\u0441\u0435\u043e\u0440\u0445\u0443\u0456\u0458\u0455\u04bb" + (
+    "\u0410\u0421\u0415\u041e\u0420\u0425\u0406\u0408\u0405"
+)
+CYRILLIC_TWINS = dict(zip(LATIN, CYRILLIC, strict=True))
+latin_names = st.text(alphabet="abcdefghijklmnopqrstuvwxyzACEOPXIJS ", min_size=1, max_size=40)
+
+
+@settings(max_examples=200, deadline=None)
+@given(latin_names, st.data())
+def test_a_latin_letter_replaced_by_its_cyrillic_twin_is_the_same_name(
+    name: str, data: st.DataObject
+) -> None:
+    """FORMAT.md: names that look the same across scripts are one name."""
+    from scoring.table import name_key
+
+    places = [index for index, letter in enumerate(name) if letter in CYRILLIC_TWINS]
+    if not places:
+        return
+    index = data.draw(st.sampled_from(places))
+    twin = name[:index] + CYRILLIC_TWINS[name[index]] + name[index + 1 :]
+    assert name_key(twin) == name_key(name)
+    assert name_key(name_key(twin)) == name_key(twin)

@@ -718,3 +718,106 @@ def test_summaries_are_copies(store: Store) -> None:
             summary["totals"]["Mallory"] = 99
     for summary in [*store.summaries(), *store.active_games(), store.summary("s1")]:
         assert "Mallory" not in summary["players"] and "Mallory" not in summary["totals"]
+
+
+# --- issue 21.7: names that look alike across scripts -----------------------------------------
+
+CYRILLIC_ANNA = "\u0410nna"  # with a Cyrillic А
+
+
+def as_look_alike(record: dict[str, Any], name: str = "Ben") -> dict[str, Any]:
+    """`record` with `name` written with a Cyrillic А wherever it is named: "Аnna" beside Anna."""
+    return json.loads(json.dumps(record).replace(f'"{name}"', f'"{CYRILLIC_ANNA}"'))
+
+
+def test_a_name_that_looks_like_another_players_is_refused_naming_them(store: Store) -> None:
+    anna = store.add_player("Anna")
+    ben = store.add_player("Ben")
+    with pytest.raises(err.PlayerNameLooksAlike) as added:
+        store.add_player(CYRILLIC_ANNA)
+    assert added.value.message == f"“{CYRILLIC_ANNA}” looks the same as “Anna”"
+    with pytest.raises(err.PlayerNameLooksAlike) as renamed:
+        store.rename_player(ben["id"], f" {CYRILLIC_ANNA.upper()} ")
+    assert renamed.value.message == f"“{CYRILLIC_ANNA.upper()}” looks the same as “Anna”"
+    store.rename_player(ben["id"], "Bob")
+    with pytest.raises(err.PlayerNameLooksAlike) as greek:
+        store.add_player("B\u03bfb")  # a Greek omicron
+    assert greek.value.params["other"] == "Bob"
+    store.rename_player(anna["id"], CYRILLIC_ANNA)  # her own name, spelt another way
+    store.add_player("Ann\u00e1")  # an accent makes another name
+    assert sorted(p["name"] for p in store.players()) == ["Ann\u00e1", "Bob", CYRILLIC_ANNA]
+
+
+def test_an_import_with_a_game_whose_players_look_alike_is_refused(store: Store) -> None:
+    record = as_look_alike({**scenario("spy-three-players"), "meta": {"id": "g1"}})
+    document = {"format": "debrief-backup/1", "players": [], "games": [record]}
+    before = files_of(store.folder)
+    plan = backup.plan_import(store, document, "file")
+    found = [(e.code, e.path) for e in plan.errors]
+    assert found == [("LookAlikeName", "games[0].players[1].name")]
+    assert plan.errors[0].message == f"“{CYRILLIC_ANNA}” looks the same as “Anna”"
+    with pytest.raises(err.ImportRefused):
+        backup.apply_import(store, plan)
+    with pytest.raises(scoring.InvalidRecord):
+        store.create_game("spy", record["players"], {})
+    assert files_of(store.folder) == before
+
+
+@pytest.mark.parametrize("version", [3, 4])
+def test_a_stored_game_whose_players_look_alike_opens_as_it_was_and_says_so(
+    tmp_path: Path, version: int
+) -> None:
+    """Stored by an older Debrief (version 3 before names were normalised, version 4 before
+    look-alikes across scripts were one name): neither renamed nor kept aside; the games open,
+    go on and finish as before, and Debrief says once which ones they are."""
+    folder = tmp_path / "data"
+    store = Store.open(folder)
+    active = as_look_alike(scenario("spy-three-players"))
+    active["rounds"] = active["rounds"][:2]
+    active["meta"] = {"id": "a1", "started": "2026-11-01T20:00:00+01:00", "ended": None}
+    finished = as_look_alike(scenario("spywhere-four-players"))
+    finished["meta"] = {"id": "f1", "started": "2026-11-02T20:00:00+01:00", "ended": None}
+    store._active.put("a1", {"record": active, "deleted_at": None})
+    doc = {"record": {**finished, "meta": {**finished["meta"], "ended": "2026-11-02T22:00"}}}
+    store._shard(shard_of("f1")).put("f1", {**doc, "deleted_at": None})
+    store._index.put("f1", summarize(doc["record"]))
+    roster = store._main.table("players")
+    for player_id, name in [("p1", "Anna"), ("p2", CYRILLIC_ANNA)]:
+        entry = {"name": name, "born": None, "archived": False, "former_names": []}
+        roster.insert(Document(entry, doc_id=player_id))
+    store._main.table("meta").update({"version": version}, doc_ids=["schema"])
+    store.close()
+
+    store = Store.open(folder)
+    try:
+        assert [n.code for n in store.notices if n.code == "NamesRenamed"] == []
+        kept = [n for n in store.notices if n.code in ("GameNamesLookAlike", "PlayersLookAlike")]
+        assert sorted(n.params.get("game_id", "roster") for n in kept) == ["a1", "f1", "roster"]
+        said = next(n for n in kept if n.params.get("game_id") == "a1").message
+        assert f"“{CYRILLIC_ANNA}” looks the same as “Anna”" in said
+        assert store.load_game("a1") == active  # kept exactly as it was
+        assert store.load_game("f1")["players"] == finished["players"]
+        assert sorted(p["name"] for p in store.players()) == ["Anna", CYRILLIC_ANNA]
+        assert store.summary("a1")["players"] == ["Anna", CYRILLIC_ANNA, "Carla"]
+        assert store.summary("f1")["needs_correction"] is None
+        store.append_round("a1", target(CYRILLIC_ANNA, "Carla"))
+        assert store.load_game("a1")["rounds"][-1]["by"] == CYRILLIC_ANNA
+        store.finish_game("a1")
+        count, problems = store.check()  # listed (an import refuses them), not kept aside
+        assert count == 2 and sorted(problems) == [
+            f"a1: players[1].name: “{CYRILLIC_ANNA}” looks the same as “Anna”",
+            f"f1: players[1].name: “{CYRILLIC_ANNA}” looks the same as “Anna”",
+        ]
+        from scoring.stats import player_stats
+
+        assert player_stats(store.summaries(), [CYRILLIC_ANNA])["spywhere"].games == 1
+        totals = store.summary("f1")["totals"]
+        anna_alone = player_stats(store.summaries(), ["Anna"])["spywhere"]
+        assert anna_alone.scores == [totals["Anna"]]  # her own seat, not her look-alike's
+    finally:
+        store.close()
+    store = Store.open(folder)
+    try:
+        assert not [n for n in store.notices if n.code == "GameNamesLookAlike"]  # once
+    finally:
+        store.close()

@@ -276,3 +276,92 @@ def test_names_are_stored_normalised_and_emoji_sequences_are_kept() -> None:
     assert scoring.replay(black_spy(["  Anna \t Lena ", "Ben", "Carla"], [])).table.names[0] == (
         "Anna Lena"
     )
+
+
+# --- issue 21.7: names that look alike across scripts ---------------------------------------
+
+CYRILLIC_A = "\u0410"  # А, CYRILLIC CAPITAL LETTER A
+GREEK_OMICRON = "\u03bf"  # ο
+
+
+@pytest.mark.parametrize(
+    ("first", "second"),
+    [
+        ("Anna", f"{CYRILLIC_A}nna"),  # a Cyrillic А
+        ("anna", f"{CYRILLIC_A}NNA"),  # ... in any case
+        ("Bob", f"B{GREEK_OMICRON}b"),  # a Greek omicron
+        ("Olga", f"{GREEK_OMICRON.upper()}lga"),  # a capital omicron, folded first
+        ("\u3078\u3044\u305f", "\u30d8\u3044\u305f"),  # へいた, ヘいた: a pair that lists only
+        # each other (Hiragana and Katakana HE): both are read as one of them
+        ("\u0c05\u0c32", "\u0c85\u0c32"),  # Telugu and Kannada A, another such pair
+        ("Zo\u00e9", "Zo\u0435\u0301"),  # a Cyrillic е with a combining acute is Latin é
+    ],
+)
+def test_names_that_look_the_same_across_scripts_are_one_name(first: str, second: str) -> None:
+    """FORMAT.md: two names are the same name "when they look the same across scripts: equal
+    once each single character that Unicode's confusables (TR39) map to a character of
+    another script is read as that character". Decision: where two characters list only each
+    other, both are read as the one with the smaller code point."""
+    rec = black_spy([first, "Ben", second], [])
+    [error] = errors_of(rec)
+    assert (error.code, error.path) == ("LookAlikeName", "players[2].name")
+    assert str(error) == f"players[2].name: “{second}” looks the same as “{first}”"
+    with pytest.raises(scoring.InvalidRecord):
+        scoring.replay(rec)
+
+
+@pytest.mark.parametrize(
+    ("first", "second"),
+    [
+        ("Anna", "Ann\u00e1"),  # an accent is not a look-alike
+        ("Arne", "Ame"),  # "rn" looks like "m", but two letters against one are two names
+        ("Tom1", "Toml"),  # a digit (a Common character) is read as it is
+        ("Zoe", "Zo\u0435\u0301"),  # a Cyrillic е with a combining acute: Zoé, not Zoe
+    ],
+)
+def test_names_that_differ_by_more_than_a_look_alike_letter_are_two(
+    first: str, second: str
+) -> None:
+    """Decision: characters of the Common and Inherited scripts (digits, punctuation,
+    combining marks) are read as they are."""
+    assert scoring.problems(black_spy([first, "Ben", second], [])) == []
+
+
+def test_no_ascii_character_is_read_as_another() -> None:
+    """What lets `name_key` skip Unicode's confusables for a name in plain ASCII (most are):
+    none of its characters is read as another."""
+    from scoring.table import look_alikes
+
+    assert len(look_alikes()) > 600
+    assert not [code for code in look_alikes() if code < 128]
+    assert all(len(read) == 1 for read in look_alikes().values())
+
+
+def test_a_reference_in_another_script_finds_the_player_it_looks_like() -> None:
+    rec = basic()
+    rec["options"]["first_dealer"] = f"{CYRILLIC_A}nna"
+    cards = rec["rounds"][0]["cards"]
+    cards[f"{CYRILLIC_A}nna"] = cards.pop("Anna")
+    assert standings(rec)["round_totals"][0]["Anna"] == 18
+
+
+def test_a_stored_record_with_names_that_only_look_alike_is_replayed_as_stored() -> None:
+    """A game stored before this rule (issue 21.7) keeps its players: replaying it as a stored
+    record finds each player by their exact name, in every round."""
+    lookalike = f"{CYRILLIC_A}nna"
+    rec = basic()
+    rec["players"][1]["name"] = lookalike
+    rec["options"]["first_dealer"] = lookalike
+    for deal in rec["rounds"]:
+        deal["cards"][lookalike] = deal["cards"].pop("Ben")
+    assert [e.code for e in scoring.problems(rec)] == ["LookAlikeName"]
+    assert scoring.problems(rec, stored=True) == []
+    result = scoring.replay(rec, stored=True)
+    assert result.table.names == ("Anna", lookalike, "Carla", "Dirk")
+    ben = scoring.replay(basic())
+    assert result.totals[lookalike] == ben.totals["Ben"]
+    assert result.totals["Anna"] == ben.totals["Anna"]
+    assert scoring.replay_until_broken(rec)[1] is None
+    next_deal = rec["rounds"][0]
+    assert scoring.check_round(rec, next_deal) == []  # the table can go on playing it
+    assert scoring.draft_points(rec, next_deal)[lookalike] == ben.round_totals[0]["Ben"]
