@@ -109,9 +109,11 @@ class FletClient:
     def event(self, target: int, name: str, data: Any = None) -> None:
         self.send(CONTROL_EVENT, {"target": target, "name": name, "data": data})
 
-    def pump(self, seconds: float, until: bytes | None = None) -> bool:
+    def pump(self, seconds: float, until: bytes | tuple[bytes, ...] | None = None) -> bool:
         """Read (and answer the app's calls to the device) for up to `seconds`, or until a frame
-        holding `until` arrived; whether it did. A closed connection ends the reading."""
+        holding `until` (or one of them) arrived; whether it did. A closed connection ends the
+        reading."""
+        wanted = (until,) if isinstance(until, bytes) else until or ()
         deadline = time.monotonic() + seconds
         while time.monotonic() < deadline:
             try:
@@ -128,7 +130,7 @@ class FletClient:
                 self.session_id = str(body.get("session_id") or self.session_id)
             if action == INVOKE_METHOD and isinstance(body, dict):
                 self.answer(body)
-            if until is not None and until in raw:
+            if any(text in raw for text in wanted):
                 return True
         return False
 

@@ -85,8 +85,9 @@ def test_each_start_gives_a_new_link_and_pin_and_stopping_ends_every_guest() -> 
     run(sharing.start())
     first_link, first_pin = sharing.link, sharing.pin
     assert sharing.active and door.opened == [first_pin]
-    assert run(sharing.admit(FakeSession("session-1"), "192.0.2.7"))
-    assert run(sharing.admit(FakeSession("session-2"), "192.0.2.8"))
+    guests = [FakeSession("session-1"), FakeSession("session-2")]  # Flet holds them
+    assert run(sharing.admit(guests[0], "192.0.2.7"))
+    assert run(sharing.admit(guests[1], "192.0.2.8"))
     run(sharing.stop())
     assert not sharing.active and door.closed == [{"session-1", "session-2"}]
     assert sharing.try_pin(first_pin, "192.0.2.7") == "wrong"  # no table shared
@@ -198,7 +199,8 @@ def test_a_session_flet_has_dropped_no_longer_counts() -> None:
     for session in sessions:
         assert run(sharing.admit(session, "192.0.2.7"))
     sessions[0].leave(kept_for=-1)  # its time is up: Flet deletes it at its next sweep
-    assert run(sharing.admit(FakeSession("new"), "192.0.2.7"))
+    newcomer = FakeSession("new")
+    assert run(sharing.admit(newcomer, "192.0.2.7"))
     assert sharing.door.ended == []  # type: ignore[attr-defined]
 
 

@@ -9,15 +9,22 @@ import flet as ft
 
 from storage import Store
 from storage.errors import StorageError
-from web.guard import GUEST, role_of
+from web.guard import GUEST, Caller, current_caller
+from web.guard import HOST as HOST_CALLER
 
 from . import guest, history, home, new_game, players, safe, settings, table
 from .hooks import use_made
 from .sharing import Sharing
-from .state import HOST, VIEWER, AppState
+from .state import HOST, SCORER, VIEWER, AppState
 from .theme import DARK, LIGHT, theme
 
 DEVICE_KEY = "debrief.device"
+# Shown before the guest's language is known (a refused session gets no more than this).
+GUEST_REFUSED = (
+    "This table is not shared any more, or too many phones are connected to it: ask the host. "
+    "\n\nDieser Tisch wird nicht mehr geteilt, oder zu viele Handys sind verbunden: frag "
+    "den Gastgeber."
+)
 
 
 def screens_for(state: AppState) -> list[ft.View]:
@@ -62,17 +69,21 @@ def guest_screens(state: AppState) -> list[ft.View]:
 
 
 @ft.component
-def App(store: Store, device: str, sharing: Sharing | None) -> list[ft.View]:
+def App(store: Store, device: str, sharing: Sharing | None, caller: Caller) -> list[ft.View]:
+    """The app for one session. `caller` is who connected, as the guard saw it: the session's
+    role and address, fixed here for its whole life (a page's fields are the client's to
+    rewrite, so none of them decides anything)."""
     page = ft.context.page
 
     def load() -> AppState:
-        role = VIEWER if role_of(page.client_user_agent or "") == GUEST else HOST
-        if role == VIEWER:
-            if sharing is None or not sharing.active:  # a guest's tag, but no shared table
-                raise PermissionError("a guest without a shared table")
-            sharing.joined(page.session.id)
+        role = HOST
+        if caller.role == GUEST:
+            scorer = sharing is not None and sharing.is_scorer(device, caller.address)
+            role = SCORER if scorer else VIEWER
         route = page.route or "/"
-        return AppState.load(store, route, device, page.session.id, page, role, sharing)
+        return AppState.load(
+            store, route, device, page.session.id, page, role, sharing, caller.address
+        )
 
     state, _ = use_made(load)
 
@@ -110,16 +121,30 @@ def make_main(
     safe.install()
 
     async def main(page: ft.Page) -> None:
+        # Decided before anything else, while nothing the client sent has been read: a page
+        # field rewritten during the first await below must not matter.
+        caller = current_caller() or Caller(HOST_CALLER, "")  # unguarded: the window, a phone
         page.theme = theme(LIGHT)
         page.dark_theme = theme(DARK)
+        if caller.role == GUEST and not await admitted(page, sharing, caller):
+            return
         try:
             store = Store.open(data_dir)
         except StorageError as error:
             page.add(ft.SafeArea(ft.Text(error.message, selectable=True)))
             return
-        page.render_views(App, store, await device_id(), sharing)
+        page.render_views(App, store, await device_id(), sharing, caller)
 
     return main
+
+
+async def admitted(page: ft.Page, sharing: Sharing | None, caller: Caller) -> bool:
+    """Whether a guest's new session may stay (the table is shared, and its phone and the table
+    have sessions to spare); if not, it is told so in both languages and gets nothing else."""
+    if sharing is not None and await sharing.admit(page.session, caller.address):
+        return True
+    page.add(ft.SafeArea(ft.Text(GUEST_REFUSED, selectable=True)))
+    return False
 
 
 async def device_id() -> str:

@@ -3,6 +3,11 @@
 `AppState` is the only way a screen reads stored data or changes it: each change saves at once
 (through `storage`), keeps an undo step where that means something, and bumps `revision`, which
 every screen that shows stored data reads, so they all redraw. The store itself is private.
+
+Every method that reads or changes stored data says who may call it (`allowed`) and checks it
+where it happens, whatever screen or forged event called it: the host may do everything; a
+guest of a shared table reads the game the host has open, and a scorer also enters, corrects
+and undoes its rounds. A session's role and address are fixed when it connects (views/app.py).
 """
 
 from __future__ import annotations
@@ -10,11 +15,12 @@ from __future__ import annotations
 import contextlib
 import contextvars
 import copy
+import functools
 import logging
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TypeVar
+from typing import Concatenate, ParamSpec, TypeVar
 
 import flet as ft
 
@@ -28,12 +34,48 @@ from storage.store import Player
 from storage.summaries import Summary
 
 from .i18n import Translator, system_language
-from .sharing import Sharing
+from .sharing import PinAttempt, Sharing
 from .widgets import show_note
 
 T = TypeVar("T")
 logger = logging.getLogger(__name__)
 HOST, VIEWER, SCORER = "host", "viewer", "scorer"  # who is at this tab (a shared table)
+EVERYONE = (HOST, SCORER, VIEWER)
+ROLES = "_debrief_roles"  # where `allowed` writes its decision on a method
+P = ParamSpec("P")
+R = TypeVar("R")
+
+
+class NotAllowed(PermissionError):
+    """A session asked for what its role may not do (a guest's forged event, say): nothing was
+    read or written."""
+
+
+def allowed(
+    *roles: str, shared_game: bool = False
+) -> Callable[[Callable[Concatenate[AppState, P], R]], Callable[Concatenate[AppState, P], R]]:
+    """Who may call an `AppState` method: `roles`, and a guest only for the game the host has
+    open (`shared_game`: the method's first argument is a game id). Checked at every call."""
+
+    def decide(
+        method: Callable[Concatenate[AppState, P], R],
+    ) -> Callable[Concatenate[AppState, P], R]:
+        def checked(self: AppState, /, *args: P.args, **kwargs: P.kwargs) -> R:
+            game_id = (args[0] if args else kwargs.get("game_id")) if shared_game else None
+            self.check_caller(roles, game_id)
+            return method(self, *args, **kwargs)
+
+        functools.update_wrapper(checked, method)
+        setattr(checked, ROLES, roles)
+        return checked
+
+    return decide
+
+
+def roles_of(member: object) -> tuple[str, ...]:
+    """The roles `allowed` gave a method or a property (empty: no decision)."""
+    function = member.fget if isinstance(member, property) else member
+    return tuple(getattr(function, ROLES, ()))
 
 
 class Overtaken(Exception):
@@ -133,6 +175,7 @@ class AppState:
     device: str = "this-device"  # the browser profile or app install (drafts, undo)
     tab: str = "this-tab"  # the Flet session: a change's base revision and undo belong to it
     role: str = HOST  # a guest of a shared table is a VIEWER, with the PIN a SCORER
+    address: str = ""  # where this session connected from (the guard saw it; "" for the host)
     asking_pin: bool = False  # a viewer is typing the PIN
     _sharing: Sharing | None = None  # the table shared on the local network (--share)
     _page: ft.Page | None = None  # where to redraw when another tab or device changes data
@@ -150,11 +193,12 @@ class AppState:
         page: ft.Page | None = None,
         role: str = HOST,
         sharing: Sharing | None = None,
+        address: str = "",
     ) -> AppState:
-        """The state at start; opened at the home screen, it returns to the game the table was
-        playing when the app was closed (if that game is still in progress). It follows
-        every change another tab or device makes to the data."""
-        if route in ("", "/"):
+        """The state at start; opened at the home screen, the host's returns to the game the
+        table was playing when the app was closed (if that game is still in progress). It
+        follows every change another tab or device makes to the data."""
+        if route in ("", "/") and role == HOST:
             route = cls._last_table(store) or "/"
         guest = role != HOST  # a guest's phone: its own language and theme, not the host's
         state = cls(
@@ -165,11 +209,22 @@ class AppState:
             device=device,
             tab=tab,
             role=role,
+            address=address,
             _page=page,
             _sharing=sharing,
         )
         store.listen(state.changed_elsewhere)
+        if sharing is not None and role == HOST:
+            sharing.watch(state.heard_wrong_pin)
         return state
+
+    def check_caller(self, roles: tuple[str, ...], game_id: object = None) -> None:
+        """Raise `NotAllowed` unless this session's role is one of `roles` and, for a guest,
+        `game_id` (when given) is the game the host has open now."""
+        if self.role not in roles:
+            raise NotAllowed(f"a {self.role} may not do this")
+        if self.role != HOST and game_id is not None and game_id != self.shared_game:
+            raise NotAllowed(f"a {self.role} sees only the shared game")
 
     @staticmethod
     def _last_table(store: Store) -> str | None:
@@ -190,8 +245,8 @@ class AppState:
         """Another tab or device changed the data (called from its thread): redraw this tab
         from the data as it is now, in this tab's own session."""
         page = self._page
-        if page is None:
-            return
+        if page is None or page.session.connection is None:
+            return  # a tab that is away redraws when it comes back (`reconnected`)
 
         async def redraw() -> None:
             self.revision += 1
@@ -218,6 +273,7 @@ class AppState:
         can be served to a network: the app in its own window or on a phone)."""
         return self._sharing if self.role == HOST else None
 
+    @allowed(HOST)
     async def start_sharing(self) -> bool:
         """The host shares the table (a new link and PIN); whether it could."""
         if self.sharing is None:
@@ -230,6 +286,7 @@ class AppState:
         self._changed()  # this tab and the host's other tabs show it is shared
         return True
 
+    @allowed(HOST)
     async def stop_sharing(self) -> None:
         """The host stops sharing: every guest is out, every link and PIN void."""
         if self.sharing is None:
@@ -238,9 +295,10 @@ class AppState:
         self._changed()
         self.say(self.t("Sharing stopped: every link and PIN has ended."))
 
+    @allowed(HOST)
     def show_to_guests(self, game_id: str) -> None:
         """The host opened a game: with the table shared, the guests now see it."""
-        if self.role == HOST and self._sharing is not None and self._sharing.show(game_id):
+        if self._sharing is not None and self._sharing.show(game_id):
             self._store.announce(self)
 
     def ask_pin(self) -> None:
@@ -250,16 +308,47 @@ class AppState:
         self.asking_pin = False
 
     def try_pin(self, typed: str) -> str:
-        """A viewer typed a PIN: "ok" (this tab is a scorer now), "wrong" or "locked"."""
+        """A viewer typed a PIN: "ok" (this tab is a scorer now), "wrong" or "locked". Counted
+        against the address this session connected from."""
         if self._sharing is None or self.role != VIEWER:
             return "wrong"
-        address = str(getattr(self._page, "client_ip", "") or "")
-        result = self._sharing.try_pin(typed, self.device, address)
+        result = self._sharing.try_pin(typed, self.address)
         if result == "ok":
+            self._sharing.remember_scorer(self.device, self.address)
             self.role = SCORER
             self.asking_pin = False
             self.say(self.t("You can enter this game's rounds now."))
         return result
+
+    def heard_wrong_pin(self, attempt: PinAttempt) -> None:
+        """The host's tab: a guest typed a PIN that did not open (called from that guest's
+        session). Tell the host where it came from, with a way to stop sharing at once."""
+        page = self._page
+        if page is None or page.session.connection is None:
+            return
+
+        async def tell() -> None:
+            tries = self._sharing.wrong_pins() if self._sharing else [attempt]
+            t = self.t
+            text = t.plural(
+                "A wrong PIN from {address} ({count} in all).",
+                "A wrong PIN from {address} ({count} in all).",
+                len(tries),
+                address=attempt.address,
+            )
+            page.show_dialog(
+                ft.SnackBar(
+                    ft.Text(text),
+                    action=t("Stop sharing"),
+                    on_action=lambda: page.run_task(self.stop_sharing),
+                    duration=8000,
+                )
+            )
+
+        try:
+            contextvars.copy_context().run(page.run_task, tell)
+        except Exception:  # a session that has closed: nobody to tell
+            logger.debug("tab %s was not told of a wrong PIN", self.tab, exc_info=True)
 
     def reconnected(self) -> None:
         """The tab came back (a reload, a network gap): draw it from the data as it is now."""
@@ -277,10 +366,12 @@ class AppState:
     def t(self) -> Translator:
         return Translator(self.language)
 
+    @allowed(HOST)
     def set_language(self, value: str) -> None:
         self._store.set_setting("language", value)
         self.language_setting = value
 
+    @allowed(HOST)
     def set_theme(self, value: str) -> None:
         self._store.set_setting("theme", value)
         self.theme_setting = value
@@ -292,6 +383,7 @@ class AppState:
         )
 
     @property
+    @allowed(HOST)
     def data_folder(self) -> Path:
         return self._store.folder
 
@@ -370,10 +462,12 @@ class AppState:
         return True
 
     @property
+    @allowed(HOST)
     def notices(self) -> list[StartupNotice]:
         """What was found when the data was opened (damage kept aside, ...)."""
         return list(self._store.notices)
 
+    @allowed(HOST)
     def dismiss_notices(self) -> None:
         """The user has read what was found when the data was opened."""
         self._store.notices.clear()
@@ -381,33 +475,40 @@ class AppState:
 
     # --- reading games ---------------------------------------------------------------------
 
+    @allowed(*EVERYONE, shared_game=True)
     def record(self, game_id: str) -> Record:
         """The game as it is now; what this tab's next change to it is based on."""
         record, revision = self._store.load_game_at(game_id)
         self._seen[game_id] = revision
         return record
 
+    @allowed(*EVERYONE, shared_game=True)
     def is_active(self, game_id: str) -> bool:
         return self._store.is_active(game_id)
 
+    @allowed(HOST)
     def summary(self, game_id: str) -> Summary:
         return self._store.summary(game_id)
 
+    @allowed(HOST)
     def summaries(
         self, game: str | None = None, player: str | None = None, deleted: bool = False
     ) -> list[Summary]:
         return self._store.summaries(game=game, player=player, deleted=deleted)
 
+    @allowed(HOST)
     def active_games(self) -> list[Summary]:
         return self._store.active_games()
 
     # --- changing games --------------------------------------------------------------------
 
+    @allowed(HOST)
     def start_game(self, game: str, players: list[Record], options: Record) -> str:
         record = self._store.create_game(game, players, options)
         self._changed()
         return str(record["meta"]["id"])
 
+    @allowed(HOST, SCORER, shared_game=True)
     def save_round(self, game_id: str, index: int | None, round_: Record) -> scoring.Replay:
         """Save a round being entered: a new one (`index` None) or a correction of round
         `index`; the entry's draft is done with. Raises `InvalidRecord` or a `StorageError`
@@ -429,6 +530,7 @@ class AppState:
         self.discard_draft(game_id)
         return result
 
+    @allowed(HOST, SCORER, shared_game=True)
     def delete_round(self, game_id: str, index: int) -> scoring.Replay:
         before = self._store.load_game(game_id)
         base = self._entry_base(game_id)
@@ -491,6 +593,7 @@ class AppState:
 
     # --- undo and redo: per game and device ---------------------------------------------------
 
+    @allowed(*EVERYONE, shared_game=True)
     def history(self, game_id: str) -> History:
         return History.from_json(self._store.history(self.device, game_id))
 
@@ -509,6 +612,7 @@ class AppState:
             self._set_history(game_id, History(undo, ()))
         self._changed()
 
+    @allowed(*EVERYONE, shared_game=True)
     def steps(self, game_id: str) -> tuple[Step | None, Step | None]:
         """What Undo and Redo would do now; None for each that has nothing to do, whose step
         another tab made, or that no longer applies (another tab or device changed the game
@@ -528,11 +632,13 @@ class AppState:
 
         return applicable(history.undo), applicable(history.redo)
 
+    @allowed(HOST, SCORER, shared_game=True)
     def undo(self, game_id: str) -> Step | None:
         """Put the game back as it was before this device's last change; returns that step,
         or None when it no longer applies (the game changed since: the history ends)."""
         return self._swap(game_id, backwards=True)
 
+    @allowed(HOST, SCORER, shared_game=True)
     def redo(self, game_id: str) -> Step | None:
         return self._swap(game_id, backwards=False)
 
@@ -562,6 +668,7 @@ class AppState:
 
     # --- drafts: the round this device is entering --------------------------------------------
 
+    @allowed(*EVERYONE, shared_game=True)
     def entry_mode(self, game_id: str, game: str) -> str:
         """QUICK or DETAILED: this game's choice, else the last one for this kind of game (on
         any device), else QUICK — most tables count each pile and say a number."""
@@ -571,6 +678,7 @@ class AppState:
                 return str(mode)
         return QUICK
 
+    @allowed(HOST, SCORER, shared_game=True)
     def set_entry_mode(self, game_id: str, game: str, mode: str) -> None:
         """Remember the table's choice for this game and for this kind of game (a convenience a
         full disk may skip)."""
@@ -578,9 +686,11 @@ class AppState:
             self._store.set_setting(f"entry-mode/{game_id}", mode)
             self._store.set_setting(f"entry-mode/{game}", mode)
 
+    @allowed(*EVERYONE, shared_game=True)
     def draft(self, game_id: str) -> Record | None:
         return self._store.draft(self.device, game_id)
 
+    @allowed(HOST, SCORER, shared_game=True)
     def keep_draft(self, game_id: str, index: int | None, entry: Record) -> None:
         """The round being entered, kept on every change (a full disk or a read-only folder
         costs the draft only, and says so once)."""
@@ -601,10 +711,12 @@ class AppState:
                     )
                 )
 
+    @allowed(HOST, SCORER, shared_game=True)
     def discard_draft(self, game_id: str) -> None:
         with contextlib.suppress(StorageError):
             self._store.discard_draft(self.device, game_id)
 
+    @allowed(HOST)
     def finish(self, game_id: str) -> None:
         """Into the history, if the game is still as this tab drew it."""
         with self._overtaken_check(game_id, kept=False):
@@ -615,33 +727,40 @@ class AppState:
         self.discard_draft(game_id)
         self._changed()
 
+    @allowed(HOST)
     def reopen(self, game_id: str) -> None:
         """A finished game back at the table (to continue or correct it)."""
         self._store.reopen_game(game_id)
         self._changed()
 
+    @allowed(HOST)
     def delete_game(self, game_id: str) -> None:
         self._store.delete_game(game_id)
         self._changed()
 
+    @allowed(HOST)
     def restore_game(self, game_id: str) -> None:
         self._store.restore_game(game_id)
         self._changed()
 
+    @allowed(HOST)
     def set_notes(self, game_id: str, notes: str) -> None:
         self._store.set_notes(game_id, notes, self._described("notes"))
         self._changed()
 
     # --- players ---------------------------------------------------------------------------
 
+    @allowed(HOST)
     def players(self, include_archived: bool = False) -> list[Player]:
         return self._store.players(include_archived=include_archived)
 
+    @allowed(HOST)
     def add_player(self, name: str, born: str | None = None) -> Player:
         player = self._store.add_player(name, born)
         self._changed()
         return player
 
+    @allowed(HOST)
     def change_player(self, player_id: str, name: str | None, born: str | None) -> None:
         """A new name (games keep theirs) and/or birth date; None leaves it as it is."""
         if name is not None:
@@ -650,10 +769,12 @@ class AppState:
             self._store.set_player_birth(player_id, born.strip() or None)
         self._changed()
 
+    @allowed(HOST)
     def archive_player(self, player_id: str, archived: bool) -> None:
         self._store.archive_player(player_id, archived)
         self._changed()
 
+    @allowed(HOST)
     def remember_birth_dates(self, born: dict[str, str], seated: list[str]) -> None:
         """Birth dates typed for a game also go to the roster, for next time (a date that
         cannot be saved is skipped: the game has it)."""
@@ -667,20 +788,25 @@ class AppState:
 
     # --- backups ---------------------------------------------------------------------------
 
+    @allowed(HOST)
     def plan_import(self, data: object, source: str) -> backup.ImportPlan:
         return backup.plan_import(self._store, data, source)
 
+    @allowed(HOST)
     def apply_import(self, plan: backup.ImportPlan) -> int:
         added = backup.apply_import(self._store, plan)
         self._changed()
         return added
 
+    @allowed(HOST)
     def export(self, game_id: str | None = None) -> Record:
         """Everything (or one game) as a backup document."""
         return backup.export_backup(self._store, game_id)
 
+    @allowed(HOST)
     def needing_correction(self, document: Record) -> list[tuple[str, scoring.RecordError]]:
         return backup.needing_correction(self._store, document)
 
+    @allowed(HOST)
     def history_csv(self) -> str:
         return backup.csv_of_history(self._store.summaries())

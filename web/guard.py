@@ -13,10 +13,16 @@ Every request and every websocket handshake passes three checks before Flet sees
 
 Sharing a table opens a second door, for guests: a server of its own on the network, guarded
 by a guest secret only (the host's key opens nothing there). The share link carries it as
-``?share=…`` and it becomes a cookie of its own. Each request that passes is tagged with the
-role its secret gives — ``DebriefRole/host`` or ``DebriefRole/guest`` in front of the
-User-Agent, the one request header Flet hands to the app's session (any such tag the client
-sent is removed first) — so the app knows a guest's session from the host's.
+``?share=…`` and it becomes a cookie of its own.
+
+Who is calling is decided here, on the server, once per connection: the role its secret proves
+and the socket's peer address, handed to the app as a `Caller` in a context variable
+(`current_caller`). A Flet session begins in that context (its main runs in a task started
+from the connection's), so the app fixes the session's role and address from it — never from
+the page's fields, which Flet lets the client rewrite at any time. The role is also tagged in
+front of the User-Agent (``DebriefRole/host`` or ``DebriefRole/guest``; a tag the client sent
+is dropped): Flet keys a session by its client's User-Agent, so a guest's connection can never
+take over a host's session, even knowing its id.
 
 Responses lose Flet's wildcard ``Access-Control-Allow-Origin`` and gain headers that keep them
 out of other sites' frames and keep the page from loading anything from another host. What the
@@ -25,12 +31,16 @@ guard refuses gets a short page and no data.
 
 from __future__ import annotations
 
+import asyncio
+import contextvars
 import hmac
 import http
 from collections.abc import Awaitable, Callable, Iterable, MutableMapping
 from dataclasses import dataclass
 from typing import Any
 from urllib.parse import parse_qsl, urlencode
+
+from .limits import FIRST_MESSAGE_SECONDS, Rate, is_registration
 
 Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]
@@ -90,9 +100,27 @@ class Addresses:
         return frozenset(f"http://{host}" for host in self.hosts)
 
 
+@dataclass(frozen=True)
+class Caller:
+    """Who is on the other end of a connection, as the guard saw it: the role its secret
+    proves and the address of the socket's peer (not a header or field the client wrote)."""
+
+    role: str  # HOST or GUEST
+    address: str
+
+
+_caller: contextvars.ContextVar[Caller | None] = contextvars.ContextVar("caller", default=None)
+
+
+def current_caller() -> Caller | None:
+    """The caller of the connection this code runs for; None where no guard stands in front
+    (the app in its own window, or on a phone: the only one there is the host)."""
+    return _caller.get()
+
+
 def role_of(user_agent: str) -> str:
-    """The role the guard tagged a session with: "host", "guest", or "host" for a session the
-    guard never saw (the app in its own window)."""
+    """The role tag the guard put in front of a User-Agent ("host" without one). For Flet's
+    keying of sessions and for tests: the app takes a session's role from `current_caller`."""
     for part in user_agent.split():
         if part.startswith(ROLE_TAG):
             return GUEST if part.removeprefix(ROLE_TAG) == GUEST else HOST
@@ -109,9 +137,11 @@ class Guard:
         addresses: Addresses,
         cookie: str,
         guest_secret: str | None = None,
+        websockets: Rate | None = None,
     ) -> None:
         """`secret` is the host's (None: a door for guests only, where no host key works);
-        `guest_secret` a shared table's."""
+        `guest_secret` a shared table's; `websockets`, how many websockets each address may
+        open (the guests' door)."""
         if secret == "" or guest_secret == "" or not (secret or guest_secret):
             raise ValueError("the guard needs a secret")
         self.app = app
@@ -120,6 +150,7 @@ class Guard:
         self.cookie = cookie
         self.guest_secret = guest_secret
         self.guest_cookie = f"{cookie}-guest"
+        self.websockets = websockets
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] not in ("http", "websocket"):
@@ -136,7 +167,44 @@ class Guard:
         if role is None:
             await self._refuse(scope, receive, send)
             return
+        caller = Caller(role, _peer(scope))
+        _caller.set(caller)  # in this connection's task, and in every task it starts
+        if scope["type"] == "websocket":
+            await self._websocket(_tagged(scope, role), receive, send, caller)
+            return
         await self.app(_tagged(scope, role), receive, _with_safe_headers(send))
+
+    async def _websocket(self, scope: Scope, receive: Receive, send: Send, caller: Caller) -> None:
+        """Hand Flet a websocket only once the client has registered: a websocket that says
+        nothing, says something else first, or goes before registering would leave Flet's
+        connection waiting for ever (its send loop ends only with a session)."""
+        if self.websockets is not None and not self.websockets.allow(caller.address):
+            await self._refuse(scope, receive, send)
+            return
+        connect = await receive()
+        if connect.get("type") != "websocket.connect":
+            return
+        await send({"type": "websocket.accept"})
+        try:
+            first = await asyncio.wait_for(receive(), FIRST_MESSAGE_SECONDS)
+        except TimeoutError:
+            await send({"type": "websocket.close", "code": 1008})
+            return
+        if first.get("type") != "websocket.receive":
+            return  # gone
+        if not is_registration(first):
+            await send({"type": "websocket.close", "code": 1008})
+            return
+        waiting = [connect, first]
+
+        async def replayed() -> Message:
+            return waiting.pop(0) if waiting else await receive()
+
+        async def accepted_once(message: Message) -> None:
+            if message.get("type") != "websocket.accept":  # it was accepted above
+                await send(message)
+
+        await self.app(scope, replayed, accepted_once)
 
     # --- the checks ------------------------------------------------------------------------
 
@@ -197,6 +265,12 @@ class Guard:
             await send({"type": "websocket.close", "code": 1008})  # before accept: HTTP 403
             return
         await _respond(send, http.HTTPStatus.FORBIDDEN, REFUSED_PAGE)
+
+
+def _peer(scope: Scope) -> str:
+    """The address of the socket's peer (the server trusts no forwarding header)."""
+    client = scope.get("client")
+    return str(client[0]) if client else ""
 
 
 def _same(value: str, secret: str) -> bool:

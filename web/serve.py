@@ -21,9 +21,17 @@ from typing import Any
 
 import flet as ft
 
-from views.sharing import Sharing
+from views.sharing import GuestSession, Sharing
 
 from .guard import Addresses, Guard
+from .limits import (
+    GUEST_MESSAGE_BYTES,
+    GUEST_SESSION_SECONDS,
+    Connections,
+    Rate,
+    door_protocol,
+    raise_open_files,
+)
 
 LOOPBACK = "127.0.0.1"
 EVERY_ADDRESS = "0.0.0.0"
@@ -83,25 +91,19 @@ def network_addresses() -> list[str]:
     return [a for a in dict.fromkeys(found) if not a.startswith("127.") and a != EVERY_ADDRESS]
 
 
-def told(pin: str) -> None:
-    """A new PIN after too many wrong ones: the host reads it here (and in the app)."""
-    print(f"New scorers' PIN (too many wrong tries): {pin}", flush=True)
-
-
 def server_config(app: Any, host: str, port: int, **options: Any) -> Any:
     """uvicorn's settings for serving Flet's app (the websocket implementation Flet uses, room
     for a big import), the host's and the guests' alike; `options` add to them."""
     import uvicorn  # comes with flet-web, which a phone build does not carry
 
-    return uvicorn.Config(
-        app,
-        host=host,
-        port=port,
-        ws="websockets-sansio",
-        ws_max_size=WEBSOCKET_MAX_BYTES,
-        log_level="warning",
+    settings: dict[str, Any] = {
+        "ws": "websockets-sansio",
+        "ws_max_size": WEBSOCKET_MAX_BYTES,
+        "log_level": "warning",
+        "proxy_headers": False,  # a peer's address is its socket's, never a header's
         **options,
-    )
+    }
+    return uvicorn.Config(app, host=host, port=port, **settings)
 
 
 def guest_socket(preferred_port: int) -> socket.socket:
@@ -123,28 +125,37 @@ def guest_socket(preferred_port: int) -> socket.socket:
 class NetworkDoor:
     """The guests' way in while a table is shared: a second server, on every address and a port
     of its own, guarded by a guest secret only (the host's key opens nothing there). The host's
-    server stays on 127.0.0.1. Both serve the same Flet app in the same event loop, so guests'
-    sessions and the host's follow each other's changes.
+    server stays on 127.0.0.1. Both run in the same event loop and share the store, so guests'
+    sessions and the host's follow each other's changes; the guests' Flet app is one of its
+    own, whose sessions Flet drops soon after their phone has gone.
 
     Each `open` makes a new secret; `close` stops the server (every guest connection closes)
-    and ends the guests' sessions, which would otherwise wait an hour to be reattached."""
+    and ends the guests' sessions. What a link holder may open, send and keep is limited
+    (web/limits.py)."""
 
     def __init__(self, preferred_port: int) -> None:
         self.preferred_port = preferred_port
-        self.app: Any = None  # Flet's ASGI app, set once it is built
+        self.app: Any = None  # the guests' Flet app, set once it is built
         self._server: Any = None
         self._serving: asyncio.Task[None] | None = None
 
     async def open(self, pin: str) -> str:
         import uvicorn
+        from flet_web.fastapi import app_manager  # type: ignore[import-untyped]
 
+        await app_manager.start()  # drops sessions whose time is up (the window has no server)
         secret = secrets.token_urlsafe(8)  # 64 bits: short to type, not to guess
         sock = guest_socket(self.preferred_port)
         port = int(sock.getsockname()[1])
         lan = network_addresses()
         addresses = Addresses.local(port, ("127.0.0.1", "localhost", *lan))
         guarded = Guard(
-            self.app, None, addresses, cookie=f"debrief-share-{port}", guest_secret=secret
+            self.app,
+            None,
+            addresses,
+            cookie=f"debrief-share-{port}",
+            guest_secret=secret,
+            websockets=Rate(),
         )
         config = server_config(
             guarded,
@@ -152,6 +163,9 @@ class NetworkDoor:
             port,
             lifespan="off",  # Flet's sessions are started and stopped by the host's server
             timeout_graceful_shutdown=5,
+            ws_max_size=GUEST_MESSAGE_BYTES,
+            http=door_protocol(Connections()),
+            backlog=64,
         )
         config.load()
         server = uvicorn.Server(config)
@@ -172,29 +186,61 @@ class NetworkDoor:
         await server.main_loop()
         await server.shutdown(sockets=[sock])
 
-    async def close(self, guest_sessions: set[str]) -> None:
-        from flet_web.fastapi import app_manager  # type: ignore[import-untyped]
+    async def end(self, session: GuestSession) -> None:
+        await end_session(session)
 
+    async def close(self, guest_sessions: list[GuestSession]) -> None:
         if self._server is None or self._serving is None:
             return
         self._server.should_exit = True
         await self._serving
         self._server = self._serving = None
-        for session_id in guest_sessions:
-            await app_manager.delete_session(session_id)
+        for session in guest_sessions:
+            await end_session(session)
         print("Sharing stopped: every guest link and PIN has ended.", flush=True)
+
+
+async def end_session(session: GuestSession) -> None:
+    """Have Flet drop a session now (and close it). Flet 1.0.5 keeps its web sessions by a key
+    of its own (page, session id and a hash of the client), so the session is found by itself."""
+    from flet_web.fastapi import app_manager
+
+    kept: dict[str, Any] = app_manager._FletAppManager__sessions
+    for key, value in list(kept.items()):
+        if value is session:
+            await app_manager.delete_session(key)
+
+
+def guests_flet_app(main: Callable[[ft.Page], Any], assets_dir: str) -> Any:
+    """The Flet web app the guests' door serves: as `ft.run(..., export_asgi_app=True)` makes
+    it, with sessions dropped `GUEST_SESSION_SECONDS` after their phone went (Flet's own
+    default is an hour)."""
+    import flet_web.fastapi as flet_fastapi  # type: ignore[import-untyped]
+
+    app = flet_fastapi.FastAPI()
+    app.mount(
+        "/",
+        flet_fastapi.app(
+            main,
+            assets_dir=os.path.abspath(assets_dir),
+            no_cdn=True,
+            session_timeout_seconds=GUEST_SESSION_SECONDS,
+        ),
+    )
+    return app
 
 
 MakeMain = Callable[[Sharing | None], Callable[[ft.Page], Any]]
 
 
-def shared_table(make_main: MakeMain, port: int, assets_dir: str) -> tuple[Sharing, Any]:
-    """The table's sharing (its door on port + 1 when free) and the Flet web app the door
-    serves guests, which `make_main` builds knowing the sharing."""
+def shared_table(make_main: MakeMain, port: int, assets_dir: str) -> Sharing:
+    """The table's sharing: its door on port + 1 when free, serving the guests a Flet web app
+    that `make_main` builds knowing the sharing."""
+    raise_open_files()
     door = NetworkDoor(port + 1)
-    sharing = Sharing(door, on_new_pin=told)
-    door.app = ft.run(make_main(sharing), export_asgi_app=True, assets_dir=assets_dir, no_cdn=True)
-    return sharing, door.app
+    sharing = Sharing(door)
+    door.app = guests_flet_app(make_main(sharing), assets_dir)
+    return sharing
 
 
 def window_sharing(make_main: MakeMain, port: int, assets_dir: str) -> Sharing | None:
@@ -204,8 +250,7 @@ def window_sharing(make_main: MakeMain, port: int, assets_dir: str) -> Sharing |
     None where the web server is not installed (flet would install it at run time)."""
     if importlib.util.find_spec("flet_web") is None or importlib.util.find_spec("uvicorn") is None:
         return None
-    sharing, _ = shared_table(make_main, port, assets_dir)
-    return sharing
+    return shared_table(make_main, port, assets_dir)
 
 
 def serve(
@@ -220,7 +265,8 @@ def serve(
     import uvicorn  # comes with flet-web, which a phone build does not carry
 
     secret = launch_secret()
-    sharing, flet_app = shared_table(make_main, port, assets_dir)  # the host's app is the guests'
+    sharing = shared_table(make_main, port, assets_dir)
+    flet_app = ft.run(make_main(sharing), export_asgi_app=True, assets_dir=assets_dir, no_cdn=True)
     guarded = Guard(flet_app, secret, Addresses.local(port), cookie=f"debrief-key-{port}")
     config = server_config(guarded, LOOPBACK, port)
     link = f"http://{LOOPBACK}:{port}/?key={secret}"

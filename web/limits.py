@@ -1,0 +1,191 @@
+"""What the guests' door holds on to, and for how long: limits that keep link holders on the
+Wi-Fi from tying up the host (README, "Sharing a table", lists them).
+
+A table has at most six players; the limits leave room for their phones, reloads and a second
+tab, and nothing more:
+
+- **connections** (TCP): `CONNECTIONS_PER_ADDRESS` per peer address and `CONNECTIONS_IN_ALL`
+  in all; one more is closed as soon as it is accepted;
+- **headers**: a request's headers must be in within `HEADER_SECONDS` of the connection opening
+  (or of the previous answer on it), else the connection is closed — a client that sends
+  nothing or trickles its headers holds nothing for long;
+- **websockets**: `WEBSOCKETS_PER_ADDRESS_PER_MINUTE` new ones per address and
+  `WEBSOCKETS_PER_MINUTE` in all; the client's first message must come within
+  `FIRST_MESSAGE_SECONDS` and be Flet's registration, or the websocket is closed before Flet
+  sees it; a message may be at most `GUEST_MESSAGE_BYTES` (a guest sends taps, not backups);
+- **sessions** a guest left behind are dropped `GUEST_SESSION_SECONDS` after it went (the
+  number of guests' sessions is kept small by views/sharing.py);
+- **open files**: the process raises its own limit where the system allows (`raise_open_files`),
+  and the limits above keep the door far below it, so the host's own port and its data writes
+  always have files left.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections import deque
+from collections.abc import Callable, MutableMapping
+from typing import Any
+
+CONNECTIONS_PER_ADDRESS = 16  # a browser opens up to six at a time, per tab
+CONNECTIONS_IN_ALL = 64
+HEADER_SECONDS = 5.0
+WEBSOCKETS_PER_ADDRESS_PER_MINUTE = 20
+WEBSOCKETS_PER_MINUTE = 60
+FIRST_MESSAGE_SECONDS = 10.0
+GUEST_MESSAGE_BYTES = 256 * 1024
+GUEST_SESSION_SECONDS = 60  # Flet looks for such sessions every 10 s
+WANTED_OPEN_FILES = 8192
+REGISTER_CLIENT = 1  # flet.messaging.protocol.MessageAction.REGISTER_CLIENT
+REGISTRATION_FIELDS = {"session_id", "page_name", "page"}
+
+
+def raise_open_files(wanted: int = WANTED_OPEN_FILES) -> int | None:
+    """Raise this process's limit of open files towards `wanted`, as far as the system's hard
+    limit allows; the limit now (None where the system has no such limit: Windows)."""
+    try:
+        import resource
+    except ImportError:
+        return None
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    target = wanted if hard == resource.RLIM_INFINITY else min(wanted, hard)
+    if soft != resource.RLIM_INFINITY and soft < target:
+        try:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (target, hard))
+            soft = target
+        except (ValueError, OSError):
+            pass  # the system says no: the door's limits still keep files in reserve
+    return int(soft)
+
+
+class Connections:
+    """The door's open connections by peer address; admits one more while both limits allow."""
+
+    def __init__(
+        self, per_address: int = CONNECTIONS_PER_ADDRESS, in_all: int = CONNECTIONS_IN_ALL
+    ) -> None:
+        self.per_address = per_address
+        self.in_all = in_all
+        self._open: dict[str, list[asyncio.BaseTransport]] = {}
+
+    def admit(self, address: str, transport: asyncio.BaseTransport) -> bool:
+        # A websocket keeps the transport it was upgraded on: a transport counts until closed.
+        self._open = {
+            peer: kept
+            for peer, transports in self._open.items()
+            if (kept := [t for t in transports if not t.is_closing()])
+        }
+        mine = self._open.setdefault(address, [])
+        if len(mine) >= self.per_address or self.count() >= self.in_all:
+            return False
+        mine.append(transport)
+        return True
+
+    def count(self) -> int:
+        return sum(len(transports) for transports in self._open.values())
+
+
+class Rate:
+    """At most `per_address` events per minute from one address and `in_all` from anywhere."""
+
+    def __init__(
+        self,
+        per_address: int = WEBSOCKETS_PER_ADDRESS_PER_MINUTE,
+        in_all: int = WEBSOCKETS_PER_MINUTE,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.per_address = per_address
+        self.in_all = in_all
+        self.clock = clock
+        self._all: deque[tuple[float, str]] = deque()
+        self._by_address: dict[str, int] = {}
+
+    def allow(self, address: str) -> bool:
+        now = self.clock()
+        while self._all and self._all[0][0] <= now - 60:
+            _, gone = self._all.popleft()
+            self._by_address[gone] -= 1
+            if not self._by_address[gone]:
+                del self._by_address[gone]
+        if len(self._all) >= self.in_all or self._by_address.get(address, 0) >= self.per_address:
+            return False
+        self._all.append((now, address))
+        self._by_address[address] = self._by_address.get(address, 0) + 1
+        return True
+
+
+def door_protocol(connections: Connections) -> type[asyncio.Protocol]:
+    """uvicorn's HTTP protocol for the guests' door: connections counted by `connections`,
+    headers on a deadline."""
+    from uvicorn.protocols.http.auto import AutoHTTPProtocol  # comes with flet-web
+
+    base: Any = AutoHTTPProtocol  # httptools' protocol where it is installed, else h11's
+
+    class DoorProtocol(base):  # type: ignore[misc]
+        _deadline: asyncio.TimerHandle | None = None
+
+        def connection_made(self, transport: asyncio.Transport) -> None:
+            peer = transport.get_extra_info("peername")
+            if not connections.admit(str(peer[0]) if peer else "", transport):
+                transport.abort()
+                return
+            super().connection_made(transport)
+            self._await_headers()
+
+        def on_response_complete(self) -> None:
+            super().on_response_complete()
+            self._await_headers()  # the next request on this connection, if any
+
+        def connection_lost(self, exc: Exception | None) -> None:
+            if self._deadline is not None:
+                self._deadline.cancel()
+            if self.transport is not None:  # None: refused before uvicorn ever saw it
+                super().connection_lost(exc)
+
+        def _await_headers(self) -> None:
+            if self._deadline is not None:
+                self._deadline.cancel()
+            self._deadline = self.loop.call_later(HEADER_SECONDS, self._headers_due)
+
+        def _headers_due(self) -> None:
+            """No request's headers since the connection opened (or the last answer): close
+            it — unless it became a websocket or a request is being answered."""
+            self._deadline = None
+            if self.transport.is_closing() or self.transport.get_protocol() is not self:
+                return
+            cycle: Any = self.cycle
+            if cycle is None or cycle.response_complete:
+                self.transport.close()
+            else:
+                self._await_headers()  # a long answer (a big file): look again later
+
+    return DoorProtocol
+
+
+def is_registration(message: MutableMapping[str, Any]) -> bool:
+    """Whether a websocket's first message is Flet's registration of a client (anything else
+    first would leave Flet's connection waiting for ever)."""
+    import msgpack  # type: ignore[import-untyped]  # comes with flet
+
+    data = message.get("bytes")
+    if message.get("type") != "websocket.receive" or not isinstance(data, bytes):
+        return False
+    if data[:1] != b"\x00":
+        return False
+    try:
+        decoded = msgpack.unpackb(
+            data[1:], strict_map_key=False, ext_hook=lambda _code, _data: None
+        )
+    except Exception:  # anything at all that is not msgpack
+        return False
+    if not (isinstance(decoded, list) and len(decoded) == 2 and decoded[0] == REGISTER_CLIENT):
+        return False
+    body = decoded[1]
+    return (
+        isinstance(body, dict)
+        and set(body) == REGISTRATION_FIELDS
+        and isinstance(body["session_id"], str | None)
+        and isinstance(body["page_name"], str)
+        and isinstance(body["page"], dict)
+    )
