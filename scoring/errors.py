@@ -206,6 +206,10 @@ class DuplicateName(RecordError):
     template = "{name} is the same name as player {other}"
 
 
+class LookAlikeName(RecordError):
+    template = "“{name}” looks the same as “{other}”"
+
+
 class NameOfAnotherPlayer(RecordError):
     template = "{name} is already the name of another player ({other})"
 

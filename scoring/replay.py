@@ -99,14 +99,14 @@ class _Envelope:
     rounds: list[object]
 
 
-def _read_envelope(reader: Reader, record: object) -> _Envelope | None:
+def _read_envelope(reader: Reader, record: object, stored: bool) -> _Envelope | None:
     fields = reader.obj(record, "", required=ENVELOPE_KEYS, optional=["meta"])
     if fields is None:
         return None
     if "format" in fields and fields["format"] != FORMAT:
         reader.add(e.UnsupportedFormat("format", value=show(fields["format"]), expected=FORMAT))
     rules = _read_game(reader, fields.get("game"), "game" in fields)
-    table = read_players(reader, fields["players"]) if "players" in fields else None
+    table = read_players(reader, fields["players"], stored=stored) if "players" in fields else None
     if table is not None and rules is not None:
         _check_player_count(reader, rules, table)
     rounds = reader.list(fields["rounds"], "rounds") if "rounds" in fields else None
@@ -169,12 +169,12 @@ def _read_datetime(reader: Reader, value: object, path: str) -> None:
         reader.add(e.BadDateTime(path, value=show(value)))
 
 
-def _replay(reader: Reader, record: object) -> Replay | None:
+def _replay(reader: Reader, record: object, stored: bool = False) -> Replay | None:
     deep = too_deep(record, MAX_DEPTH)
     if deep is not None:  # no record is; and checking it further would exhaust the stack
         reader.add(e.NestedTooDeep(deep, limit=MAX_DEPTH))
         return None
-    envelope = _read_envelope(reader, record)
+    envelope = _read_envelope(reader, record, stored)
     if envelope is None:
         return None
     rules, setup = envelope.rules, envelope.setup
@@ -201,20 +201,25 @@ def _replay(reader: Reader, record: object) -> Replay | None:
     return Replay(rules, setup, state, tuple(round_totals))
 
 
-def replay(record: object) -> Replay:
+def replay(record: object, *, stored: bool = False) -> Replay:
     """Validate `record` (parsed JSON) and play it through; raises `InvalidRecord` listing every
-    problem found."""
+    problem found.
+
+    `stored`: a record the app stored, perhaps before names that look the same across scripts
+    were one name (issue 21.7): its players keep such names (each is found by their own
+    name). A record that comes in (a new game, an import, the command line) is not.
+    """
     reader = Reader()
-    result = _replay(reader, record)
+    result = _replay(reader, record, stored)
     if result is None:
         raise e.InvalidRecord(reader.errors)
     return result
 
 
-def problems(record: object) -> list[e.RecordError]:
-    """Every problem in `record`; empty when it is valid."""
+def problems(record: object, *, stored: bool = False) -> list[e.RecordError]:
+    """Every problem in `record`; empty when it is valid (`stored`: as in `replay`)."""
     reader = Reader()
-    _replay(reader, record)
+    _replay(reader, record, stored)
     return reader.errors
 
 
@@ -240,15 +245,16 @@ class Correction:
     problems: tuple[e.RecordError, ...]
 
 
-def replay_until_broken(record: object) -> tuple[Replay, Correction | None]:
+def replay_until_broken(record: object, *, stored: bool = True) -> tuple[Replay, Correction | None]:
     """A stored record played through as far as it is valid, and what needs a correction.
 
     For games stored before a stricter rule: their rounds up to the first broken one still
     give standings, so the game can be shown and opened at the round to correct. Raises
     `InvalidRecord` when the problem lies outside the rounds (the game cannot be opened).
+    Names that look the same across scripts are kept, as in `replay(record, stored=True)`.
     """
     reader = Reader()
-    result = _replay(reader, record)
+    result = _replay(reader, record, stored)
     if result is not None:
         return result, None
     rounds = [round_of(error) for error in reader.errors]
@@ -256,7 +262,7 @@ def replay_until_broken(record: object) -> tuple[Replay, Correction | None]:
         raise e.InvalidRecord(reader.errors)
     first = min(index for index in rounds if index is not None)
     assert isinstance(record, dict)
-    before = replay({**record, "rounds": _rounds_of(record)[:first]})
+    before = replay({**record, "rounds": _rounds_of(record)[:first]}, stored=stored)
     wrong = tuple(
         error for error, index in zip(reader.errors, rounds, strict=True) if index == first
     )
@@ -292,7 +298,7 @@ def check_round(record: object, draft: object, index: int | None = None) -> list
     else:
         rounds[index] = draft
     assert isinstance(record, dict)
-    found = problems({**record, "rounds": rounds})
+    found = problems({**record, "rounds": rounds}, stored=True)
     if correction is None:
         return found
     return [error for error in found if (round_of(error) or 0) <= correction.round]
@@ -300,13 +306,13 @@ def check_round(record: object, draft: object, index: int | None = None) -> list
 
 def blank_round(record: object) -> dict[str, JSON]:
     """A round of the record's game to start entering from (the record must be valid)."""
-    result = replay(record)
+    result = replay(record, stored=True)
     return result.rules.blank_round(result.state)
 
 
 def complete_round(record: object, draft: dict[str, JSON], player: str) -> dict[str, JSON]:
     """`draft` with `player`'s part worked out from the others' (Black Spy: "the rest")."""
-    result = replay(record)
+    result = replay(record, stored=True)
     name = result.table.resolve(player)
     if name is None:
         return draft
@@ -315,5 +321,5 @@ def complete_round(record: object, draft: dict[str, JSON], player: str) -> dict[
 
 def draft_points(record: object, draft: object) -> dict[str, Fraction]:
     """Each player's points for a round being entered, as far as they can be read."""
-    result = replay(record)
+    result = replay(record, stored=True)
     return result.rules.draft_points(result.state, draft)

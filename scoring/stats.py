@@ -9,13 +9,13 @@ rule it breaks) counts nowhere until it is corrected.
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterable, Mapping
+from collections.abc import Callable, Collection, Iterable, Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
 from .registry import GAMES
-from .table import name_key
+from .table import folded_name, name_key
 
 Summary = Mapping[str, Any]
 
@@ -53,9 +53,17 @@ class PlayerGameStats:
 
 
 def _seat(summary: Summary, names: Collection[str]) -> str | None:
-    """The name `summary` has for the player known by any of `names` (case-insensitively)."""
-    keys = {name_key(n) for n in names}
-    return next((n for n in summary["players"] if name_key(n) in keys), None)
+    """The name `summary` has for the player known by any of `names` (case-insensitively,
+    or written in look-alike characters of another script): their own spelling first, since
+    a game stored before look-alikes were one name may seat Anna beside "Аnna"."""
+    seated: list[str] = summary["players"]
+    ways: tuple[Callable[[str], str], ...] = (str, folded_name, name_key)
+    for key in ways:
+        keys = {key(n) for n in names}
+        found = next((n for n in seated if key(n) in keys), None)
+        if found is not None:
+            return found
+    return None
 
 
 def finished(summaries: Iterable[Summary]) -> list[Summary]:

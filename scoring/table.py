@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import datetime as dt
+import functools
 import re
 import unicodedata
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 
 from . import errors as e
@@ -29,15 +30,116 @@ def normal_name(name: str) -> str:
     return " ".join(unicodedata.normalize("NFC", name).split())
 
 
-def name_key(name: str) -> str:
-    """Two names are the same name when these are equal: their NFKC case-folded forms
-    ("Zoë" in either spelling, "Ａｎｎａ" and "anna" are one name).
+@functools.lru_cache(maxsize=4096)  # names repeat: every round and summary names them
+def folded_name(name: str) -> str:
+    """A name's NFKC case-folded form: "Zoë" in either spelling, "Ａｎｎａ" and "anna" are one.
+    (Schema version 4 compared names by this alone; its migration still does.)
 
-    >>> name_key("\uff21\uff4e\uff4e\uff41") == name_key(" anna ")
+    >>> folded_name("\uff21\uff4e\uff4e\uff41") == folded_name(" anna ")
     True
     """
     folded = unicodedata.normalize("NFKC", normal_name(name)).casefold()
     return unicodedata.normalize("NFKC", folded)
+
+
+@functools.lru_cache(maxsize=4096)
+def name_key(name: str) -> str:
+    """Two names are the same name when these are equal (FORMAT.md): their NFKC case-folded
+    forms, once each character that looks like a single character of another script is read
+    as that character (`look_alikes`), and folded again.
+
+    >>> name_key("\u0410nna") == name_key("anna")  # a Cyrillic А
+    True
+    >>> name_key("Ann\u00e1") == name_key("Anna"), name_key("Ame") == name_key("Arne")
+    (False, False)
+    """
+    key = folded_name(name)
+    if key.isascii():
+        return key  # no ASCII character is read as another (a test keeps it so)
+    table = look_alikes()
+    for _ in range(3):  # a character read as another may fold into one read again
+        read = unicodedata.normalize("NFKC", key.translate(table).casefold())
+        if read == key:
+            break
+        key = read
+    return key
+
+
+NEUTRAL_SCRIPTS = frozenset({"COMMON", "INHERITED"})
+LEFT_TO_RIGHT_MARK = "\u200e"
+
+
+@functools.cache
+def look_alikes() -> dict[int, str]:
+    """Each character that Unicode's confusables (TR39, from the `confusable-homoglyphs`
+    package) list as looking like exactly one single character of another script, by code
+    point, mapped to the character it is read as: Cyrillic "а" and Greek "ο" are read as
+    Latin "a" and "o".
+
+    **Decision:** characters of the Common and Inherited scripts (digits, punctuation,
+    combining marks) belong to no script of their own, so they are read as they are and no
+    letter is read as one of them: "Tom1" and "Toml" are two names. Where two characters list
+    only each other (Hiragana "へ" and Katakana "ヘ", Telugu and Kannada letters), both are read
+    as the one with the smaller code point, so they still compare equal. A character that looks
+    like several (Latin "l" like "1", "I", "|", ...) or like a sequence ("m" like "rn") is read
+    as it is.
+
+    Loaded on first use (the package reads about 1 MB of data), once.
+    """
+    confusable_data, script_of = _confusables()
+    single: dict[str, str] = {}
+    for character, entries in confusable_data.items():
+        if len(character) != 1:
+            continue
+        looks_like = {entry["c"].replace(LEFT_TO_RIGHT_MARK, "") for entry in entries}
+        if len(looks_like) != 1:
+            continue
+        (other,) = looks_like
+        if len(other) != 1:
+            continue
+        scripts = {script_of(character), script_of(other)}
+        if len(scripts) == 2 and not scripts & NEUTRAL_SCRIPTS:
+            single[character] = other
+    table: dict[int, str] = {}
+    for character, other in single.items():
+        if single.get(other) == character:  # they list only each other: one is read for both
+            other = min(character, other)
+        if other != character:
+            table[ord(character)] = other
+    return table
+
+
+def _confusables() -> tuple[dict[str, list[dict[str, str]]], Callable[[str], str]]:
+    """Unicode's confusables (the symmetric closure of confusables.txt: a character maps to
+    the entries it looks like, each ``{"c": characters, "n": names}``) and the script of a
+    character ("LATIN", "CYRILLIC", "COMMON", ...)."""
+    from confusable_homoglyphs import (  # type: ignore[import-untyped]
+        categories,
+        confusables,
+    )
+
+    data: dict[str, list[dict[str, str]]] = confusables.confusables_data
+
+    def script_of(character: str) -> str:
+        return str(categories.alias(character))
+
+    return data, script_of
+
+
+def look_alike_of(name: str, names: Sequence[str]) -> str | None:
+    """The first of `names` that is the same name as `name` only because they look the same
+    across scripts (their NFKC case-folded forms differ); None when there is none.
+
+    >>> look_alike_of("\u0410nna", ["Ben", "Anna"])
+    'Anna'
+    >>> look_alike_of("ANNA", ["Anna"]) is None  # the same name, but not a look-alike
+    True
+    """
+    key, folded = name_key(name), folded_name(name)
+    return next(
+        (other for other in names if name_key(other) == key and folded_name(other) != folded),
+        None,
+    )
 
 
 def forbidden_character(name: str) -> tuple[int, str] | None:
@@ -113,9 +215,19 @@ class Table:
 
     players: tuple[Player, ...]
     _by_key: dict[str, str] = field(init=False, repr=False, compare=False)
+    _by_folded: dict[str, str] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "_by_key", {name_key(p.name): p.name for p in self.players})
+        # Most references name a player exactly; then by their folded form; then by their
+        # key. A table stored before look-alikes were one name may hold two players with one
+        # key: each is found by their exact name or folded form, and the key finds neither.
+        by_key: dict[str, str | None] = {}
+        for player in self.players:
+            key = name_key(player.name)
+            by_key[key] = None if key in by_key else player.name
+        keys = {key: name for key, name in by_key.items() if name is not None}
+        object.__setattr__(self, "_by_key", keys)
+        object.__setattr__(self, "_by_folded", {folded_name(p.name): p.name for p in self.players})
 
     @property
     def names(self) -> tuple[str, ...]:
@@ -128,8 +240,11 @@ class Table:
         return iter(self.names)
 
     def resolve(self, raw: str) -> str | None:
-        """The player's name as seated, for a reference written in any case or spacing."""
-        return self._by_key.get(name_key(raw))
+        """The player's name as seated, for a reference written in any case or spacing, or in
+        characters that look the same in another script."""
+        if raw in self.names:
+            return raw
+        return self._by_folded.get(folded_name(raw)) or self._by_key.get(name_key(raw))
 
     def seat(self, name: str) -> int:
         return self.names.index(name)
@@ -163,8 +278,14 @@ def read_birth(reader: Reader, value: object, path: str) -> Birth | None:
     return None
 
 
-def read_players(reader: Reader, value: object, path: str = "players") -> Table | None:
-    """The `players` list; None when any entry is unusable (names are needed everywhere)."""
+def read_players(
+    reader: Reader, value: object, path: str = "players", *, stored: bool = False
+) -> Table | None:
+    """The `players` list; None when any entry is unusable (names are needed everywhere).
+
+    `stored`: the players of a game stored before names that look the same across scripts
+    were one name (issue 21.7): such names are kept, each player found by their own name.
+    """
     entries = reader.list(value, path)
     if entries is None:
         return None
@@ -182,12 +303,15 @@ def read_players(reader: Reader, value: object, path: str = "players") -> Table 
             born = read_birth(reader, fields["born"], child(entry_path, "born"))
         if name is None:
             continue
-        if name_key(name) in seen:
-            reader.add(
-                e.DuplicateName(child(entry_path, "name"), name=name, other=seen[name_key(name)])
-            )
+        if folded_name(name) in seen:
+            other = seen[folded_name(name)]
+            reader.add(e.DuplicateName(child(entry_path, "name"), name=name, other=other))
             continue
-        seen[name_key(name)] = name
+        look_alike = None if stored else look_alike_of(name, list(seen.values()))
+        if look_alike is not None:
+            reader.add(e.LookAlikeName(child(entry_path, "name"), name=name, other=look_alike))
+            continue
+        seen[folded_name(name)] = name
         players.append(Player(name, born))
     if len(reader.errors) > before:
         return None

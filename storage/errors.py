@@ -74,6 +74,12 @@ class PlayerNameTaken(StorageError):
     template = "there is already a player called {name}"
 
 
+class PlayerNameLooksAlike(StorageError):
+    """A name that is another player's because the two look the same across scripts."""
+
+    template = "“{name}” looks the same as “{other}”"
+
+
 class InvalidPlayer(StorageError):
     template = "{problem}"
 
@@ -175,6 +181,21 @@ class InterruptedImportCompleted(StartupNotice):
 
 class InterruptedWorkCompleted(StartupNotice):
     template = "an interrupted change to {count} games was completed"
+
+
+class GameNamesLookAlike(StartupNotice):
+    template = (
+        "{game} with {players} ({started}): {reason}. Names that look the same are one name "
+        "now; this game was stored before and is kept as it is: it can be played on, but an "
+        "import refuses a backup with it"
+    )
+
+
+class PlayersLookAlike(StartupNotice):
+    template = (
+        "{reason}: these players were added before names that look the same were one name. "
+        "Both are kept; rename one of them in Players"
+    )
 
 
 class GameNeedsCorrection(StartupNotice):

@@ -5,6 +5,10 @@ or invisible character, and two names are the same name when their NFKC case-fol
 equal. Older data may hold names that break this: the migration makes each one valid
 (`clean_name`), and where two players of one roster or one game now have the same name, the
 later one is renamed "Name 2" — every change is reported, nothing is merged silently.
+
+The migration keeps to version 4's rule (`folded_name`): names that are one name only because
+they look the same across scripts (version 5's rule, "Anna" and "Аnna") are not renamed, in a
+roster or a game; version 5 reports them and keeps them as they are.
 """
 
 from __future__ import annotations
@@ -12,7 +16,7 @@ from __future__ import annotations
 import unicodedata
 from typing import Any
 
-from scoring.table import clean_name, name_key
+from scoring.table import clean_name, folded_name
 
 Rename = tuple[str, str]  # (the name as it was, the name now)
 
@@ -31,10 +35,10 @@ def distinct(names: list[str]) -> list[str]:
     for index, raw in enumerate(names):
         name = clean_name(raw, fallback=f"Player {index + 1}")
         candidate, number = name, 1
-        while name_key(candidate) in taken:
+        while folded_name(candidate) in taken:
             number += 1
             candidate = f"{name[: 40 - len(str(number)) - 1]} {number}"
-        taken.add(name_key(candidate))
+        taken.add(folded_name(candidate))
         result.append(candidate)
     return result
 
@@ -76,7 +80,7 @@ def normalise_record(record: dict[str, Any]) -> list[Rename]:
 
 def _noticeable(old: str, new: str) -> bool:
     """Whether a change of name is more than its spelling in Unicode (worth telling)."""
-    return clean_name(old, fallback="") != new or name_key(old) != name_key(new)
+    return clean_name(old, fallback="") != new or folded_name(old) != folded_name(new)
 
 
 def _renamed(value: Any, old: str, new: str) -> Any:

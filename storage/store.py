@@ -32,8 +32,16 @@ from typing import Any, ClassVar, TypedDict, cast
 import filelock
 
 import scoring
+from scoring.errors import N_
 from scoring.reader import Reader, show
-from scoring.table import name_key, normal_name, read_birth, read_name
+from scoring.table import (
+    folded_name,
+    look_alike_of,
+    name_key,
+    normal_name,
+    read_birth,
+    read_name,
+)
 
 from . import errors as err
 from . import names, shapes
@@ -52,7 +60,7 @@ from .summaries import Summary, summarize
 
 logger = logging.getLogger(__name__)
 
-SCHEMA_VERSION = 4
+SCHEMA_VERSION = 5
 SHARDS = 64
 SPACE_MARGIN = 1024 * 1024  # bytes an import leaves free on the disk
 SHARD_FILE = re.compile(r"^\d{2}\.json$")
@@ -140,15 +148,77 @@ def _normalised_names(store: Store) -> None:
         store.notices.append(err.NamesRenamed(renames=listed))
 
 
+def _names_kept(store: Store) -> None:
+    """Version 5 compares names across scripts too ("Anna" and "Аnna" are one name, issue
+    21.7). Stored names are kept as they are, never renamed: the games and roster entries
+    whose names now look alike are reported (`_report_names_that_look_alike`)."""
+
+
+def _report_names_that_look_alike(store: Store) -> None:
+    """Games and roster entries stored before names that look the same across scripts were
+    one name: kept as they are (such a game opens, goes on and counts as before), and said
+    once."""
+    for doc in store._all_documents():
+        record = doc["record"]
+        players = record.get("players")
+        if not isinstance(players, list) or not all(
+            isinstance(p, dict) and isinstance(p.get("name"), str) for p in players
+        ):
+            continue  # not a record that can be opened: the checks keep it aside
+        names = [normal_name(player["name"]) for player in players]
+        for index, name in enumerate(names):
+            other = look_alike_of(name, names[:index])
+            if other is None:
+                continue
+            try:
+                scoring.replay_until_broken(record)
+            except scoring.InvalidRecord:
+                break  # cannot be opened at all: kept aside by the checks after migrating
+            store.notices.append(_look_alike_notice(record, index, other))
+            break
+    roster = [player["name"] for player in store.players(include_archived=True)]
+    for index, name in enumerate(roster):
+        other = look_alike_of(name, roster[:index])
+        if other is not None:
+            reason = scoring.errors.LookAlikeName("", name=name, other=other)
+            store.notices.append(err.PlayersLookAlike(reason=reason))
+
+
+def _look_alike_notice(record: Record, index: int, other: str) -> err.StartupNotice:
+    meta = record.get("meta", {})
+    name = normal_name(record["players"][index]["name"])
+    return err.GameNamesLookAlike(
+        game_id=meta.get("id"),
+        game=scoring.GAMES[record["game"]].title,
+        players=", ".join(player["name"] for player in record["players"]),
+        started=(meta.get("started") or "")[:10],
+        reason=scoring.errors.LookAlikeName(f"players[{index}].name", name=name, other=other),
+    )
+
+
 # MIGRATIONS[n] upgrades the stored data of schema version n to n + 1; run in order at
-# start-up, then the index (derived data) is made anew and the REPORTS of the versions passed
-# are made.
+# start-up, then the index (derived data) is made anew (unless every version passed is in
+# SAME_INDEX: its summaries stay as they are) and the REPORTS of the versions passed are made.
 MIGRATIONS: dict[int, Callable[[Store], None]] = {
     1: _derived_only,
     2: _derived_only,
     3: _normalised_names,
+    4: _names_kept,
 }
-REPORTS: dict[int, Callable[[Store], None]] = {2: _report_games_needing_correction}
+REPORTS: dict[int, Callable[[Store], None]] = {
+    2: _report_games_needing_correction,
+    4: _report_names_that_look_alike,
+}
+SAME_INDEX = frozenset({4})  # 4 -> 5 changes no summary: no replay of every finished game
+
+
+def _size(path: Path) -> int:
+    """The size of a data file (0 for what is not there or cannot be looked at: a link to
+    nothing kept aside)."""
+    try:
+        return path.stat().st_size
+    except OSError:
+        return 0
 
 
 def _device_key(device: str, game_id: str) -> str:
@@ -177,12 +247,15 @@ def _validated_change(old: Record, new: Record) -> scoring.Replay:
     (it needs a correction) takes the changes that correct it, those that shorten its broken
     tail (a corrected or deleted round), and changes that leave its rounds as they are (notes).
     """
+    # A game keeps the names it was stored with (names that look alike across scripts were
+    # accepted before issue 21.7), as long as its players stay the same.
+    stored = new.get("players") == old.get("players")
     try:
-        return scoring.replay(new)
+        return scoring.replay(new, stored=stored)
     except scoring.InvalidRecord:
         if _correction_of(old) is None:
             raise
-    result, correction = scoring.replay_until_broken(new)
+    result, correction = scoring.replay_until_broken(new, stored=stored)
     assert correction is not None
     before = scoring.replay_until_broken(old)[1]
     assert before is not None
@@ -384,7 +457,8 @@ class Store:
             MIGRATIONS[version](self)
             meta.update_doc("schema", {"version": version + 1})
         if found < SCHEMA_VERSION:
-            self._rebuild_index(announce=False)
+            if not SAME_INDEX.issuperset(range(found, SCHEMA_VERSION)):
+                self._rebuild_index(announce=False)
             for version in range(found, SCHEMA_VERSION):
                 if version in REPORTS:
                     REPORTS[version](self)
@@ -748,7 +822,7 @@ class Store:
             _check_based_on(game_id, doc, based_on)
             record = copy.deepcopy(doc["record"])
             record.setdefault("meta", {})["ended"] = ended or now()
-            scoring.replay(record)
+            scoring.replay(record, stored=True)
             archived = {
                 "record": record,
                 "deleted_at": doc.get("deleted_at"),
@@ -931,7 +1005,7 @@ class Store:
         with self._lock:
             found = [_player(player_id, doc) for player_id, doc in self._roster.docs()]
         found = [p for p in found if include_archived or not p["archived"]]
-        return sorted(found, key=lambda p: name_key(p["name"]))
+        return sorted(found, key=lambda p: folded_name(p["name"]))
 
     @property
     def _roster(self) -> Documents:
@@ -987,9 +1061,12 @@ class Store:
         clean = read_name(reader, name, "name")
         if clean is None:
             raise err.InvalidPlayer(problem=reader.errors[0])
-        for player_id, doc in self._roster.docs():
-            if player_id != except_id and name_key(doc["name"]) == name_key(clean):
-                raise err.PlayerNameTaken(name=clean)
+        others = [doc["name"] for player_id, doc in self._roster.docs() if player_id != except_id]
+        if any(folded_name(other) == folded_name(clean) for other in others):
+            raise err.PlayerNameTaken(name=clean)
+        look_alike = look_alike_of(clean, others)
+        if look_alike is not None:
+            raise err.PlayerNameLooksAlike(name=clean, other=look_alike)
         return clean
 
     @staticmethod
@@ -1054,14 +1131,19 @@ class Store:
         rule_problems: list[str] = []
 
         def problem_of(doc: dict[str, Any]) -> str | None:
-            """Why a stored game cannot be opened; a rule it breaks in a round is listed."""
+            """Why a stored game cannot be opened; a rule it breaks in a round is listed, and
+            so are names that look alike, stored before they were one name."""
             shape = shapes.game_shape_problem(doc)
             if shape is not None:
                 return shape
             found = scoring.problems(doc["record"])
             outside = [error for error in found if scoring.round_of(error) is None]
-            if outside:
-                return str(outside[0])
+            if outside:  # names that look alike, stored before issue 21.7, are only listed
+                as_stored = scoring.problems(doc["record"], stored=True)
+                outside = [error for error in as_stored if scoring.round_of(error) is None]
+                if outside:
+                    return str(outside[0])
+                found += as_stored
             game_id = doc["record"].get("meta", {}).get("id", "?")
             rule_problems.extend(f"{game_id}: {error}" for error in found)
             return None

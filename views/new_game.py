@@ -8,7 +8,7 @@ from dataclasses import dataclass, field, replace
 import flet as ft
 
 import scoring
-from scoring.table import name_key
+from scoring.table import folded_name
 
 from . import games
 from .hooks import use_messages, use_value
@@ -56,9 +56,11 @@ def NewGameView(state: AppState) -> ft.View:
             set_draft(replace(draft, seats=(*draft.seats, name), born=born))
 
     def add_new_player(typed: str) -> None:
-        """Seat a new player; a name already in the roster seats that player."""
-        known = {name_key(p["name"]): p["name"] for p in state.players(include_archived=True)}
-        name = known.get(name_key(typed))
+        """Seat a new player; a name already in the roster (in any case or spacing) seats that
+        player, and one that only looks like a player's name in another script ("Аnna" with
+        a Cyrillic А beside Anna) is refused, naming them."""
+        roster = [p["name"] for p in state.players(include_archived=True)]
+        name = next((n for n in roster if folded_name(n) == folded_name(typed)), None)
         if name is None:
             try:
                 name = state.add_player(typed)["name"]

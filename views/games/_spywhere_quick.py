@@ -139,7 +139,7 @@ def points_so_far(record: Record, tally: Tally) -> dict[str, int]:
     }
     try:
         result = scoring.replay(
-            {**record, "rounds": [{"counts": counts, "ended_by": tally.ended_by}]}
+            {**record, "rounds": [{"counts": counts, "ended_by": tally.ended_by}]}, stored=True
         )
     except scoring.InvalidRecord:
         return {}

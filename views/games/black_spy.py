@@ -396,7 +396,7 @@ def DealEntry(
     problems, set_problems = use_messages()
     deal = draft.to_json()
     errors = scoring.check_round(at.record, deal, correcting)
-    before = scoring.replay({**at.record, "rounds": at.rounds[:index]})
+    before = scoring.replay({**at.record, "rounds": at.rounds[:index]}, stored=True)
     options: black_spy.Options = before.setup.options
     # Until a pile besides the automatic one is entered, the automatic one holds every card,
     # a moon only on paper: no points and no moon box yet.
@@ -958,7 +958,7 @@ def QuickDealEntry(
     names = list(at.result.table.names)
     index = len(at.rounds) if editing == NEW else editing
     correcting = None if editing == NEW else editing
-    before = scoring.replay({**at.record, "rounds": at.rounds[:index]})
+    before = scoring.replay({**at.record, "rounds": at.rounds[:index]}, stored=True)
     options: black_spy.Options = before.setup.options
     deal = counted.to_round(options)
     piles = counted.piles(options)

@@ -267,7 +267,7 @@ def RoundEntry(
     state, t = at.state, at.t
     index = len(at.rounds) if editing == NEW else editing
     correcting = None if editing == NEW else editing
-    before = scoring.replay({**at.record, "rounds": at.rounds[:index]})
+    before = scoring.replay({**at.record, "rounds": at.rounds[:index]}, stored=True)
     board = rules.RULES.board(before.state)
     names = list(before.table.names)
     errors = scoring.check_round(at.record, draft.to_json(), correcting)

@@ -372,7 +372,8 @@ class Wizard:
             ),
         ]
         if not self.errors:
-            preview = scoring.replay({**self.at.record, "rounds": [draft.to_json()]})
+            ending = {**self.at.record, "rounds": [draft.to_json()]}
+            preview = scoring.replay(ending, stored=True)
             body.append(
                 info_box(
                     [
