@@ -23,6 +23,29 @@ class NotAFolder(StorageError):
     template = "{folder} is not a folder: give the folder where Debrief keeps its data"
 
 
+class DataFolderLinkBroken(StorageError):
+    template = (
+        "{folder} is a link to {target}, which does not exist: connect the drive it is on or "
+        "bring the folder back, then start Debrief again"
+    )
+
+
+class LinkBroken(StorageError):
+    template = (
+        "{file} is a link to {target}, which is missing or not an ordinary file: nothing was "
+        "saved. Everything saved before is kept; bring back what it leads to, or put the file "
+        "itself in place of the link, and try again"
+    )
+
+
+class LinkChanged(StorageError):
+    template = (
+        "{file} was changed while Debrief had it open and now leads to {target}: nothing was "
+        "saved, so as not to write where it was not meant to. Everything saved before is kept; "
+        "start Debrief again to use it as it is now"
+    )
+
+
 class DiskFull(StorageError):
     template = (
         "the disk is full: the change was not saved in {folder}. Everything saved before is "

@@ -8,6 +8,12 @@ at any instant leaves either the old or the new file.
 
 It also keeps the last written data in memory (write-through, never write-behind): TinyDB reads
 the whole file for every query, and this process is the only writer (storage holds a lock).
+
+A data file may be a link (the user keeps it somewhere else): it is followed, so the write lands
+atomically on the ordinary file the link leads to (the temporary file beside that file) and the
+link stays a link. Only a link that led to an ordinary file when the data was opened, and still
+leads to the same one, is written through: never a link to nothing, to a folder or to a special
+file (`file_problem`), nor one changed while the data is open (`LinkChanged`).
 """
 
 from __future__ import annotations
@@ -15,13 +21,18 @@ from __future__ import annotations
 import contextlib
 import datetime as dt
 import errno
+import glob
 import json
 import os
+import stat
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from tinydb.storages import Storage
+
+from scoring.errors import N_
 
 from . import errors as err
 
@@ -36,9 +47,12 @@ READ_ONLY = {errno.EROFS, errno.EACCES, errno.EPERM}
 def write_atomically(path: Path, text: str) -> None:
     """Replace `path` with `text` so that a crash leaves the old or the new content.
 
-    A failed write leaves the old content and raises a `StorageError` that says what to do
-    (`DiskFull`, `DataReadOnly`, or `WriteFailed`).
+    A link at `path` is never written through (`LinkChanged`): a data file that is a link is
+    written where it leads (`AtomicStorage.write`). A failed write leaves the old content and
+    raises a `StorageError` that says what to do (`DiskFull`, `DataReadOnly`, `WriteFailed`).
     """
+    if path.is_symlink():
+        raise err.LinkChanged(file=str(path), target=_link_text(path))
     temp = path.with_name(f"{path.name}{TEMP_MARK}{os.getpid()}")
     try:
         with open(temp, "w", encoding="utf-8") as handle:
@@ -53,6 +67,75 @@ def write_atomically(path: Path, text: str) -> None:
             raise write_failure(error, path.parent) from error
         raise
     sync_folder(path.parent)
+
+
+def landing(path: Path) -> Path:
+    """Where the data of `path` is: `path` itself, or the ordinary file the link at `path`
+    leads to. Raises `LinkBroken` for a link that leads to nothing or to something else."""
+    if not path.is_symlink():
+        return path
+    try:
+        if file_problem(path) is None:
+            return path.resolve(strict=True)
+    except (OSError, RuntimeError):  # changed meanwhile, or a loop
+        pass
+    raise err.LinkBroken(file=str(path), target=_link_text(path))
+
+
+def _link_text(path: Path) -> str:
+    try:
+        return str(path.readlink())
+    except OSError:
+        return "?"
+
+
+def file_problem(path: Path) -> str | None:
+    """Why `path` cannot be a data file, found without opening it (None: it is an ordinary file,
+    a link to one, or nothing yet). A folder or a special file is never opened: reading a FIFO
+    would wait for ever."""
+    try:
+        mode = path.lstat().st_mode
+    except (FileNotFoundError, NotADirectoryError):
+        return None
+    if stat.S_ISLNK(mode):
+        try:
+            mode = path.stat().st_mode
+        except OSError:  # leads to nothing (or to itself)
+            return N_("it is a link to something that does not exist")
+        if stat.S_ISDIR(mode):
+            return N_("it is a link to a folder, not to a file")
+        if not stat.S_ISREG(mode):
+            return N_("it is a link to something that is not an ordinary file")
+        return None
+    if stat.S_ISDIR(mode):
+        return N_("it is a folder, not a file")
+    if not stat.S_ISREG(mode):
+        return N_("it is not an ordinary file")
+    return None
+
+
+def folder_problem(path: Path) -> str | None:
+    """Why `path` cannot be one of the data's folders (None: it is a folder, a link to one, or
+    nothing yet)."""
+    try:
+        mode = path.lstat().st_mode
+    except (FileNotFoundError, NotADirectoryError):
+        return None
+    if stat.S_ISLNK(mode):
+        try:
+            mode = path.stat().st_mode
+        except OSError:
+            return N_("it is a link to something that does not exist")
+        if stat.S_ISDIR(mode):
+            return None
+        if stat.S_ISREG(mode):
+            return N_("it is a link to a file, not to a folder")
+        return N_("it is a link to something that is not a folder")
+    if stat.S_ISDIR(mode):
+        return None
+    if stat.S_ISREG(mode):
+        return N_("it is a file, not a folder")
+    return N_("it is not a folder")
 
 
 def write_failure(error: OSError, folder: Path) -> err.StorageError:
@@ -101,7 +184,7 @@ def aside_name(path: Path) -> Path:
     stamp = dt.datetime.now().strftime("%Y%m%d-%H%M%S")
     kept = path.with_name(f"{path.stem}.damaged-{stamp}{path.suffix}")
     counter = 1
-    while kept.exists():
+    while os.path.lexists(kept):  # a link to nothing kept aside before is there too
         counter += 1
         kept = path.with_name(f"{path.stem}.damaged-{stamp}-{counter}{path.suffix}")
     return kept
@@ -175,21 +258,32 @@ class AtomicStorage(Storage):
     """A TinyDB storage on one JSON file: atomic durable writes, write-through cache.
 
     A file that cannot be read is moved aside (see `keep_aside`) and the storage starts empty;
-    tables or documents that are not JSON objects are copied aside and the file keeps the rest.
-    `damaged` then says what happened so the app can tell the user.
+    so is anything that is not an ordinary file (`file_problem`), and a link that `refuse_link`
+    gives a reason not to follow (called with where it leads). Tables or documents that are not
+    JSON objects are copied aside and the file keeps the rest. `damaged` then says what
+    happened so the app can tell the user. `lands_on` is where writes land (the file a link
+    leads to).
     """
 
-    def __init__(self, path: str | Path) -> None:
+    def __init__(
+        self, path: str | Path, refuse_link: Callable[[Path], str | None] | None = None
+    ) -> None:
         self.path = Path(path)
+        self.lands_on = self.path
         self.damaged: list[Damaged] = []
         self._cache: Tables | None = None
+        self._refuse_link = refuse_link
         self._load()
 
     def _load(self) -> None:
         try:
-            data = read_json_object(self.path)
+            reason = self._kind_problem()
+            data = read_json_object(self.path) if reason is None else {}
         except (ValueError, OSError) as error:
-            self.damaged.append(keep_aside(self.path, str(error) or type(error).__name__))
+            reason = str(error) or type(error).__name__
+        if reason is not None:
+            self.lands_on = self.path
+            self.damaged.append(keep_aside(self.path, reason))
             self._cache = {}
             return
         clean, bad = split_tables(data)
@@ -200,6 +294,21 @@ class AtomicStorage(Storage):
                 self.damaged.append(keep_parts_aside(self.path, bad, reason))
                 self.write(clean)
             self._cache = clean
+
+    def _kind_problem(self) -> str | None:
+        """Why the file is not read at all (see `file_problem`); a link is followed unless
+        `refuse_link` says why not."""
+        reason = file_problem(self.path)
+        if reason is not None or not self.path.is_symlink():
+            return reason
+        self.lands_on = self.path.resolve(strict=True)
+        reason = self._refuse_link(self.lands_on) if self._refuse_link else None
+        if reason is None:  # temporary files of writes that were killed, beside the file
+            pattern = f"{glob.escape(self.lands_on.name)}{TEMP_MARK}*"
+            for temp in self.lands_on.parent.glob(pattern):
+                with contextlib.suppress(OSError):
+                    temp.unlink()
+        return reason
 
     def keep_documents_aside(self, table: str, doc_ids: list[str], reason: str) -> Damaged | None:
         """Move documents that cannot be used out of this file into a kept-aside one; where
@@ -223,8 +332,13 @@ class AtomicStorage(Storage):
         return self._cache
 
     def write(self, data: Tables) -> None:
+        """Write where the data was when it was opened (`lands_on`), or nowhere: through a link
+        only while it still leads there (`LinkBroken`, `LinkChanged`)."""
         try:
-            write_atomically(self.path, json.dumps(data, ensure_ascii=False, separators=(",", ":")))
+            target = landing(self.path)
+            if target != self.lands_on:
+                raise err.LinkChanged(file=str(self.path), target=str(target))
+            write_atomically(target, json.dumps(data, ensure_ascii=False, separators=(",", ":")))
         except BaseException:
             # TinyDB changed the cached tables in place before writing: forget them, so the next
             # read shows what is really on disk.

@@ -9,6 +9,12 @@ Files in the data folder, each a TinyDB database on `AtomicStorage`:
     journal.json     present only during a change that touches several files
     debrief.lock     held while the data is open: a second app instance is refused
 
+Something of the wrong kind in one of these places (a folder where a file belongs, a file where
+`games` belongs, a special file, a link to nothing) is renamed aside like a damaged file. A data
+file that is a link is followed (`files.AtomicStorage`), unless it leads into the data folder
+itself or to a file another data file already leads to: two files would then write over one.
+The data folder itself may be a link.
+
 Every record written is validated by `scoring` first: nothing invalid is ever stored. Records
 handed out are copies, so callers cannot change stored data by accident.
 """
@@ -50,6 +56,8 @@ from .files import (
     READ_ONLY,
     AtomicStorage,
     Damaged,
+    file_problem,
+    folder_problem,
     keep_aside,
     remove_stale_temp_files,
     write_atomically,
@@ -212,15 +220,6 @@ REPORTS: dict[int, Callable[[Store], None]] = {
 SAME_INDEX = frozenset({4})  # 4 -> 5 changes no summary: no replay of every finished game
 
 
-def _size(path: Path) -> int:
-    """The size of a data file (0 for what is not there or cannot be looked at: a link to
-    nothing kept aside)."""
-    try:
-        return path.stat().st_size
-    except OSError:
-        return 0
-
-
 def _device_key(device: str, game_id: str) -> str:
     return f"{device}/{game_id}"
 
@@ -281,6 +280,15 @@ def shard_of(game_id: str) -> str:
     return f"{number:02d}"
 
 
+def _size(path: Path) -> int:
+    """The size of a data file (0 for what is not there or cannot be looked at: a link to
+    nothing kept aside)."""
+    try:
+        return path.stat().st_size
+    except OSError:
+        return 0
+
+
 class Store:
     """Debrief's data in one folder. Use `Store.open()`: one instance per folder per process."""
 
@@ -294,9 +302,14 @@ class Store:
         """The store for `folder` (default: `data_directory()`), created on first use.
 
         Raises `DataDirectoryInUse` when another process has it open, `NewerData` when a newer
-        Debrief wrote it. Problems found and handled while opening are in `notices`.
+        Debrief wrote it, `DataFolderLinkBroken` when it is a link to nothing (a drive that is
+        not connected: an empty folder made there would hide the data). Problems found and
+        handled while opening are in `notices`.
         """
-        path = data_directory(folder).resolve()
+        given = data_directory(folder)
+        if given.is_symlink() and not given.exists():
+            raise err.DataFolderLinkBroken(folder=str(given), target=str(given.readlink()))
+        path = given.resolve()
         with cls._instances_lock:
             if path not in cls._instances:
                 cls._instances[path] = cls(path)
@@ -309,13 +322,14 @@ class Store:
         # Who follows changes in this process: every open tab and device's app state, so each
         # screen redraws when another one changes the data (weak: a closed session just goes).
         self._listeners: list[weakref.WeakMethod[Callable[[], None]]] = []
+        # Where the data files that are links lead (two may not lead to one file).
+        self._landings: set[Path] = set()
         if folder.exists() and not folder.is_dir():
             raise err.NotAFolder(folder=str(folder))
         try:
             folder.mkdir(parents=True, exist_ok=True)
         except OSError as error:
             raise write_failure(error, folder) from error
-        (folder / "games").mkdir(exist_ok=True)
         self._keep_aside_odd_lock(folder / "debrief.lock")
         self._file_lock: filelock.FileLock | None = filelock.FileLock(
             str(folder / "debrief.lock"), timeout=0
@@ -337,12 +351,27 @@ class Store:
             raise
 
     def _keep_aside_odd_lock(self, lock: Path) -> None:
-        """The lock must be a plain file; anything else there (a folder) is kept aside."""
-        if (lock.exists() or lock.is_symlink()) and not lock.is_file():
+        """The lock must be a plain file; anything else there (a folder, a link: the lock is
+        never opened through one) is kept aside."""
+        if lock.is_symlink() or (lock.exists() and not lock.is_file()):
             kept = keep_aside(lock, "not a lock file")
             self.notices.append(err.LockKeptAside(kept_as=kept.kept_as.name))
 
+    def _games_folder(self) -> Damaged | None:
+        """The folder of finished games, made if missing; something else there (a file, a link
+        to nothing) is kept aside first (and returned)."""
+        games = self.folder / "games"
+        reason = folder_problem(games)
+        kept = keep_aside(games, reason) if reason is not None else None
+        try:
+            games.mkdir(exist_ok=True)
+        except OSError as error:
+            if error.errno not in READ_ONLY:
+                raise write_failure(error, self.folder) from error
+        return kept
+
     def _open_files(self) -> None:
+        games_kept = self._games_folder()
         remove_stale_temp_files(self.folder)
         remove_stale_temp_files(self.folder / "games")
         self._main = self._database(self.folder / "debrief.json")
@@ -351,6 +380,8 @@ class Store:
         index_missing = not (self.folder / "index.json").exists()
         index_db = self._database(self.folder / "index.json")
         self._index = index_db.documents("games")
+        if games_kept is not None:  # every finished game was in it
+            self._archive_lost(games_kept, self._index.ids())
         # What migrations can read first; what the rules of this version accept after them.
         # What belongs to one device (drafts, undo histories): small files of their own, since
         # a draft is written on every tap.
@@ -401,12 +432,23 @@ class Store:
         return str(path.relative_to(self.folder))
 
     def _database(self, path: Path, report: bool = True) -> Database:
-        db = Database(path, storage=AtomicStorage)
+        db = Database(path, storage=AtomicStorage, refuse_link=self._link_refused)
         storage = db.storage
         assert isinstance(storage, AtomicStorage)
+        if storage.lands_on != path:
+            self._landings.add(storage.lands_on)
         for damaged in storage.damaged if report else ():
             self._report_damage(damaged)
         return db
+
+    def _link_refused(self, target: Path) -> str | None:
+        """Why a data file that is a link to `target` (an ordinary file) is not followed."""
+        own = (self.folder.resolve(), (self.folder / "games").resolve())
+        if any(target.is_relative_to(folder) for folder in own):
+            return N_("it is a link to another file in the data folder")
+        if target in self._landings:
+            return N_("it is a link to a file another data file already leads to")
+        return None
 
     def _report_damage(self, damaged: Damaged) -> None:
         notice = err.DamagedFileKeptAside if damaged.whole else err.PartsKeptAside
@@ -481,7 +523,8 @@ class Store:
             assert isinstance(storage, AtomicStorage)
             for damaged in storage.damaged:
                 if damaged.whole:
-                    self._archive_lost(name, damaged)
+                    lost = [game_id for game_id in self._index.ids() if shard_of(game_id) == name]
+                    self._archive_lost(damaged, lost)
                 else:
                     self._report_damage(damaged)
             self._forget_summaries(self._keep_aside_unusable(shard, shapes.game_shape_problem))
@@ -493,10 +536,10 @@ class Store:
         if listed:
             self._index.remove_ids(listed)
 
-    def _archive_lost(self, name: str, damaged: Damaged) -> None:
-        """An archive file could not be read and was kept aside: its games leave the list of
-        finished games (they can be imported again), and the user is told how many."""
-        lost = [game_id for game_id in self._index.ids() if shard_of(game_id) == name]
+    def _archive_lost(self, damaged: Damaged, lost: list[str]) -> None:
+        """An archive file (or the folder of them) could not be read and was kept aside: its
+        games (`lost`) leave the list of finished games (they can be imported again), and the
+        user is told how many."""
         if not lost:
             self._report_damage(damaged)
             return
@@ -559,6 +602,10 @@ class Store:
         archive; where it is both active and archived, the operation says which copy is the
         one meant.
         """
+        reason = file_problem(self._journal_path)
+        if reason is not None:  # a folder, a link to nothing: never opened
+            self._journal_unusable(reason)
+            return
         try:
             journal = json.loads(self._journal_path.read_text(encoding="utf-8"))
         except FileNotFoundError:
@@ -984,9 +1031,8 @@ class Store:
     def _check_space_for(self, journal: str) -> None:
         """Refuse an import the disk cannot hold before writing anything: its journal, then
         its data again in the files, each written beside the old one before replacing it."""
-        needed = 2 * len(journal.encode("utf-8")) + max(
-            (path.stat().st_size for path in self.folder.rglob("*.json")), default=0
-        )
+        files = [*self.folder.glob("*.json"), *self._shard_files()]
+        needed = 2 * len(journal.encode("utf-8")) + max(map(_size, files), default=0)
         if shutil.disk_usage(self.folder).free < needed + SPACE_MARGIN:
             raise err.DiskFull(folder=str(self.folder))
 
