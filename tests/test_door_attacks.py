@@ -26,6 +26,7 @@ from websockets.exceptions import ConnectionClosed, InvalidStatus
 
 from storage import Store
 from tools.browser import AppServer
+from views.sharing import GUEST_SESSIONS_IN_ALL
 
 PLAYERS = ["Anna", "Ben", "Carla", "Dirk"]
 HOST_ONLY = ("New game", "Share this table", "Finish and save to history", "Export everything")
@@ -143,7 +144,8 @@ def joined(table: Table, source: str = "127.0.0.1", device: str = "phone") -> Fl
     """A guest whose phone shows the shared game."""
     guest = table.guest(source, device)
     guest.register()
-    assert guest.pump(30, b"Scoresheet"), "the guest never saw the shared game"
+    guest.pump(30, (b"Scoresheet", b"too many phones"))
+    assert guest.saw("Scoresheet"), "the guest never saw the shared game"
     return guest
 
 
@@ -367,6 +369,15 @@ def test_a_thousand_sessions_from_link_holders_leave_the_host_answering(table: T
     assert took < ANSWER_SECONDS, f"the host took {took:.2f} s"
     again = table.host_answers_within(ANSWER_SECONDS)
     assert again < ANSWER_SECONDS, f"the host's next screen took {again:.2f} s"
+
+
+def test_phones_that_have_gone_make_room_for_new_ones(table: Table) -> None:
+    """More guests than the table has sessions for, one after the other, each leaving at once
+    (while the app may still be sending it the game): each one gone is a leftover, so the next
+    phone is let in."""
+    for number in range(1, GUEST_SESSIONS_IN_ALL + 7):
+        joined(table, source=f"127.0.6.{number}", device=f"phone-{number}").close()
+    joined(table, source="127.0.6.200").close()
 
 
 # --- 5. big messages -----------------------------------------------------------------------------
