@@ -201,8 +201,15 @@ class Guard:
             return waiting.pop(0) if waiting else await receive()
 
         async def accepted_once(message: Message) -> None:
-            if message.get("type") != "websocket.accept":  # it was accepted above
+            if message.get("type") == "websocket.accept":  # it was accepted above
+                return
+            try:
                 await send(message)
+            except OSError:
+                # The client has gone. Flet's send loop would end on this error before its
+                # connection tells the session it is away, and the session would count as
+                # connected for ever; dropped, the receive loop ends the connection properly.
+                pass
 
         await self.app(scope, replayed, accepted_once)
 
