@@ -77,6 +77,21 @@ def shared_dialog(state: AppState) -> ft.AlertDialog:
         await state.stop_sharing()
 
     code = segno.make(link or "", error="m").png_data_uri(scale=6, border=2)
+    wrong = sharing.wrong_pins() if sharing is not None else []
+    tries = (
+        [
+            note(
+                t.plural(
+                    "{count} wrong PIN, the last from {address}.",
+                    "{count} wrong PINs, the last from {address}.",
+                    len(wrong),
+                    address=wrong[-1].address,
+                )
+            )
+        ]
+        if wrong
+        else []
+    )
     return ft.AlertDialog(
         title=ft.Text(t("Sharing this table")),
         content=ft.Column(
@@ -102,6 +117,7 @@ def shared_dialog(state: AppState) -> ft.AlertDialog:
                     selectable=True,
                     semantics_label=t("PIN {pin}", pin=" ".join(pin)),
                 ),
+                *tries,
                 note(plain_http_warning(t)),
             ],
         ),

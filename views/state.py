@@ -327,6 +327,9 @@ class AppState:
         if page is None or page.session.connection is None:
             return
 
+        async def stop() -> None:
+            await self.stop_sharing()
+
         async def tell() -> None:
             tries = self._sharing.wrong_pins() if self._sharing else [attempt]
             t = self.t
@@ -340,7 +343,7 @@ class AppState:
                 ft.SnackBar(
                     ft.Text(text),
                     action=t("Stop sharing"),
-                    on_action=lambda: page.run_task(self.stop_sharing),
+                    on_action=lambda: page.run_task(stop),
                     duration=8000,
                 )
             )
