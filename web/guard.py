@@ -32,6 +32,7 @@ guard refuses gets a short page and no data.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import contextvars
 import hmac
 import http
@@ -203,13 +204,11 @@ class Guard:
         async def accepted_once(message: Message) -> None:
             if message.get("type") == "websocket.accept":  # it was accepted above
                 return
-            try:
+            # When the client has gone, what Flet sends is dropped: Flet's send loop would end
+            # on the error before its connection tells the session it is away, and the session
+            # would count as connected for ever; the receive loop ends the connection properly.
+            with contextlib.suppress(OSError):
                 await send(message)
-            except OSError:
-                # The client has gone. Flet's send loop would end on this error before its
-                # connection tells the session it is away, and the session would count as
-                # connected for ever; dropped, the receive loop ends the connection properly.
-                pass
 
         await self.app(scope, replayed, accepted_once)
 
