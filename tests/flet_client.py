@@ -95,11 +95,15 @@ class FletClient:
     def send(self, action: int, body: dict[str, Any]) -> None:
         self.websocket.send(b"\x00" + msgpack.packb([action, body]))
 
-    def register(self, route: str = "/", **page: Any) -> None:
+    def register(self, route: str = "/", session_id: str | None = None, **page: Any) -> None:
+        """Flet's first message (or a reconnection, with the session id the server gave)."""
         self.send(
             REGISTER_CLIENT,
-            {"session_id": self.session_id, "page_name": "", "page": {**BROWSER_PAGE, **page,
-                                                                       "route": route}},
+            {
+                "session_id": self.session_id if session_id is None else session_id,
+                "page_name": "",
+                "page": {**BROWSER_PAGE, **page, "route": route},
+            },
         )
 
     def rewrite_page(self, **props: Any) -> None:

@@ -248,11 +248,13 @@ def crowded_table(tmp_path: Path) -> Iterator[Table]:
         resource.setrlimit(resource.RLIMIT_NOFILE, own)
 
 
-def connections(table: Table, count: int, subnet: str) -> list[socket.socket]:
-    """`count` connections to the door, ten from each address of `subnet` ("127.0.3")."""
+def connections(
+    table: Table, count: int, subnet: str, per_address: int = 10
+) -> list[socket.socket]:
+    """`count` connections to the door, `per_address` from each address of `subnet`."""
     made = []
     for number in range(count):
-        source = (f"{subnet}.{number // 10 + 1}", 0)
+        source = (f"{subnet}.{number // per_address + 1}", 0)
         with contextlib.suppress(OSError):  # refused at once: as good as closed
             made.append(
                 socket.create_connection(("127.0.0.1", table.door_port), 5, source_address=source)
@@ -378,6 +380,72 @@ def test_phones_that_have_gone_make_room_for_new_ones(table: Table) -> None:
     for number in range(1, GUEST_SESSIONS_IN_ALL + 7):
         joined(table, source=f"127.0.6.{number}", device=f"phone-{number}").close()
     joined(table, source="127.0.6.200").close()
+
+
+def test_a_websocket_registers_once(table: Table) -> None:
+    """Each registration makes Flet a session: a guest that registers again and again on one
+    websocket (new session ids each time) is cut off at the second, and the host answers."""
+    guest = joined(table)
+    with pytest.raises(ConnectionClosed):
+        for number in range(1000):
+            guest.register(session_id=f"forged-{number}")
+        guest.pump(5)
+        guest.websocket.send(b"\x00")
+    took = table.host_answers_within(ANSWER_SECONDS)
+    assert took < ANSWER_SECONDS, f"the host took {took:.2f} s"
+
+
+def test_a_flood_of_events_from_a_guest_waits_its_turn(table: Table) -> None:
+    """Two thousand taps on controls the guest was never shown, as fast as they can be sent:
+    the host still answers within a second (each such tap makes Flet search the guest's
+    screen; a guest's messages are let through only at the pace of fingers)."""
+    guest = joined(table)
+    for _ in range(2000):
+        guest.event(999_999, "click")
+    took = table.host_answers_within(ANSWER_SECONDS)
+    assert took < ANSWER_SECONDS, f"the host took {took:.2f} s"
+    guest.close()
+
+
+def test_connections_without_the_link_do_not_keep_guests_out(table: Table) -> None:
+    """Someone on the Wi-Fi without the link keeps 64 connections alive with requests the door
+    refuses; a phone with the link still loads the page."""
+    stop = threading.Event()
+    holders = connections(table, 64, "127.0.7", per_address=16)
+
+    def knock() -> None:
+        request = f"GET / HTTP/1.1\r\nHost: {table.door}\r\n\r\n".encode()
+        while not stop.wait(0.5):
+            for connection in holders:
+                with contextlib.suppress(OSError):
+                    connection.send(request)
+
+    threading.Thread(target=knock, daemon=True).start()
+    try:
+        time.sleep(1)  # every holder has been refused at least once
+        status = guest_page(table, source="127.0.8.1")
+        assert status == 200, f"a guest with the link got {status}"
+    finally:
+        stop.set()
+        for connection in holders:
+            connection.close()
+
+
+def guest_page(table: Table, source: str) -> int | str:
+    """The status of the page for a guest with the share link's cookie (or why it failed)."""
+    sock = socket.create_connection(("127.0.0.1", table.door_port), 5, source_address=(source, 0))
+    request = (
+        f"GET / HTTP/1.1\r\nHost: {table.door}\r\nCookie: {table.cookie}\r\n"
+        "Connection: close\r\n\r\n"
+    )
+    try:
+        sock.sendall(request.encode())
+        answer = sock.recv(64)
+    except OSError as error:
+        return repr(error)
+    finally:
+        sock.close()
+    return int(answer.split()[1]) if answer.startswith(b"HTTP/1.1") else repr(answer)
 
 
 # --- 5. big messages -----------------------------------------------------------------------------
