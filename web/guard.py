@@ -41,7 +41,7 @@ from dataclasses import dataclass
 from typing import Any
 from urllib.parse import parse_qsl, urlencode
 
-from .limits import FIRST_MESSAGE_SECONDS, Rate, is_registration
+from .limits import FIRST_MESSAGE_SECONDS, Rate, Throttle, is_registration, registers
 
 Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]
@@ -139,10 +139,11 @@ class Guard:
         cookie: str,
         guest_secret: str | None = None,
         websockets: Rate | None = None,
+        messages: Throttle | None = None,
     ) -> None:
         """`secret` is the host's (None: a door for guests only, where no host key works);
         `guest_secret` a shared table's; `websockets`, how many websockets each address may
-        open (the guests' door)."""
+        open, and `messages`, at what pace their messages go through (the guests' door)."""
         if secret == "" or guest_secret == "" or not (secret or guest_secret):
             raise ValueError("the guard needs a secret")
         self.app = app
@@ -152,6 +153,7 @@ class Guard:
         self.guest_secret = guest_secret
         self.guest_cookie = f"{cookie}-guest"
         self.websockets = websockets
+        self.messages = messages
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] not in ("http", "websocket"):
@@ -178,7 +180,9 @@ class Guard:
     async def _websocket(self, scope: Scope, receive: Receive, send: Send, caller: Caller) -> None:
         """Hand Flet a websocket only once the client has registered: a websocket that says
         nothing, says something else first, or goes before registering would leave Flet's
-        connection waiting for ever (its send loop ends only with a session)."""
+        connection waiting for ever (its send loop ends only with a session). A second
+        registration closes it (Flet would make a session of each), and a guest's messages go
+        through at the pace of fingers."""
         if self.websockets is not None and not self.websockets.allow(caller.address):
             await self._refuse(scope, receive, send)
             return
@@ -199,7 +203,15 @@ class Guard:
         waiting = [connect, first]
 
         async def replayed() -> Message:
-            return waiting.pop(0) if waiting else await receive()
+            if waiting:
+                return waiting.pop(0)
+            if self.messages is not None:
+                await self.messages.wait(caller.address)
+            message = await receive()
+            if registers(message):
+                await send({"type": "websocket.close", "code": 1008})
+                return {"type": "websocket.disconnect", "code": 1008}
+            return message
 
         async def accepted_once(message: Message) -> None:
             if message.get("type") == "websocket.accept":  # it was accepted above
@@ -270,7 +282,11 @@ class Guard:
             await receive()  # the handshake request
             await send({"type": "websocket.close", "code": 1008})  # before accept: HTTP 403
             return
-        await _respond(send, http.HTTPStatus.FORBIDDEN, REFUSED_PAGE)
+        # The connection ends with the refusal: kept open, it would hold one of the door's
+        # connections that a guest with the link needs.
+        await _respond(
+            send, http.HTTPStatus.FORBIDDEN, REFUSED_PAGE, [(b"connection", b"close")]
+        )
 
 
 def _peer(scope: Scope) -> str:

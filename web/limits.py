@@ -12,7 +12,11 @@ tab, and nothing more:
 - **websockets**: `WEBSOCKETS_PER_ADDRESS_PER_MINUTE` new ones per address and
   `WEBSOCKETS_PER_MINUTE` in all; the client's first message must come within
   `FIRST_MESSAGE_SECONDS` and be Flet's registration, or the websocket is closed before Flet
-  sees it; a message may be at most `GUEST_MESSAGE_BYTES` (a guest sends taps, not backups);
+  sees it, and a second registration closes it (each would make Flet a session); a message may
+  be at most `GUEST_MESSAGE_BYTES` (a guest sends taps, not backups);
+- **messages**: a guest's messages are let through at the pace of fingers, `MESSAGES_PER_SECOND`
+  per address and `ALL_MESSAGES_PER_SECOND` from all guests (with room for a burst); the rest
+  wait their turn on their own connection, so a flood costs the host nothing;
 - **sessions** a guest left behind are dropped `GUEST_SESSION_SECONDS` after it went (the
   number of guests' sessions is kept small by views/sharing.py);
 - **open files**: the process raises its own limit where the system allows (`raise_open_files`),
@@ -32,7 +36,11 @@ CONNECTIONS_PER_ADDRESS = 16  # a browser opens up to six at a time, per tab
 CONNECTIONS_IN_ALL = 64
 HEADER_SECONDS = 5.0
 WEBSOCKETS_PER_ADDRESS_PER_MINUTE = 20
-WEBSOCKETS_PER_MINUTE = 60
+WEBSOCKETS_PER_MINUTE = 120
+MESSAGES_PER_SECOND = 10  # a finger taps far less; Flutter adds a message now and then
+MESSAGES_IN_A_BURST = 30
+ALL_MESSAGES_PER_SECOND = 30
+ALL_MESSAGES_IN_A_BURST = 60
 FIRST_MESSAGE_SECONDS = 10.0
 GUEST_MESSAGE_BYTES = 256 * 1024
 GUEST_SESSION_SECONDS = 60  # Flet looks for such sessions every 10 s
@@ -115,6 +123,54 @@ class Rate:
         return True
 
 
+class Bucket:
+    """A token bucket: `rate` tokens a second, at most `burst` kept."""
+
+    def __init__(self, rate: float, burst: float, now: float) -> None:
+        self.rate, self.burst = rate, burst
+        self.tokens, self.at = burst, now
+
+    def wait_for_one(self, now: float) -> float:
+        """Take a token; how long to wait before using it (0: at once)."""
+        self.tokens = min(self.burst, self.tokens + (now - self.at) * self.rate)
+        self.at = now
+        self.tokens -= 1
+        return 0.0 if self.tokens >= 0 else -self.tokens / self.rate
+
+
+class Throttle:
+    """Guests' messages at the pace of fingers: each waits its turn by its address's bucket and
+    by the bucket of all guests (waiting delays only that guest's own connection)."""
+
+    def __init__(
+        self,
+        per_address: tuple[float, float] = (MESSAGES_PER_SECOND, MESSAGES_IN_A_BURST),
+        in_all: tuple[float, float] = (ALL_MESSAGES_PER_SECOND, ALL_MESSAGES_IN_A_BURST),
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.per_address = per_address
+        self.clock = clock
+        self._all = Bucket(*in_all, clock())
+        self._by_address: dict[str, Bucket] = {}
+
+    def delay(self, address: str) -> float:
+        """Seconds the next message from `address` is to wait."""
+        now = self.clock()
+        if len(self._by_address) > 1024:  # addresses long quiet are full again: forget them
+            self._by_address = {
+                a: b for a, b in self._by_address.items() if now - b.at < 60
+            }
+        bucket = self._by_address.get(address)
+        if bucket is None:
+            bucket = self._by_address[address] = Bucket(*self.per_address, now)
+        return max(bucket.wait_for_one(now), self._all.wait_for_one(now))
+
+    async def wait(self, address: str) -> None:
+        delay = self.delay(address)
+        if delay > 0:
+            await asyncio.sleep(delay)
+
+
 def door_protocol(connections: Connections) -> type[asyncio.Protocol]:
     """uvicorn's HTTP protocol for the guests' door: connections counted by `connections`,
     headers on a deadline."""
@@ -163,10 +219,26 @@ def door_protocol(connections: Connections) -> type[asyncio.Protocol]:
     return DoorProtocol
 
 
+def registers(message: MutableMapping[str, Any]) -> bool:
+    """Whether a websocket message asks Flet to register a client (read from its head only)."""
+    import msgpack  # type: ignore[import-untyped]  # comes with flet
+
+    data = message.get("bytes")
+    if not isinstance(data, bytes) or data[:1] != b"\x00":
+        return False
+    head = msgpack.Unpacker()
+    head.feed(data[1:32])
+    try:
+        head.read_array_header()
+        return bool(head.unpack() == REGISTER_CLIENT)
+    except Exception:  # not Flet's frame: Flet itself ends such a connection
+        return False
+
+
 def is_registration(message: MutableMapping[str, Any]) -> bool:
     """Whether a websocket's first message is Flet's registration of a client (anything else
     first would leave Flet's connection waiting for ever)."""
-    import msgpack  # type: ignore[import-untyped]  # comes with flet
+    import msgpack  # comes with flet
 
     data = message.get("bytes")
     if message.get("type") != "websocket.receive" or not isinstance(data, bytes):

@@ -29,6 +29,7 @@ from .limits import (
     GUEST_SESSION_SECONDS,
     Connections,
     Rate,
+    Throttle,
     door_protocol,
     raise_open_files,
 )
@@ -156,6 +157,7 @@ class NetworkDoor:
             cookie=f"debrief-share-{port}",
             guest_secret=secret,
             websockets=Rate(),
+            messages=Throttle(),
         )
         config = server_config(
             guarded,
