@@ -11,7 +11,7 @@ import scoring
 from scoring import kompromat
 
 ROOT = Path(__file__).resolve().parent.parent
-SCENARIOS = ROOT.parent / "shared" / "scenarios"
+SCENARIOS = ROOT / "tests" / "scenarios"  # the shared scenarios (../shared/scenarios), and ours
 FOUR = ["Anna", "Ben", "Carla", "Dirk"]
 
 

@@ -1,6 +1,6 @@
 """A complete game of each of the four games, played through the app in Chromium.
 
-The rounds come from ../shared/scenarios (continued to the end of the game where a scenario
+The rounds come from tests/scenarios (continued to the end of the game where a scenario
 stops early); the totals and the winner the app shows are checked against `scoring`.
 """
 

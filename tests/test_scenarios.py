@@ -1,5 +1,7 @@
-"""Every recorded game in ../shared/scenarios replays to its expected standings.
+"""Every recorded game in tests/scenarios replays to its expected standings.
 
+tests/scenarios holds the shared scenarios (copied from ../shared/scenarios, where our machines
+have that folder, so that a clone of the project alone tests them too) and records of our own.
 The folder is read at collection time, so a new NAME.json with NAME.expected.json is a new test.
 """
 
@@ -34,8 +36,20 @@ def assert_contains(expected: Any, actual: Any, where: str = "standings") -> Non
         assert actual == expected, f"{where}: {actual!r} != {expected!r}"
 
 
+SHARED = ROOT.parent / "shared" / "scenarios"
+
+
 def test_scenarios_are_there() -> None:
     assert len(RECORDS) >= 4
+
+
+@pytest.mark.skipif(not SHARED.is_dir(), reason="no ../shared/scenarios beside this clone")
+def test_the_copies_of_the_shared_scenarios_are_current() -> None:
+    """Where ../shared is there, every shared scenario is in tests/scenarios, unchanged."""
+    for shared in sorted(SHARED.glob("*.json")):
+        copy = SCENARIOS / shared.name
+        assert copy.exists(), f"copy {shared.name} into tests/scenarios"
+        assert json.loads(copy.read_text()) == json.loads(shared.read_text()), shared.name
 
 
 @pytest.mark.parametrize("path", RECORDS, ids=[p.stem for p in RECORDS])

@@ -1,7 +1,7 @@
 """Playing the games through the app's screens, as a player would, for the browser tests.
 
 Each `enter_*` function takes a round as the game record writes it (e.g. from
-../shared/scenarios) and enters it with the same taps a player would make.
+tests/scenarios) and enters it with the same taps a player would make.
 """
 
 from __future__ import annotations
