@@ -161,6 +161,11 @@ def damaged_archive_file(folder: Path) -> None:
     (folder / "games" / f"{shard_of('finished-1')}.json").write_text("{ not json")
 
 
+def damaged_drafts_file(folder: Path) -> None:
+    """A whole data file that is not JSON any more (the drafts: written on every tap)."""
+    (folder / "drafts.json").write_text("{ not json")
+
+
 def roster_entry_not_an_object(folder: Path) -> None:
     def damage(data: dict[str, Any]) -> dict[str, Any]:
         data["players"]["broken"] = ["Greta"]
@@ -179,6 +184,7 @@ DAMAGES: dict[str, Callable[[Path], None]] = {
     "lock is a folder": lock_is_a_folder,
     "damaged archive file": damaged_archive_file,
     "roster entry not an object": roster_entry_not_an_object,
+    "damaged drafts file": damaged_drafts_file,
     "journal is a folder": journal_is_a_folder,
     "index is a folder": index_is_a_folder,
     "lock is a link": lock_is_a_link,
