@@ -120,14 +120,32 @@ def test_game_ends_when_a_total_reaches_the_end_value_and_lowest_wins() -> None:
     assert result["next_deal"] is None
 
 
+def test_equal_lowest_totals_share_the_win_decision() -> None:
+    """RULES.md 1: "Lowest total wins. **Decision:** equal lowest totals share the win." Every
+    player on the lowest total wins, whoever reached it first; one lowest total wins alone."""
+    rec = black_spy(
+        FOUR, [seventy_five_for(FOUR, "Anna", "Ben"), seventy_five_for(FOUR, "Anna", "Carla")]
+    )
+    result = standings(rec)
+    assert result["finished"] is True and result["totals"]["Ben"] == result["totals"]["Carla"]
+    assert result["winners"] == ["Ben", "Carla"]
+    rec["rounds"][1] = seventy_five_for(FOUR, "Anna", "Dirk")  # Ben −15 and Dirk −15 now
+    assert standings(rec)["winners"] == ["Ben", "Dirk"]
+    rec["rounds"][1] = deal(FOUR, Anna=pile(6, 6, [8, 9, 10]), Ben=pile(high=[11], colored=4))
+    assert standings(rec)["winners"] == ["Ben"]  # −30 alone
+
+
 @pytest.mark.parametrize(("players", "end"), [(3, 200), (4, 150), (5, 120), (6, 100)])
 def test_default_end_value_by_player_count(players: int, end: int) -> None:
     names = ["Anna", "Ben", "Carla", "Dirk", "Emil", "Frida"][:players]
     assert standings(black_spy(names, []))["end_value"] == end
 
 
-def test_end_value_is_a_house_rule() -> None:
+def test_the_end_value_can_be_changed_as_a_house_rule_decision() -> None:
+    """RULES.md 1: "**Decision:** the end value can be changed as a house rule." A game set to
+    end at 60 ends when a total reaches 60; set to 61, the same deal does not end it."""
     rec = black_spy(FOUR, [sixty_for(FOUR, "Anna", "Ben")], end_value=60)
+    assert standings(rec)["end_value"] == 60
     assert standings(rec)["finished"] is True
     assert standings({**rec, "options": {**rec["options"], "end_value": 61}})["finished"] is False
 
@@ -187,6 +205,30 @@ def test_mole_sets_aside_three_cards_per_player_from_deal_two(players: int, each
     assert (next_deal["cards_each"], next_deal["mole_cards"]) == (each, 3 * players)
 
 
+# Deal 1 of a Mole game: Anna and Ben equal on 30, Carla 5, Dirk −5. With Anna the first dealer,
+# deal 2 is Ben's: seating order from his left is Carla, Dirk, Anna, Ben, so Anna picks before
+# Ben when nothing else parts them; with Dirk the first dealer, deal 2 is Anna's and Ben does.
+EQUAL_ON_THIRTY = deal(
+    FOUR,
+    Anna=pile(spies=3),
+    Ben=pile(spies=3),
+    Carla=pile(high=[11]),
+    Dirk=pile(low=6, high=[8, 9, 10], colored=4),
+)
+# Deal 1: Dirk 60, Anna, Ben and Carla equal on 0.
+THREE_ON_NOTHING = deal(FOUR, Anna=pile(low=6, high=[8, 9, 10, 11], colored=4), Dirk=pile(spies=6))
+
+
+def mole_order(
+    born: dict[str, str] | None = None, first_dealer: str = "Anna", first: dict | None = None
+) -> list[str]:
+    """The Mole's draft order before deal 2."""
+    dealt = first or EQUAL_ON_THIRTY
+    rec = black_spy(FOUR, [dealt], ["mole"], born, first_dealer=first_dealer)
+    order: list[str] = standings(rec)["next_deal"]["mole_draft_order"]
+    return order
+
+
 def test_mole_draft_highest_first_ties_youngest_first() -> None:
     first = SCENARIO_DEAL_ONE
     order = standings(black_spy(FOUR, [first], ["mole"], MOLE_BORN))["next_deal"][
@@ -200,40 +242,149 @@ def test_mole_draft_highest_first_ties_youngest_first() -> None:
     assert order[:2] == ["Carla", "Ben"]
 
 
-def test_mole_ties_without_birth_dates_decision() -> None:
-    """Decision: no birth date counts as oldest; a bare year as 1 January; still equal: seating
-    order from the dealer's left."""
-    tie = deal(
-        FOUR,
-        Anna=pile(spies=3),
-        Ben=pile(spies=3),
-        Carla=pile(low=6, high=[8, 9, 10, 11], colored=4),
-    )
-    # Anna and Ben tie at 30; next dealer is Ben (deal 2), so Carla, Dirk, Anna, Ben is seat order.
-    order = standings(black_spy(FOUR, [tie], ["mole"]))["next_deal"]["mole_draft_order"]
-    assert order[:2] == ["Anna", "Ben"]
-    order = standings(black_spy(FOUR, [tie], ["mole"], {"Ben": "1990"}))["next_deal"][
-        "mole_draft_order"
+def test_mole_equal_totals_the_youngest_picks_first_by_birth_date() -> None:
+    """RULES.md 1, The Mole: "the player with the highest total takes 3 cards from the Mole,
+    then the next highest, …, the lowest takes the last 3. Equal totals: the **youngest** of
+    them picks first." A day younger is younger, whatever the seats say."""
+    assert mole_order({"Anna": "1990-05-01", "Ben": "1990-05-02"}) == [
+        "Ben",
+        "Anna",
+        "Carla",
+        "Dirk",
     ]
-    assert order[:2] == ["Ben", "Anna"]
-    born = {"Anna": "1990", "Ben": "1990-05-01"}
-    order = standings(black_spy(FOUR, [tie], ["mole"], born))["next_deal"]["mole_draft_order"]
-    assert order[:2] == ["Ben", "Anna"]
+    assert mole_order({"Anna": "1990-05-02", "Ben": "1990-05-01"}, "Dirk")[:2] == ["Anna", "Ben"]
+    assert mole_order({"Anna": "1975-12-31", "Ben": "1976-01-01"})[:2] == ["Ben", "Anna"]
 
 
-def test_mole_a_bare_birth_year_counts_as_the_first_of_january_decision() -> None:
-    """Decision (README, house rules): "a bare birth year counts as 1 January", so "1990" and
-    "1990-01-01" are the same age and the next tie-break, seating order from the dealer's left,
-    decides."""
-    tie = deal(
+def test_mole_a_bare_birth_year_counts_as_1_january_decision() -> None:
+    """RULES.md 1, The Mole: "**Decision:** a bare birth year counts as 1 January of that
+    year". So "1990" is older than 2 January 1990 and younger than 31 December 1989, and the
+    same age as 1 January 1990: then seating order decides, whichever way it goes."""
+    assert mole_order({"Anna": "1990", "Ben": "1990-01-02"})[:2] == ["Ben", "Anna"]
+    assert mole_order({"Anna": "1989-12-31", "Ben": "1990"})[:2] == ["Ben", "Anna"]
+    assert mole_order({"Anna": "1990-01-02", "Ben": "1990"}, "Dirk")[:2] == ["Anna", "Ben"]
+    for same in ({"Anna": "1990", "Ben": "1990-01-01"}, {"Anna": "1990-01-01", "Ben": "1990"}):
+        assert mole_order(same)[:2] == ["Anna", "Ben"], same  # Ben deals: Anna sits first
+        assert mole_order(same, "Dirk")[:2] == ["Ben", "Anna"], same  # Anna deals: Ben does
+    assert mole_order({"Anna": 1990, "Ben": "1990"}, "Dirk")[:2] == ["Ben", "Anna"]
+
+
+def test_mole_without_a_birth_date_counts_as_older_than_everyone_with_one_decision() -> None:
+    """RULES.md 1, The Mole: "**Decision:** … a player without a birth date counts as older than
+    everyone with one". However old the other, and whichever way seating would go."""
+    assert mole_order({"Ben": "1900-01-01"})[:2] == ["Ben", "Anna"]
+    assert mole_order({"Ben": "1000"})[:2] == ["Ben", "Anna"]
+    assert mole_order({"Anna": "1900"}, "Dirk")[:2] == ["Anna", "Ben"]
+    born = {"Anna": "1950"}  # three equal on 0: Anna first, then Carla and Ben by their seats
+    assert mole_order(born, first=THREE_ON_NOTHING) == ["Dirk", "Anna", "Carla", "Ben"]
+
+
+def test_mole_still_equal_pick_in_seating_order_starting_left_of_the_dealer_decision() -> None:
+    """RULES.md 1, The Mole: "**Decision:** … players still equal (same date, or none known)
+    pick in seating order starting left of the dealer." The dealer of the deal drafted for (deal
+    2: the first dealer's left neighbour) picks last of those equal."""
+    for born in ({}, {"Anna": "1990-05-01", "Ben": "1990-05-01"}):
+        assert mole_order(born)[:2] == ["Anna", "Ben"], born  # Ben deals deal 2
+        assert mole_order(born, "Dirk")[:2] == ["Ben", "Anna"], born  # Anna deals
+        assert mole_order(born, "Carla")[:2] == ["Anna", "Ben"], born  # Dirk deals
+        assert mole_order(born, "Ben")[:2] == ["Anna", "Ben"], born  # Carla deals
+    # Three equal on 0, Ben dealing: from his left Carla, (Dirk,) Anna, Ben.
+    assert mole_order(first=THREE_ON_NOTHING) == ["Dirk", "Carla", "Anna", "Ben"]
+    assert mole_order(first=THREE_ON_NOTHING, first_dealer="Ben") == [
+        "Dirk",
+        "Anna",
+        "Ben",
+        "Carla",
+    ]
+
+
+# --- The Mole's draft, explained: which ties there were and what broke each --------------------
+
+
+def mole_draft(
+    born: dict[str, str] | None = None, first_dealer: str = "Anna", first: dict | None = None
+) -> rules.MoleDraft:
+    """The typed draft before deal 2, as the table screen reads it."""
+    dealt = first or EQUAL_ON_THIRTY
+    rec = black_spy(FOUR, [dealt], ["mole"], born, first_dealer=first_dealer)
+    next_deal = rules.RULES.next_deal(scoring.replay(rec).state)
+    assert next_deal is not None and next_deal.mole_draft is not None
+    assert next_deal.mole_draft_order == next_deal.mole_draft.order
+    return next_deal.mole_draft
+
+
+def only_tie(draft: rules.MoleDraft) -> rules.MoleTie:
+    [tie] = draft.ties
+    return tie
+
+
+def test_mole_draft_explains_only_equal_totals() -> None:
+    apart = deal(
         FOUR,
-        Anna=pile(spies=3),
-        Ben=pile(spies=3),
-        Carla=pile(low=6, high=[8, 9, 10, 11], colored=4),
+        Anna=pile(spies=4),
+        Ben=pile(spies=2, colored=1),
+        Carla=pile(low=6, high=[8, 9, 10, 11], colored=2),
+        Dirk=pile(colored=1),
     )
-    for born in ({"Anna": "1990", "Ben": "1990-01-01"}, {"Anna": "1990-01-01", "Ben": "1990"}):
-        order = standings(black_spy(FOUR, [tie], ["mole"], born))["next_deal"]["mole_draft_order"]
-        assert order[:2] == ["Anna", "Ben"], born
+    draft = mole_draft(first=apart)  # 40, 15, 10, −5: nothing to explain
+    assert (draft.order, draft.ties) == (("Anna", "Ben", "Carla", "Dirk"), ())
+    forty = mole_draft(first=forty_for(FOUR, "Anna", "Ben"))  # Anna 40, Ben 20, Carla 0, Dirk 0
+    assert forty.order[:2] == ("Anna", "Ben")
+    assert [tie.players for tie in forty.ties] == [("Carla", "Dirk")]  # only the real tie
+    assert mole_draft({}).ties[0].players == ("Anna", "Ben")
+    assert mole_draft({}).dealer == "Ben"
+
+
+def test_mole_draft_names_the_younger_and_the_total_they_were_equal_on() -> None:
+    draft = mole_draft({"Anna": "1988-03-14", "Ben": "1992-11-02"})
+    assert draft.order == ("Ben", "Anna", "Carla", "Dirk")
+    assert draft.ties == (
+        rules.MoleTie(Fraction(30), ("Ben", "Anna"), (rules.Younger("Ben", "Anna", "birth-date"),)),
+    )
+    scenario = mole_draft(MOLE_BORN, first=SCENARIO_DEAL_ONE)
+    assert only_tie(scenario) == rules.MoleTie(
+        Fraction(20), ("Ben", "Carla"), (rules.Younger("Ben", "Carla", rules.BIRTH_DATE),)
+    )
+
+
+def test_mole_draft_says_when_a_bare_birth_year_decided() -> None:
+    """Only when the year alone could not: the same year, one of them a bare year."""
+    year = rules.BIRTH_YEAR
+    assert only_tie(mole_draft({"Anna": "1990", "Ben": "1990-01-02"})).broken_by == (
+        rules.Younger("Ben", "Anna", year),
+    )
+    assert only_tie(mole_draft({"Anna": "1990-06-01", "Ben": "1990"})).broken_by == (
+        rules.Younger("Anna", "Ben", year),
+    )
+    # A different year decides by itself, bare or not.
+    assert only_tie(mole_draft({"Anna": "1990", "Ben": "1985-05-01"})).broken_by == (
+        rules.Younger("Anna", "Ben", rules.BIRTH_DATE),
+    )
+    # The same day because a bare year counts as 1 January: seating order decides.
+    for born in ({"Anna": "1990", "Ben": "1990-01-01"}, {"Anna": "1990", "Ben": "1990"}):
+        assert only_tie(mole_draft(born)).broken_by == (rules.Seated(("Anna", "Ben"), year),)
+
+
+def test_mole_draft_says_who_counted_as_older_for_having_no_birth_date() -> None:
+    assert only_tie(mole_draft({"Ben": "1990"})).broken_by == (
+        rules.Younger("Ben", "Anna", rules.NO_DATE),
+    )
+    draft = mole_draft({"Anna": "1950"}, first=THREE_ON_NOTHING)
+    assert only_tie(draft) == rules.MoleTie(
+        Fraction(0),
+        ("Anna", "Carla", "Ben"),
+        (rules.Younger("Anna", "Carla", rules.NO_DATE), rules.Seated(("Carla", "Ben"), "no-date")),
+    )
+
+
+def test_mole_draft_says_when_seating_order_decided() -> None:
+    assert only_tie(mole_draft({})).broken_by == (rules.Seated(("Anna", "Ben"), rules.NO_DATE),)
+    same = {"Anna": "1990-05-01", "Ben": "1990-05-01"}
+    assert only_tie(mole_draft(same, "Dirk")).broken_by == (
+        rules.Seated(("Ben", "Anna"), rules.SAME_DATE),
+    )
+    everyone = only_tie(mole_draft(first=THREE_ON_NOTHING))  # one run of three, Ben dealing
+    assert everyone.broken_by == (rules.Seated(("Carla", "Anna", "Ben"), rules.NO_DATE),)
 
 
 def test_calling_color_dealer_calls_and_the_player_to_the_left_leads() -> None:
@@ -275,9 +426,16 @@ def test_going_back_halves_exactly_half_the_end_value() -> None:
 
 
 @pytest.mark.parametrize(("halves", "expected"), [("exact", 37.5), ("down", 37), ("up", 38)])
-def test_going_back_halves_setting(halves: str, expected: float) -> None:
+def test_going_back_halves_are_exact_unless_set_to_round_down_or_up_decision(
+    halves: str, expected: float
+) -> None:
+    """RULES.md 1, Going Back: "**Decision:** halves are exact (4 players: 75 → 37.5); a
+    house-rule setting may round them down or up instead." A game that names no setting halves
+    exactly."""
     rec = black_spy(FOUR, [seventy_five_for(FOUR, "Anna", "Ben")], ["going-back"], halves=halves)
     assert standings(rec)["totals"]["Anna"] == expected
+    unset = black_spy(FOUR, [seventy_five_for(FOUR, "Anna", "Ben")], ["going-back"])
+    assert standings(unset)["totals"]["Anna"] == 37.5
 
 
 def test_exact_halves_stay_exact_over_many_deals() -> None:
@@ -290,8 +448,10 @@ def test_exact_halves_stay_exact_over_many_deals() -> None:
     assert rules.halve(Fraction(75), "exact") == Fraction(75, 2)
 
 
-def test_going_back_a_player_who_scores_nothing_is_not_halved_again_decision() -> None:
-    """Decision: only a deal that brings a total to the value halves it."""
+def test_going_back_a_value_is_reached_only_when_a_deal_brings_the_total_to_it_decision() -> None:
+    """RULES.md 1, Going Back: "**Decision:** a value counts as reached only when a deal brings
+    the total to it ("erreicht"): a player left on 75 by a 0-point deal is not halved again."
+    A deal of minus points that brings a total down to the value reaches it too."""
     deals = [sixty_for(FOUR, "Anna", "Ben"), forty_for(FOUR, "Anna", "Ben")]  # 60, 100 -> 50
     deals.append(nothing_for(FOUR, "Anna", "Ben", "Carla"))
     totals = [
@@ -299,6 +459,14 @@ def test_going_back_a_player_who_scores_nothing_is_not_halved_again_decision() -
         for t in standings(black_spy(FOUR, deals, ["going-back"], end_value=100))["round_totals"]
     ]
     assert totals == [60, 50, 50]
+    # 4 players, end 150: Anna 40, 80, then a coloured Spy alone (−5) brings her to 75: halved.
+    minus_five = deal(
+        FOUR, Anna=pile(colored=1), Ben=pile(6, 6, [8, 9, 10], 3), Carla=pile(high=[11])
+    )
+    deals = [forty_for(FOUR, "Anna", "Ben"), forty_for(FOUR, "Anna", "Ben"), minus_five]
+    result = standings(black_spy(FOUR, deals, ["going-back"]))
+    assert [t["Anna"] for t in result["round_totals"]] == [40, 80, 37.5]
+    assert result["deals"][2]["halved"] == ["Anna"]
 
 
 def test_without_going_back_exactly_the_end_value_ends_the_game() -> None:

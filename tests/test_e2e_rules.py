@@ -9,10 +9,10 @@ from typing import Any
 import pytest
 from builders import SCENARIOS
 from playwright.sync_api import Browser, Page
-from ui import EN, chip, open_round_with_cards, save, shown, start_game, tap_starting
+from ui import EN, chip, enter_deal, open_round_with_cards, save, shown, start_game, tap_starting
 
 import scoring
-from tools.browser import AppServer, open_app, see, tap
+from tools.browser import AppServer, open_app, see, tap, type_text
 
 pytestmark = pytest.mark.e2e
 
@@ -109,6 +109,35 @@ def test_spywhere_offers_each_identification_card_once(page: Page) -> None:
     laid.wait_for(state="detached", timeout=15_000)
     shown(page, "Anna on Carla: Italy")
     assert page.get_by_role("checkbox", name="Carla on Ben: Spain", exact=True).count() == 1
+
+
+def mole_game_after_deal_one(page: Page, born: dict[str, str]) -> list[str]:
+    """A Black Spy game with The Mole, birth dates typed on New game for `born` only, and the
+    first deal of the basic scenario entered: Anna 18, Ben 20, Carla 20, Dirk 2 (Ben deals
+    next)."""
+    record = scenario_record("black-spy-basic")
+    names = [player["name"] for player in record["players"]]
+    start_game(page, "Black Spy", names)
+    chip(page, "The Mole")
+    for name, date in born.items():
+        type_text(page, f"{name}: born (YYYY-MM-DD or year)", date, drawn=False)
+    tap(page, "Start Black Spy")
+    enter_deal(page, 1, names, record["rounds"][0])
+    return names
+
+
+def test_the_mole_draft_says_who_is_younger_on_an_equal_total(page: Page) -> None:
+    """Issue 22: Ben and Carla are equal on 20; the panel says why Ben picks first."""
+    mole_game_after_deal_one(page, {"Ben": "1992-11-02", "Carla": "1979-06-30"})
+    shown(page, "The Mole: 12 cards set aside first. Draft: Ben → Carla → Anna → Dirk")
+    shown(page, "Equal on 20: Ben is younger than Carla")
+
+
+def test_the_mole_draft_says_who_counts_as_older_for_having_no_birth_date(page: Page) -> None:
+    """Issue 22: Carla has no birth date; equal with Ben on 20, she counts as older."""
+    mole_game_after_deal_one(page, {"Ben": "1992-11-02"})
+    shown(page, "The Mole: 12 cards set aside first. Draft: Ben → Carla → Anna → Dirk")
+    shown(page, "Equal on 20: Carla has no birth date, counted as older")
 
 
 def test_a_game_stored_before_a_rule_opens_at_the_round_to_correct(

@@ -338,21 +338,27 @@ def tap(page: Page, name: str, role: str = "button", timeout: float = 15_000) ->
     answered(page, before, timeout)
 
 
-def type_text(page: Page, field: str, text: str, submit: bool = False) -> None:
+def type_text(page: Page, field: str, text: str, submit: bool = False, drawn: bool = True) -> None:
     """Type into the text field labelled `field`, once Flutter edits it (it listens to the
     field's input only after the framework has focused it), and wait for the app's answer.
-    A field that already has the keyboard is typed into as it is."""
+    A field that already has the keyboard is typed into as it is. `drawn=False`: a field whose
+    change the app answers with nothing (what was typed is already on the screen, e.g. a
+    birth date on New game): wait only until the change has gone up the websocket, ahead of
+    the next tap."""
     box = page.get_by_role("textbox", name=field, exact=True).first
     box.wait_for(state="visible", timeout=15_000)
     if not editing(page, field):
         settled(page)
         box.click()
         page.wait_for_function(EDITING, arg=field, timeout=15_000)
-    before = received(page)
+    before, sent = received(page), int(page.evaluate("window.__debrief.sent"))
     box.fill(text)
     if submit:
         page.keyboard.press("Enter")
-    answered(page, before)
+    if drawn:
+        answered(page, before)
+    else:
+        page.wait_for_function("sent => window.__debrief.sent > sent", arg=sent, timeout=15_000)
 
 
 EDITING = "field => window.__debrief.editing(field)"
