@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import copy
+import json
 from typing import Any
 
 import pytest
@@ -9,6 +11,7 @@ from builders import (
     ALL_FOURTEEN,
     CODE,
     DOC,
+    SCENARIOS,
     T2,
     T3,
     T4,
@@ -297,10 +300,17 @@ def test_missions_come_from_the_mission_deck() -> None:
 
 
 def test_a_round_has_four_missions() -> None:
+    """Four missions a round; fewer only where the game ends by 9 tokens (issue 22, below)."""
     rec = game(m(T5, [9], [8]))
     rec["rounds"][0]["missions"].pop()
     [error] = errors_of(rec)
-    assert str(error) == "rounds[0].missions: must hold 4 missions, not 3"
+    assert (error.code, error.path) == ("RoundEndedEarly", "rounds[0].missions")
+    for count in (0, 5):
+        rec = game(m(T5, [9], [8]), rounds=2, packed=True)
+        both = rec["rounds"][0]["missions"] + rec["rounds"][1]["missions"]
+        rec["rounds"] = [{"missions": both[:count]}]
+        [error] = errors_of(rec)
+        assert str(error) == f"rounds[0].missions: must hold 4 missions, not {count}"
 
 
 def test_start_player_alternates_each_round() -> None:
@@ -498,3 +508,279 @@ def test_items_that_act_before_the_reveal_wait_for_the_next_mission() -> None:
     by_loser = m(item("balaclava"), [9], [8], alarm=1, effects=[{"item": "balaclava", "by": "Ben"}])
     [error] = errors_of(game(by_loser))
     assert (error.code, error.path) == ("ItemNotWonHere", "rounds[0].missions[0].effects[0].by")
+
+
+# --- issue 22: the round where the game ends by 9 tokens -------------------------------------
+
+
+def scenario(name: str) -> dict[str, Any]:
+    return json.loads((SCENARIOS / f"{name}.json").read_text())
+
+
+def ninth_token_on_mission_two() -> list[dict[str, Any]]:
+    """Round 2 after `eight_tokens_for_anna`: Anna wins mission 1, and on mission 2 its "!"."""
+    return [m(CODE, [5], [4]), m(DOC, [6], [3], alarm=1), m(T3, [7], [2]), m(T2, [8], [9])]
+
+
+def test_missions_after_the_nine_token_loss_may_be_left_out() -> None:
+    """RULES.md §2 (Decision) and FORMAT.md: "When the game ends by 9 tokens, the missions after
+    the ending one are never revealed: they may be left out of the record" (1 to 3 missions)."""
+    whole = game(*eight_tokens_for_anna(), *ninth_token_on_mission_two(), packed=True)
+    expected = standings(whole)
+    assert (expected["lost_by_tokens"], expected["finished"]) == ("Anna", True)
+    del expected["cards_left"]  # the mission cards left out were not laid out
+    for kept in (2, 3):
+        rec = copy.deepcopy(whole)
+        del rec["rounds"][1]["missions"][kept:]
+        assert {k: v for k, v in standings(rec).items() if k != "cards_left"} == expected
+    ended_first = game(*eight_tokens_for_anna(), m(CODE, [5], [4], alarm=1), packed=True)
+    del ended_first["rounds"][1]["missions"][1:]
+    assert standings(ended_first)["lost_by_tokens"] == "Anna"
+
+
+def test_a_round_ended_early_without_a_nine_token_loss_is_refused() -> None:
+    """A short round anywhere else is refused, at the round's missions, saying why."""
+    rec = scenario("kompromat-short-final-round-cards")  # Anna's 9th token on mission 1
+    rec["rounds"][1]["missions"][0]["alarm"] = 0  # she stays at 8: the game goes on
+    [error] = errors_of(rec)
+    assert (error.code, error.path) == ("RoundEndedEarly", "rounds[1].missions")
+    assert str(error) == (
+        "rounds[1].missions: holds 1 of 4 missions, but nobody reached 9 tokens on mission 1: "
+        "only a 9-token loss ends a round early"
+    )
+    earlier = game(*eight_tokens_for_anna(), *ninth_token_on_mission_two(), packed=True)
+    del earlier["rounds"][0]["missions"][3:]  # round 1 of 2 cut short: nobody has 9 there
+    assert "RoundEndedEarly" in [e.code for e in errors_of(earlier)]
+
+
+def test_a_round_ended_early_is_refused_in_outcome_and_mixed_form_too() -> None:
+    for name, where in (("outcome", 1), ("mixed", 2)):
+        rec = scenario(f"kompromat-short-final-round-{name}")
+        last = rec["rounds"][where]["missions"]
+        rec["rounds"][where]["missions"] = last[:-1]  # the mission that ended it left out
+        assert codes_and_paths(rec) == [("RoundEndedEarly", f"rounds[{where}].missions")]
+
+
+def test_a_short_round_may_leave_a_mission_without_cards() -> None:
+    """Where missions are left out, a player's other cards may lie on them: a mission without
+    cards is no error there (as in a round with outcomes, the round's cards are not all known)."""
+    rec = scenario("kompromat-short-final-round-cards")
+    rec["rounds"][1]["missions"][0]["plays"]["Ben"] = []
+    result = standings(rec)
+    assert (result["lost_by_tokens"], result["tokens"]["Anna"]) == ("Anna", 9)
+    kept = copy.deepcopy(rec)  # the missions after it kept as laid: Ben had cards left
+    kept["rounds"][1]["missions"] += [m(T3, [2], [2]), m(T2, [3], [3]), m(CODE, [4], [4])]
+    assert codes_and_paths(kept) == [("NoCardsWhileCardsLeft", "rounds[1].missions[0].plays.Ben")]
+
+
+def draft_after_eight_tokens(
+    missions: list[dict[str, Any]],
+) -> tuple[dict[str, Any], Any, rules.RoundDraft]:
+    """A game where Anna has 8 tokens, and round 2 being entered as `missions`."""
+    import scoring
+
+    rec = game(*eight_tokens_for_anna(), packed=True)
+    result = scoring.replay(rec)
+    return rec, result.state, rules.RoundDraft.from_json({"missions": missions}, result.table)
+
+
+def test_the_mission_that_brings_nine_tokens_ends_the_round_being_entered() -> None:
+    """Once a mission is resolved with a player at 9 tokens the entry asks for nothing more:
+    the preview says who lost there, and the round is saved as it stands (missions 1–2)."""
+    import scoring
+
+    rec, state, draft = draft_after_eight_tokens(ninth_token_on_mission_two()[:2])
+    previews = rules.RULES.preview(state, draft)
+    assert len(draft.missions) == 4  # missions 3 and 4 not entered
+    assert [p.losers for p in previews] == [(), ("Anna",), (), ()]
+    assert previews[1].ends_game and not previews[0].ends_game
+    assert [p.ended for p in previews] == [False, False, True, True]
+    assert rules.missions_played(previews) == 2
+    saved = draft.saved(previews)
+    assert len(saved["missions"]) == 2
+    assert scoring.check_round(rec, saved) == []
+    over = scoring.standings({**rec, "rounds": [*rec["rounds"], saved]})
+    assert (over["finished"], over["winners"]) == (True, ["Ben"])
+
+
+def test_the_game_ends_only_once_the_mission_is_fully_resolved() -> None:
+    """A perfect 21's token back (before the award) or a Balaclava can keep the count below 9:
+    then the round goes on and all four missions are asked for."""
+    perfect = m(DOC, [10, "1/11"], [3], alarm=1)  # 21: Anna may give a token back
+    _, state, draft = draft_after_eight_tokens([m(CODE, [5], [4]), perfect])
+    assert rules.missions_played(rules.RULES.preview(state, draft)) == 2
+    returned = draft.with_mission(1, draft.missions[1].with_return("Anna"))
+    previews = rules.RULES.preview(state, returned)
+    assert (previews[1].tokens, previews[1].losers) == ({"Anna": 8, "Ben": 0}, ())
+    assert rules.missions_played(previews) == 4
+    assert len(returned.saved(previews)["missions"]) == 4
+    balaclava = m(item("balaclava"), [5], [4], alarm=1)  # won and used at once (Decision)
+    _, state, draft = draft_after_eight_tokens([balaclava])
+    assert rules.RULES.preview(state, draft)[0].losers == ("Anna",)
+    used = rules.Effect("balaclava", "Anna", "balaclava")
+    saved_by_it = draft.with_mission(0, draft.missions[0].with_effect(used))
+    assert rules.missions_played(rules.RULES.preview(state, saved_by_it)) == 4
+
+
+def test_the_game_ends_in_the_quick_entry_too() -> None:
+    quick = [
+        {"card": CODE, "alarm": 0, "outcome": {"winner": "Anna", "busts": [], "perfect": []}},
+        {"card": DOC, "alarm": 0, "outcome": {"winner": "Ben", "busts": ["Anna"], "perfect": []}},
+    ]
+    rec, state, draft = draft_after_eight_tokens(quick)
+    assert draft.quick
+    previews = rules.RULES.preview(state, draft)
+    assert previews[1].losers == ("Anna",) and rules.missions_played(previews) == 2
+    import scoring
+
+    assert scoring.check_round(rec, draft.saved(previews)) == []
+
+
+def test_correcting_a_short_round_asks_for_the_missions_again_once_nobody_reaches_nine() -> None:
+    import scoring
+
+    rec = scenario("kompromat-short-final-round-outcome")
+    before = scoring.replay({**rec, "rounds": rec["rounds"][:1]})
+    draft = rules.RoundDraft.from_json(rec["rounds"][1], before.table)
+    assert len(draft.missions) == 4 and draft.quick  # the two left out, blank again
+    previews = rules.RULES.preview(before.state, draft)
+    assert rules.missions_played(previews) == 2 and previews[1].losers == ("Ben",)
+    second = draft.missions[1]
+    calmer = second.with_outcome(second.outcome.marked("busts", "Ben", ("Anna", "Ben")))
+    calmer = calmer.with_outcome(calmer.outcome.won_by("Anna"))  # Ben stays at 21 or under
+    corrected = draft.with_mission(1, calmer)
+    previews = rules.RULES.preview(before.state, corrected)
+    assert rules.missions_played(previews) == 4 and not any(p.losers for p in previews)
+    saved = corrected.saved(previews)
+    assert len(saved["missions"]) == 4
+    problems = [(e.code, e.path) for e in scoring.check_round(rec, saved, 1)]
+    assert ("MissingKey", "rounds[1].missions[2].card") in problems
+
+
+# --- issue 22: the decisions on items, as RULES.md §2 writes them -----------------------------
+
+
+VESPER_UP = {"item": "vesper-martini", "by": "Anna", "adjust": 1}
+VESPER_DOWN = {"item": "vesper-martini", "by": "Anna", "adjust": -1}
+NEWSPAPER_ON_BEN = {"item": "newspaper", "by": "Anna", "on": "Ben"}
+
+
+def test_one_eleven_proposed_on_the_total_after_newspaper_and_vesper_decision() -> None:
+    """ "A declared 1/11 and the proposal for an undeclared one are made on the total *after*
+    the Newspaper and the Vesper Martini of that mission": 10 + 1/11 with a Newspaper on it
+    proposes 1 (14), not 11 (24); with a Vesper Martini +1 it proposes 1 (12), with −1 11 (20)."""
+    import scoring
+
+    won = [m(item("newspaper"), [9], [8]), m(item("vesper-martini"), [7], [6])]
+    on_ben = m(T5, [9], [10, "1/11"], effects=[NEWSPAPER_ON_BEN])
+    assert standings(game(*won, on_ben))["missions"][2][0]["totals"]["Ben"] == 14
+    up = m(T5, [10, "1/11"], [9], effects=[VESPER_UP])
+    assert standings(game(*won, up))["missions"][2][0]["totals"]["Anna"] == 12
+    down = m(T5, [10, "1/11"], [9], effects=[VESPER_DOWN])
+    assert standings(game(*won, down))["missions"][2][0]["totals"]["Anna"] == 20
+    declared = m(T5, [10, 11], [9], effects=[VESPER_UP])  # declared: as declared, then +1
+    assert standings(game(*won, declared))["missions"][2][0]["totals"]["Anna"] == 22
+    # The entry proposes the same, and shows the total after the items before the card is in.
+    result = scoring.replay(game(*won))
+    draft = rules.RoundDraft.from_json(
+        {"missions": [{"alarm": 0, "plays": {"Anna": [10, "1/11"]}, "effects": [VESPER_UP]}]},
+        result.table,
+    )
+    preview = rules.RULES.preview(result.state, draft)[0]
+    assert preview.values["Anna"] == (10, 1) and preview.totals["Anna"] == 12
+
+
+def test_21_after_an_item_is_perfect_and_above_21_after_them_a_bust_decision() -> None:
+    """ "Exactly 21 after a Newspaper or Vesper Martini is a perfect 21 (a token may be
+    returned), and above 21 after them is a bust: every rule reads the total after the items."""
+    won = [m(item("vesper-martini"), [9], [8]), m(item("newspaper"), [7], [6])]
+    token = m(T5, bust(), [2])  # Anna takes a token she may give back
+    perfect = m(T4, [10, 6, 4], [9], effects=[VESPER_UP], perfect_return=["Anna"])
+    result = standings(game(*won, token, perfect))
+    assert result["missions"][3][0]["totals"]["Anna"] == 21
+    assert result["tokens"]["Anna"] == 0 and result["perfect"]["Anna"] == 1
+    # 21 by the cards, 20 after the Vesper Martini −1: no perfect 21 any more.
+    not_perfect = m(T4, [10, "1/11"], [9], effects=[VESPER_DOWN], perfect_return=["Anna"])
+    assert [e.code for e in errors_of(game(*won, token, not_perfect))] == ["NotPerfect"]
+    # 19 + the Newspaper's 3: above 21, a failed mission and a token; Anna wins with 9.
+    busted = m(T4, [9], [10, 9], effects=[NEWSPAPER_ON_BEN])
+    result = standings(game(*won, busted))
+    assert result["missions"][2][0]["totals"] == {"Anna": 9, "Ben": 22}
+    assert result["missions"][2][0]["winner"] == "Anna" and result["tokens"]["Ben"] == 1
+    # 21 by the cards is a bust after the Newspaper: it cannot give a token back.
+    lost_21 = m(T4, [9], [10, 9, 2], effects=[NEWSPAPER_ON_BEN], perfect_return=["Ben"])
+    assert [e.code for e in errors_of(game(*won, lost_21))] == ["NotPerfect"]
+
+
+def test_a_perfect_21_after_an_item_says_why_in_the_preview_decision() -> None:
+    """The entry offers the token back where the total after the items is 21, and carries
+    what made it 21 (the screen says it): the Vesper Martini here; nothing for plain cards."""
+    import scoring
+
+    result = scoring.replay(game(m(item("vesper-martini"), [9], [8])))
+    draft = rules.RoundDraft.from_json(
+        {
+            "missions": [
+                {"alarm": 0, "plays": {"Anna": [10, 6, 4], "Ben": [10, "1/11"]}},
+            ]
+        },
+        result.table,
+    )
+    vesper = rules.Effect("vesper-martini", "Anna", "vesper-martini", adjust=1)
+    with_vesper = draft.with_mission(0, draft.missions[0].with_effect(vesper))
+    preview = rules.RULES.preview(result.state, with_vesper)[0]  # no card yet: not resolved
+    assert preview.totals == {"Anna": 21, "Ben": 21} and not preview.resolved
+    assert preview.perfect == {"Anna": (vesper,), "Ben": ()}
+    assert rules.RULES.preview(result.state, draft)[0].perfect == {"Ben": ()}
+    quick = with_vesper.in_form(quick=True)
+    marked = quick.missions[0].with_outcome(
+        quick.missions[0].outcome.marked("perfect", "Anna", ("Anna", "Ben"))
+    )
+    preview = rules.RULES.preview(result.state, quick.with_mission(0, marked))[0]
+    assert preview.perfect == {"Anna": (vesper,)}  # the table's mark, after its Vesper Martini
+
+
+def test_balaclava_may_be_used_at_any_token_count_and_discards_up_to_two_decision() -> None:
+    """ "The Balaclava may be used after the award of any mission, whatever its holder's tokens
+    (it discards up to two); the app offers it unasked when a player would reach 9." """
+    import scoring
+
+    won = m(item("balaclava"), [9], [8])
+    for before, anna, after in (([], [2], 0), ([m(T5, bust(), [2])], [2], 0)):
+        used = m(T4, anna, [3], effects=[{"item": "balaclava", "by": "Anna"}])  # 0 or 1 token
+        result = standings(game(won, *before, used))
+        assert result["tokens"]["Anna"] == after
+        assert result["items"]["Anna"] == {"won": ["balaclava"], "unused": []}
+    two = m(T4, bust(), [3], alarm=2, effects=[{"item": "balaclava", "by": "Anna"}])
+    assert standings(game(won, m(T5, [4], [3], alarm=3), two))["tokens"]["Anna"] == 2  # 3+1-2
+    result = scoring.replay(game(won))  # no token at all: offered all the same
+    offers = rules.RULES.offers(result.state, None, None, "Anna")
+    assert rules.Effect("balaclava", "Anna", "balaclava") in offers
+
+
+def test_usb_stick_repeats_an_item_either_player_used_decision() -> None:
+    """ "The USB Stick may repeat any item already used in this game, by either player":
+    Anna's stick repeats Ben's Newspaper and her own Jetpack; an item nobody used is refused."""
+    import scoring
+
+    missions = [
+        m(item("usb-stick"), [9], [8]),
+        m(item("newspaper"), [8], [9]),  # Ben's
+        m(item("jetpack"), [7], [6]),  # Anna's
+        m(T5, [9], [8, 3], effects=[{"item": "newspaper", "by": "Ben", "on": "Anna"}]),
+        m(T4, [7], [6], effects=[{"item": "jetpack", "by": "Anna"}]),
+    ]
+    result = scoring.replay(game(*missions))
+    offers = rules.RULES.offers(result.state, None, None, "Anna")
+    copies = {effect.acts_as for effect in offers if effect.item == "usb-stick"}
+    assert copies == {"newspaper", "jetpack"}
+    as_newspaper = {"item": "usb-stick", "by": "Anna", "as": "newspaper", "on": "Ben"}
+    repeated = m(T3, [9, 8], [8, 2], effects=[as_newspaper])
+    played = standings(game(*missions, repeated))
+    assert played["missions"][5][0]["totals"] == {"Anna": 17, "Ben": 13}
+    as_jetpack = {"item": "usb-stick", "by": "Anna", "as": "jetpack"}
+    assert errors_of(game(*missions, m(T3, [9], [8], effects=[as_jetpack]))) == []
+    as_drone = {"item": "usb-stick", "by": "Anna", "as": "drone"}
+    assert [e.code for e in errors_of(game(*missions, m(T3, [9], [8], effects=[as_drone])))] == [
+        "ItemNotUsedYet"
+    ]

@@ -14,6 +14,7 @@ from playwright.sync_api import Page
 import scoring
 from scoring import black_spy, kompromat, spywhere
 from tools.browser import answered, received, see, tap, type_text
+from views.games.kompromat import effect_label
 from views.i18n import Translator
 
 EN = Translator("en")
@@ -277,12 +278,26 @@ def enter_kompromat_round(page: Page, number: int, names: list[str], rnd: dict[s
 MARKS = {"busts": "above 21", "perfect": "21", "no_cards": "no cards"}
 
 
+def effect_chip(effect: dict[str, Any]) -> str:
+    """The chip that uses an item, named as the entry names it ("Newspaper: +3 for Ben")."""
+    used = kompromat.Effect(
+        effect["item"],
+        effect["by"],
+        effect.get("as", effect["item"]),
+        effect.get("on"),
+        effect.get("adjust", 0),
+    )
+    return effect_label(EN, used)
+
+
 def enter_kompromat_outcomes(
-    page: Page, number: int, names: list[str], rnd: dict[str, Any]
+    page: Page, number: int, names: list[str], rnd: dict[str, Any], then_save: bool = True
 ) -> None:
     """A round in outcome form, as a table enters it quickly: per mission its marks (above
-    21, 21, no cards), a perfect 21's token back, the "!" marks, who won unless the marks
-    decided it, and its card — after which the next mission opens by itself."""
+    21, 21, no cards), a perfect 21's token back, the "!" marks, the items used, who won
+    unless the marks decided it, and its card — after which the next mission opens by itself
+    (not after the mission that ended the game by 9 tokens: the round's last in the record).
+    `then_save`: tap Save round (else the entry stays open)."""
     tap_starting(page, f"Enter round {number} of 6")
     choose_form(page, "Quick")
     for index, mission in enumerate(rnd["missions"]):
@@ -297,6 +312,8 @@ def enter_kompromat_outcomes(
             chip(page, f"Perfect 21: {name} returns a token")
         if mission.get("alarm"):
             tap(page, "!" * mission["alarm"])
+        for effect in mission.get("effects", []):
+            chip(page, effect_chip(effect))
         if kompromat.decided_by_marks(names, marks) != (True, outcome["winner"]):
             winner = outcome["winner"]
             tap(page, f"{winner} wins" if winner else "Nobody wins")
@@ -305,7 +322,8 @@ def enter_kompromat_outcomes(
             chip(page, card)
         else:  # the next mission opens: this chip is not there to be seen checked
             tap(page, card, role="checkbox")
-    save(page, "Save round", f"Round {number} saved")
+    if then_save:
+        save(page, "Save round", f"Round {number} saved")
 
 
 def type_pile(page: Page, value: int, low: int, high: int) -> None:

@@ -1,0 +1,119 @@
+"""Kompromat's end where the table ends it, in Chromium (issue 22): a game that ends by 9 tokens
+on mission 2 of a round, entered quickly, is saved without missions 3 and 4 and shows its
+winner as `scoring` says; a 21 after a Vesper Martini says why it is a perfect 21."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from typing import Any
+
+import pytest
+from builders import SCENARIOS
+from playwright.sync_api import Page
+from ui import (
+    EN,
+    chip,
+    enter_kompromat_outcomes,
+    open_round_with_cards,
+    save,
+    shown,
+    start_game,
+    tap_starting,
+)
+
+import scoring
+from tools.browser import see, shot, tap
+
+pytestmark = pytest.mark.e2e
+NAMES = ["Anna", "Ben"]
+# Where the screenshot of the entry saying the game is over goes (DEBRIEF_SHOTS: a folder).
+SHOTS = Path(os.environ.get("DEBRIEF_SHOTS", "/tmp"))
+
+
+def scenario(name: str) -> dict[str, Any]:
+    return json.loads((SCENARIOS / f"{name}.json").read_text())
+
+
+def no_control_named(page: Page, name: str) -> None:
+    assert page.locator(f'flt-semantics[aria-label="{name}"]').count() == 0, name
+    assert page.get_by_role("checkbox", name=name, exact=True).count() == 0, name
+
+
+def test_a_game_ended_by_nine_tokens_on_mission_2_is_saved_without_missions_3_and_4(
+    page: Page,
+) -> None:
+    """Ben's 9th token (above 21 after Anna's Newspaper, on mission 2 of round 2): the entry
+    says the game is over and asks for nothing more; Save keeps missions 1 and 2; the game is
+    over and Anna wins, although Ben has more victory points."""
+    record = scenario("kompromat-short-final-round-outcome")
+    final = scoring.standings(record)
+    assert (final["finished"], final["winners"], final["lost_by_tokens"]) == (True, ["Anna"], "Ben")
+    assert len(record["rounds"][1]["missions"]) == 2
+    start_game(page, "Kompromat", NAMES)
+    chip(page, f"First player: {record['options']['first_player']}")
+    tap(page, "Start Kompromat")
+    first, last = record["rounds"]
+    enter_kompromat_outcomes(page, 1, NAMES, first)
+    enter_kompromat_outcomes(page, 2, NAMES, last, then_save=False)
+    over = EN.plural(
+        "{name} has {count} token: the game is over.",
+        "{name} has {count} tokens: the game is over.",
+        9,
+        name="Ben",
+    )
+    shown(page, over)
+    shown(page, EN("No mission follows: save the round as it stands."))
+    no_control_named(page, "Mission 3")  # nothing more is asked for
+    no_control_named(page, "Next mission")
+    page.get_by_text(over).first.scroll_into_view_if_needed()
+    shot(page, SHOTS / "kompromat-game-over.png")
+    save(page, "Save round", "Round 2 saved")
+    shown(page, EN("Game over: {names} won!", names=" & ".join(final["winners"])))
+    shown(page, EN("{name} reached 9 tokens and lost at once.", name="Ben"))
+    for name, total in final["totals"].items():
+        shown(page, f"{name}: {EN.number(total)} VP")
+    see(page, "Target (3 VP): Ben · Document: Anna")  # round 2 as saved: two missions
+    no_control_named(page, "Enter round 3 of 6 (Ben starts)")
+    # Corrected, it ends there again; once Ben is no longer above 21 (the winner is then the
+    # table's to say), nobody reaches 9: missions 3 and 4 are asked for again.
+    tap_starting(page, "2 Round 2")
+    see(page, "Correct round 2")
+    chip(page, "Mission 2")
+    shown(page, over)
+    chip(page, "Ben: above 21", checked=False)
+    page.get_by_role("checkbox", name="Mission 4").wait_for()
+    tap(page, "Anna wins")
+    tap(page, "Save round")  # refused: missions 3 and 4 are missing
+    see(page, "Not saved: ")
+    tap(page, "Discard")
+    shown(page, EN("Game over: {names} won!", names="Anna"))
+
+
+def test_a_perfect_21_after_a_vesper_martini_says_why(page: Page) -> None:
+    """Decision (RULES.md §2): 21 after a Vesper Martini is a perfect 21. The cards entry shows
+    the total after it at once (the card is chosen last) and says why a token may go back."""
+    start_game(page, "Kompromat", NAMES)
+    chip(page, "First player: Anna")
+    tap(page, "Start Kompromat")
+    open_round_with_cards(page, 1)
+    tap(page, "Anna plays 9")
+    tap(page, "Ben plays 8")
+    tap(page, "Mission card: Vesper Martini", role="checkbox")  # Anna wins it; mission 2 opens
+    page.get_by_role("checkbox", name="Mission 2", checked=True).wait_for()
+    for card in ("10", "6", "4"):
+        tap(page, f"Anna plays {card}")
+    tap(page, "Ben plays 7")
+    shown(page, "Anna: total 20")
+    chip(page, "Vesper Martini: +1")
+    shown(page, "Anna: total 21")
+    shown(
+        page,
+        EN(
+            "{name} has 21 with {items}: a perfect 21 (house rule).",
+            name="Anna",
+            items="Vesper Martini +1",
+        ),
+    )
+    shown(page, EN("Perfect 21: {name} returns a token", name="Anna"))
