@@ -273,3 +273,52 @@ def test_a_latin_letter_replaced_by_its_cyrillic_twin_is_the_same_name(
     twin = name[:index] + CYRILLIC_TWINS[name[index]] + name[index + 1 :]
     assert name_key(twin) == name_key(name)
     assert name_key(name_key(twin)) == name_key(twin)
+
+
+# --- issue 22: cleaning names (flags, joiners, variation selectors) --------------------------
+
+# What a name may be made of, weighted towards the characters whose place matters: letters,
+# spaces, emoji that do and do not take a variation selector, the selectors, joiners, skin
+# tones, tag characters and the cancel tag, a black flag, invisible and control characters,
+# combining marks and characters that NFC or NFKC change.
+NAME_PARTS = [
+    *"Aa Zoë",
+    "\u2764",  # ❤: takes a variation selector
+    "\U0001f469",  # 👩: does not
+    "\U0001f4bb",  # 💻
+    "7",  # a digit: the base of a keycap, takes one
+    "\U0001f3f4",  # 🏴: the base of a subdivision flag
+    "\ufe0e",
+    "\ufe0f",
+    "\u200d",  # zero-width joiner
+    "\U0001f3fd",  # a skin tone
+    "\U000e0067",  # tag g
+    "\U000e0073",  # tag s
+    "\U000e007f",  # cancel tag
+    "\U000e0001",  # language tag
+    "\u200b",  # zero-width space
+    "\x07",
+    "\u0308",  # combining diaeresis
+    "\uff21",  # fullwidth A
+    "\u2126",  # Ohm sign: NFC makes it Ω
+    "\t",
+]
+names = st.lists(st.sampled_from(NAME_PARTS), max_size=60).map("".join)
+
+
+@settings(max_examples=500, deadline=None)
+@given(names)
+def test_a_cleaned_name_is_clean_and_passes_the_record_check(name: str) -> None:
+    """`clean_name` (stored names made valid) is idempotent, and what it makes is a name the
+    record check takes as it is; `normal_name` (the stored form) is idempotent."""
+    from scoring.reader import Reader
+    from scoring.table import clean_name, normal_name, read_name
+
+    cleaned = clean_name(name, fallback="Player 1")
+    assert clean_name(cleaned, fallback="Player 1") == cleaned
+    reader = Reader()
+    assert read_name(reader, cleaned, "name") == cleaned, reader.errors
+    assert normal_name(normal_name(name)) == normal_name(name)
+    accepted = read_name(Reader(), name, "name")
+    if accepted is not None:  # a name the check takes is stored as it cleans it
+        assert accepted == normal_name(name) == clean_name(name, fallback="Player 1")

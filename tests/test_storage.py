@@ -821,3 +821,173 @@ def test_a_stored_game_whose_players_look_alike_opens_as_it_was_and_says_so(
         assert not [n for n in store.notices if n.code == "GameNamesLookAlike"]  # once
     finally:
         store.close()
+
+
+# --- issue 22: flags (emoji tag sequences) and variation selectors in names ------------------
+
+SCOTLAND = "\U0001f3f4\U000e0067\U000e0062\U000e0073\U000e0063\U000e0074\U000e007f"  # 🏴󠁧󠁢󠁳󠁣󠁴󠁿
+TECHNOLOGIST = "\U0001f469\u200d\U0001f4bb"  # 👩‍💻
+HEART = "\u2764\ufe0f"  # ❤️: a heart with its emoji presentation selector
+INVISIBLE_REFUSED = (
+    "character {position} of the name is an invisible character ({code}); a name may hold a "
+    f"zero-width joiner only inside an emoji sequence such as {TECHNOLOGIST}, and tag "
+    f"characters only inside a flag such as {SCOTLAND}"
+)
+
+
+def test_a_flag_is_a_players_name_and_a_stray_selector_is_dropped(store: Store) -> None:
+    """The roster takes the flag of Scotland; a variation selector after a letter is stored
+    without it (so "Mo" typed with one is Mo), one after a heart is kept."""
+    ailsa = store.add_player(f"{SCOTLAND} Ailsa")
+    assert ailsa["name"] == f"{SCOTLAND} Ailsa"
+    mo = store.add_player("Mo\ufe0f")
+    assert mo["name"] == "Mo"
+    with pytest.raises(err.PlayerNameTaken):
+        store.add_player("Mo\ufe0e")
+    assert store.add_player(f"{HEART} Mo")["name"] == f"{HEART} Mo"  # another name than Mo
+    store.rename_player(mo["id"], " Moe\ufe0f ")
+    store.rename_player(ailsa["id"], f"{SCOTLAND} Ailsa\ufe0f")  # the same name: no former one
+    names = {p["name"]: p["former_names"] for p in store.players()}
+    assert names == {f"{SCOTLAND} Ailsa": [], "Moe": ["Mo"], f"{HEART} Mo": []}
+    with pytest.raises(err.InvalidPlayer) as refused:
+        store.add_player("Kim\U000e0067")  # a tag character outside a flag
+    assert refused.value.message == INVISIBLE_REFUSED.format(position=4, code="U+E0067")
+    with pytest.raises(err.InvalidPlayer):
+        store.add_player(f"{SCOTLAND[:-1]} Ailsa")  # a flag without its cancel tag
+
+
+def test_an_import_stores_names_without_stray_selectors(store: Store) -> None:
+    """A backup's roster and games, and the roster entries its games bring, are stored by the
+    same rule as a typed name."""
+    game = {**scenario("spy-three-players"), "meta": {"id": "g1"}}
+    game = json.loads(json.dumps(game).replace('"Anna"', '"Anna\\ufe0f"'))
+    game["players"][1]["name"] = f"{SCOTLAND} Ailsa"
+    game = json.loads(json.dumps(game).replace('"Ben"', f'"{SCOTLAND} Ailsa"'))
+    roster = [{"name": "Mo\ufe0f", "former_names": ["Moe\ufe0e"]}, {"name": f"{HEART} Kim"}]
+    document = {"format": "debrief-backup/1", "players": roster, "games": [game]}
+    plan = backup.plan_import(store, document, "file")
+    assert plan.errors == []
+    assert backup.apply_import(store, plan) == 1
+    players = {p["name"]: p["former_names"] for p in store.players()}
+    assert players == {
+        "Mo": ["Moe"],
+        f"{HEART} Kim": [],
+        "Anna": [],
+        f"{SCOTLAND} Ailsa": [],
+        "Carla": [],
+    }
+    stored = store.load_game("g1")
+    assert [p["name"] for p in stored["players"]] == ["Anna", f"{SCOTLAND} Ailsa", "Carla"]
+    assert store.summary("g1")["players"] == ["Anna", f"{SCOTLAND} Ailsa", "Carla"]
+    assert backup.export_backup(store)["games"] == [stored]
+
+
+def stray_selectors(record: dict[str, Any], name: str, selector: str = "\ufe0f") -> dict[str, Any]:
+    """`record` with `name` followed by a stray variation selector wherever it is named, as
+    Debrief stored it before issue 22."""
+    return json.loads(json.dumps(record).replace(f'"{name}"', json.dumps(name + selector)))
+
+
+@pytest.mark.parametrize("version", [3, 4, 5])
+def test_stray_selectors_stored_before_are_dropped_by_a_migration(
+    tmp_path: Path, version: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Stored by an older Debrief (version 5 the last before issue 22): a variation selector
+    that follows no character taking one is dropped from the roster and the games, wherever
+    a game names the player; a name that then clashes is renamed "Name 2" and said, as
+    version 4 did; a selector after a heart stays. Names that look alike across scripts are
+    still kept and reported once (version 5's notices)."""
+    folder = tmp_path / "data"
+    store = Store.open(folder)
+    active = stray_selectors(scenario("spy-three-players"), "Ben")
+    active["players"][2]["name"] = f"{HEART} Carla"
+    active = json.loads(json.dumps(active).replace('"Carla"', json.dumps(f"{HEART} Carla")))
+    active["meta"] = {"id": "a1", "started": "2026-11-01T20:00:00+01:00", "ended": None}
+    clash = stray_selectors(scenario("spy-three-players"), "Ben", "\ufe0e")
+    clash = json.loads(json.dumps(clash).replace('"Anna"', '"Ben"'))  # two Bens, one now
+    clash["meta"] = {"id": "a2", "started": None, "ended": None}
+    finished = stray_selectors(scenario("spywhere-four-players"), "Dirk", "\ufe0e")
+    finished = as_look_alike(finished, "Carla")  # "Аnna" with a Cyrillic А beside Anna
+    finished["meta"] = {"id": "f1", "started": None, "ended": "2026-11-02T22:00"}
+    store._active.put("a1", {"record": active, "deleted_at": None})
+    store._active.put("a2", {"record": clash, "deleted_at": None})
+    store._shard(shard_of("f1")).put("f1", {"record": finished, "deleted_at": None})
+    summary = stray_selectors(summarize(finished), "Dirk", "\ufe0e")  # as version 5 made it
+    store._index.put("f1", summary)
+    roster = store._main.table("players")
+    for player_id, name, former in [
+        ("p1", "Mo\ufe0f", ["Moe\ufe0f"]),
+        ("p2", "Kim", []),
+        ("p3", "Kim\ufe0f", []),
+        ("p4", f"{HEART} Kim", []),
+    ]:
+        entry = {"name": name, "born": None, "archived": False, "former_names": former}
+        roster.insert(Document(entry, doc_id=player_id))
+    store._main.table("meta").update({"version": version}, doc_ids=["schema"])
+    store.close()
+
+    rebuilt: list[bool] = []
+    rebuild = Store._rebuild_index
+
+    def counted(opened: Store, announce: bool = True) -> None:
+        rebuilt.append(True)
+        rebuild(opened, announce=announce)
+
+    monkeypatch.setattr(Store, "_rebuild_index", counted)
+    store = Store.open(folder)
+    try:
+        assert store.schema_version == store_module.SCHEMA_VERSION
+        players = {p["name"]: p["former_names"] for p in store.players()}
+        assert players == {"Mo": ["Moe"], "Kim": [], "Kim 2": [], f"{HEART} Kim": []}
+        [renamed] = [n for n in store.notices if n.code == "NamesRenamed"]
+        assert "Ben<U+FE0E> → Ben 2" in renamed.message
+        assert "Kim<U+FE0F> → Kim 2" in renamed.message
+        assert "Mo<U+FE0F>" not in renamed.message  # a selector dropped is no rename
+        cleaned = json.loads(json.dumps(active).replace('"Ben\\ufe0f"', '"Ben"'))
+        assert store.load_game("a1") == cleaned  # Ben wherever named; the heart keeps its own
+        assert [p["name"] for p in store.load_game("a2")["players"]] == ["Ben", "Ben 2", "Carla"]
+        assert store.summary("a2")["players"] == ["Ben", "Ben 2", "Carla"]
+        seated = ["Anna", "Ben", CYRILLIC_ANNA, "Dirk"]  # the look-alike kept as she was
+        assert [p["name"] for p in store.load_game("f1")["players"]] == seated
+        assert store.summary("f1")["players"] == seated
+        assert list(store.summary("f1")["totals"]) == seated
+        look_alikes = [n.params["game_id"] for n in store.notices if n.code == "GameNamesLookAlike"]
+        assert look_alikes == ([] if version == 5 else ["f1"])  # said once, by version 5
+        said = f"f1: players[2].name: “{CYRILLIC_ANNA}” looks the same as “Anna”"
+        assert store.check()[1] == [said]
+        if version >= 4:
+            assert rebuilt == []  # only the summaries of the games changed are made again
+    finally:
+        store.close()
+
+
+def test_games_stored_before_issue_22_open_unchanged(tmp_path: Path) -> None:
+    """Games whose names hold no stray selector (emoji sequences, a heart with its selector)
+    are not touched by the migration: not a byte of their files changes, and they replay as
+    before."""
+    folder = tmp_path / "data"
+    store = Store.open(folder)
+    emoji = {"Anna": f"{HEART} Anna", "Ben": f"{TECHNOLOGIST} Ben"}
+    shared = ["black-spy-basic", "kompromat-first-round", "spy-three-players"]
+    records = [scenario(name) for name in [*shared, "spywhere-four-players"]]
+    for index, record in enumerate(records):
+        text = json.dumps(record)
+        for name, new in emoji.items():
+            text = text.replace(f'"{name}"', json.dumps(new))
+        record = json.loads(text)
+        record["meta"] = {"id": f"g{index}", "started": None, "ended": None}
+        if index % 2:
+            store.create_game(record["game"], record["players"], record["options"])
+        store.add_games([record])
+    store.finish_game("g0")
+    standings = {r["meta"]["id"]: scoring.standings(r) for r in store.all_records()}
+    store._main.table("meta").update({"version": 5}, doc_ids=["schema"])
+    store.close()
+    before = {k: v for k, v in files_of(folder).items() if k != "debrief.json"}
+    store = Store.open(folder)
+    try:
+        assert store.notices == []
+        assert {r["meta"]["id"]: scoring.standings(r) for r in store.all_records()} == standings
+    finally:
+        store.close()
+    assert {k: v for k, v in files_of(folder).items() if k != "debrief.json"} == before

@@ -258,7 +258,7 @@ def test_names_that_look_alike_are_one_name(first: str, second: str) -> None:
 )
 def test_names_with_invisible_or_control_characters_are_refused(name: str, code: str) -> None:
     """FORMAT.md: no control characters (Cc) and no invisible format characters (Cf) other
-    than the zero-width joiner and variation selectors inside an emoji sequence."""
+    than the zero-width joiner inside an emoji sequence and tag characters inside a flag."""
     rec = black_spy([name, "Ben", "Carla"], [])
     assert codes_and_paths(rec) == [(code, "players[0].name")]
 
@@ -365,3 +365,119 @@ def test_a_stored_record_with_names_that_only_look_alike_is_replayed_as_stored()
     next_deal = rec["rounds"][0]
     assert scoring.check_round(rec, next_deal) == []  # the table can go on playing it
     assert scoring.draft_points(rec, next_deal)[lookalike] == ben.round_totals[0]["Ben"]
+
+
+# --- issue 22: emoji tag sequences (flags) and variation selectors in names -----------------
+
+TAG = {letter: chr(0xE0000 + ord(letter)) for letter in "gbsct"}  # tag characters: tag g, ...
+CANCEL_TAG = "\U000e007f"
+BLACK_FLAG = "\U0001f3f4"  # 🏴: the base of a subdivision flag
+SCOTLAND = BLACK_FLAG + "".join(TAG[c] for c in "gbsct") + CANCEL_TAG  # 🏴󠁧󠁢󠁳󠁣󠁴󠁿: gbsct
+TECHNOLOGIST = "\U0001f469\u200d\U0001f4bb"  # 👩‍💻: woman, zero-width joiner, laptop
+HEART = "\u2764\ufe0f"  # ❤️: a heavy black heart with its emoji presentation selector
+EMOJI_NAMES = [f"{SCOTLAND} Ailsa", f"{TECHNOLOGIST} Kim", f"{HEART} Mo"]
+
+
+def test_a_flag_of_tag_characters_is_part_of_a_name() -> None:
+    """FORMAT.md: tag characters (U+E0020–U+E007F) are allowed inside an emoji tag sequence
+    (after an emoji, ending with U+E007F), as in the flag of Scotland."""
+    rec = black_spy(EMOJI_NAMES, [])
+    assert scoring.problems(rec) == []
+    assert scoring.replay(rec).table.names == tuple(EMOJI_NAMES)
+
+
+STRAY_TAGS = "".join(TAG[c] for c in "gbsct")
+
+
+@pytest.mark.parametrize(
+    ("name", "position"),
+    [
+        (f"Ailsa{TAG['g']}", 6),  # a lone tag character
+        (f"Ai{CANCEL_TAG}lsa", 3),  # a lone cancel tag
+        (f"{BLACK_FLAG}{STRAY_TAGS} Ailsa", 2),  # a sequence without its cancel tag
+        (f"A{STRAY_TAGS}{CANCEL_TAG} Ailsa", 2),  # tags after a letter, not an emoji
+        (f"{BLACK_FLAG}{CANCEL_TAG} Ailsa", 2),  # a cancel tag with no tag before it
+        (f"{SCOTLAND}{TAG['g']}{CANCEL_TAG} Ailsa", 8),  # tags after a whole flag
+        (f"{BLACK_FLAG}\U000e0001{STRAY_TAGS}{CANCEL_TAG}", 2),  # the language tag U+E0001
+        (f"{SCOTLAND[:3]} {SCOTLAND[3:]} Ailsa", 2),  # a flag broken by a space
+    ],
+)
+def test_a_tag_character_outside_a_flag_is_refused(name: str, position: int) -> None:
+    rec = black_spy([name, "Ben", "Carla"], [])
+    [error] = errors_of(rec)
+    assert (error.code, error.path) == ("InvisibleCharacter", "players[0].name")
+    assert error.params["position"] == position
+
+
+def test_the_refusal_of_an_invisible_character_says_where_they_are_allowed() -> None:
+    [error] = errors_of(black_spy(["An\u200bna", "Ben", "Carla"], []))
+    assert str(error) == (
+        "players[0].name: character 3 of the name is an invisible character (U+200B); a name "
+        f"may hold a zero-width joiner only inside an emoji sequence such as {TECHNOLOGIST}, "
+        f"and tag characters only inside a flag such as {SCOTLAND}"
+    )
+    [tag] = errors_of(black_spy([f"Ailsa{TAG['g']}", "Ben", "Carla"], []))
+    assert "(U+E0067)" in str(tag) and str(tag).endswith(SCOTLAND)
+
+
+@pytest.mark.parametrize(
+    ("typed", "stored"),
+    [
+        ("Anna\ufe0f", "Anna"),  # after a letter: no letter has an emoji presentation
+        ("An\ufe0ena", "Anna"),  # a text presentation selector, in the middle
+        ("\ufe0fAnna", "Anna"),  # at the start, after nothing
+        ("Anna \ufe0f Lena", "Anna Lena"),  # after a space (whose run is then one space)
+        (f"{HEART} Mo", f"{HEART} Mo"),  # ❤️: kept after a character that takes one
+        ("\u2764\ufe0e Mo", "\u2764\ufe0e Mo"),  # ❤︎: its text presentation, kept as well
+        (f"{HEART}\ufe0f Mo", f"{HEART} Mo"),  # a second selector follows a selector: dropped
+        ("\U0001f469\ufe0f Kim", "\U0001f469 Kim"),  # 👩 has no variation sequences: dropped
+        ("Mo 7\ufe0f", "Mo 7\ufe0f"),  # a digit has both presentations (keycap 7️⃣'s base)
+        ("Zoe\ufe0f\u0308", "Zo\u00eb"),  # the mark the selector kept apart composes (NFC)
+        (f"{SCOTLAND}\ufe0f Ailsa", f"{SCOTLAND} Ailsa"),  # after the cancel tag: dropped
+    ],
+)
+def test_a_variation_selector_is_kept_only_after_a_character_that_takes_one(
+    typed: str, stored: str
+) -> None:
+    """FORMAT.md: a variation selector (U+FE0E/U+FE0F) is kept right after a character that
+    has an emoji or text presentation, dropped anywhere else when the name is cleaned."""
+    from scoring.table import clean_name, normal_name
+
+    rec = black_spy([typed, "Ben", "Carla"], [])
+    assert scoring.problems(rec) == []
+    assert scoring.replay(rec).table.names[0] == stored
+    assert normal_name(typed) == stored
+    assert clean_name(typed, fallback="?") == stored
+
+
+def test_names_that_differ_by_a_stray_variation_selector_are_one_name() -> None:
+    rec = black_spy(["Anna", "Anna\ufe0f", "Carla"], [])
+    assert codes_and_paths(rec) == [("DuplicateName", "players[1].name")]
+    rec = basic()
+    rec["options"]["first_dealer"] = "Anna\ufe0f"  # a reference with a stray selector
+    cards = rec["rounds"][0]["cards"]
+    cards["Ben\ufe0e"] = cards.pop("Ben")
+    assert standings(rec)["round_totals"] == standings(basic())["round_totals"]
+    hearts = black_spy(["\u2764 Mo", f"{HEART} Mo", "Carla"], [])  # text and emoji heart: two
+    assert scoring.problems(hearts) == []
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        f"xx{TECHNOLOGIST * 13}",  # cut at 40 characters, it would end on a joiner
+        f"{'x' * 35}{SCOTLAND}",  # ... it would keep a flag without its cancel tag
+        f"{'x' * 39}{HEART}",  # ... it keeps the heart, not its selector
+        f"Ai\u200blsa{TAG['g']}{BLACK_FLAG}\u200d",  # every forbidden kind at once
+    ],
+)
+def test_a_cleaned_name_passes_the_record_check(name: str) -> None:
+    """`clean_name` (stored names made valid) never cuts a name inside an emoji sequence into
+    something the record check refuses."""
+    from scoring.table import clean_name
+
+    cleaned = clean_name(name, fallback="?")
+    rec = black_spy([cleaned, "Ben", "Carla"], [])
+    assert scoring.problems(rec) == []
+    assert scoring.replay(rec).table.names[0] == cleaned
+    assert clean_name(cleaned, fallback="?") == cleaned
