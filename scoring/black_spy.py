@@ -186,6 +186,59 @@ class CountedDeal:
 AnyDeal = Deal | CountedDeal
 
 
+# Why players equal on a total draft from the Mole in the order they do (RULES.md 1).
+BIRTH_DATE = "birth-date"  # the younger by birth date
+BIRTH_YEAR = "birth-year"  # **Decision:** a bare birth year counts as 1 January of that year
+NO_DATE = "no-date"  # **Decision:** no birth date counts as older than everyone with one
+SAME_DATE = "same-date"  # the same birth date: seating order from the dealer's left
+
+
+@dataclass(frozen=True)
+class Younger:
+    """`first` picks before `second`, equal on a total, as the younger: by their birth dates
+    (`by` BIRTH_DATE); because `second`'s bare birth year counts as 1 January, which decided
+    it (BIRTH_YEAR: the same year, `first` born after 1 January); or because `second` has no
+    birth date and counts as older (NO_DATE)."""
+
+    first: str
+    second: str
+    by: str
+
+
+@dataclass(frozen=True)
+class Seated:
+    """`players` (two or more, equal on a total) are of the same age as far as is known: they
+    pick in seating order starting left of the dealer. `by`: SAME_DATE (the same birth date),
+    BIRTH_YEAR (the same day because a bare birth year counts as 1 January) or NO_DATE (none
+    of them has a birth date)."""
+
+    players: tuple[str, ...]
+    by: str
+
+
+TieBreak = Younger | Seated
+
+
+@dataclass(frozen=True)
+class MoleTie:
+    """Players equal on `total`, in the order they draft, and what set that order: a
+    `Younger` between two of them, a `Seated` for each run of the same age."""
+
+    total: Fraction
+    players: tuple[str, ...]
+    broken_by: tuple[TieBreak, ...]
+
+
+@dataclass(frozen=True)
+class MoleDraft:
+    """Who takes 3 cards from the Mole, first to last, and why those equal on a total are in
+    their order (`ties`, highest total first; none when every total differs)."""
+
+    order: tuple[str, ...]
+    ties: tuple[MoleTie, ...]
+    dealer: str  # of the deal drafted for: seating order starts left of them
+
+
 @dataclass(frozen=True)
 class NextDeal:
     """What the table needs before the next deal."""
@@ -195,9 +248,13 @@ class NextDeal:
     pass_direction: str  # left, right, across
     cards_each: int
     mole_cards: int | None  # with The Mole from deal 2 on
-    mole_draft_order: tuple[str, ...] | None
+    mole_draft: MoleDraft | None
     caller: str | None  # with Calling Color
     leader: str | None
+
+    @property
+    def mole_draft_order(self) -> tuple[str, ...] | None:
+        return None if self.mole_draft is None else self.mole_draft.order
 
 
 @dataclass(frozen=True)
@@ -472,24 +529,68 @@ def game_over(totals: Mapping[str, Fraction], options: Options) -> bool:
     return any(t >= end for t in totals.values())
 
 
-def mole_draft_order(table: Table, totals: Mapping[str, Fraction], dealer: str) -> list[str]:
-    """Who takes 3 Mole cards first: highest total first; equal totals youngest first.
+def mole_draft(table: Table, totals: Mapping[str, Fraction], dealer: str) -> MoleDraft:
+    """The Mole's draft: highest total first; equal totals youngest first, and why.
 
     **Decision:** a bare birth year counts as 1 January of that year; a player without a birth
     date counts as older than everyone with one; players still equal pick in seating order
     starting left of the dealer (the order they were dealt to).
     """
 
-    def age_rank(name: str) -> tuple[int, int, int]:
+    def key(name: str) -> tuple[Fraction, bool, tuple[int, ...], int]:
         born = table.born(name)
-        return born.day_of_birth if born else (-1, 0, 0)
-
-    def key(name: str) -> tuple[Fraction, tuple[int, int, int], int]:
-        year, month, day = age_rank(name)
+        younger_first = tuple(-part for part in born.day_of_birth) if born else ()
         seat_from_dealer = (table.seat(name) - table.seat(dealer) - 1) % len(table)
-        return (-totals[name], (-year, -month, -day), seat_from_dealer)
+        return (-totals[name], born is None, younger_first, seat_from_dealer)
 
-    return sorted(table.names, key=key)
+    order = tuple(sorted(table.names, key=key))
+    ties = []
+    for total in sorted(set(totals.values()), reverse=True):
+        equal = tuple(name for name in order if totals[name] == total)
+        if len(equal) > 1:
+            ties.append(MoleTie(total, equal, tie_breaks(table, equal)))
+    return MoleDraft(order, tuple(ties), dealer)
+
+
+def tie_breaks(table: Table, equal: tuple[str, ...]) -> tuple[TieBreak, ...]:
+    """What set the order of `equal` (players equal on a total, in draft order): between two
+    neighbours of different ages who is younger and by what; each run of the same age in
+    seating order."""
+
+    def age(name: str) -> tuple[int, int, int] | None:
+        born = table.born(name)
+        return born.day_of_birth if born else None
+
+    runs: list[list[str]] = []
+    for name in equal:
+        if runs and age(runs[-1][-1]) == age(name):
+            runs[-1].append(name)
+        else:
+            runs.append([name])
+    breaks: list[TieBreak] = []
+    for index, run in enumerate(runs):
+        if index:
+            breaks.append(younger(table, runs[index - 1][-1], run[0]))
+        if len(run) > 1:
+            breaks.append(Seated(tuple(run), same_age_by(table, run)))
+    return tuple(breaks)
+
+
+def younger(table: Table, first: str, second: str) -> Younger:
+    """Why `first` (of a different age) picks before `second`."""
+    born, other = table.born(first), table.born(second)
+    if other is None:
+        return Younger(first, second, NO_DATE)
+    year_decided = born is not None and other.month == 0 and born.year == other.year
+    return Younger(first, second, BIRTH_YEAR if year_decided else BIRTH_DATE)
+
+
+def same_age_by(table: Table, run: list[str]) -> str:
+    """Why players of one age are that: no birth dates, or the same day (a bare year's)."""
+    births = [table.born(name) for name in run]
+    if any(born is None for born in births):
+        return NO_DATE
+    return BIRTH_YEAR if any(born is not None and born.month == 0 for born in births) else SAME_DATE
 
 
 def rest_of_deal(piles: Mapping[str, Pile]) -> Pile | None:
@@ -817,7 +918,7 @@ class BlackSpy(GameRules[Options, AnyDeal, State]):
             pass_direction=pass_direction(len(table), number),
             cards_each=cards_each(len(table), number, options.has("mole")),
             mole_cards=MOLE_CARDS_PER_PLAYER * len(table) if mole else None,
-            mole_draft_order=tuple(mole_draft_order(table, state.totals, dealer)) if mole else None,
+            mole_draft=mole_draft(table, state.totals, dealer) if mole else None,
             caller=dealer if calling else None,
             leader=table.left_of(dealer) if calling else None,
         )

@@ -227,17 +227,18 @@ def next_deal_panel(t: Translator, pad: black_spy.Sheet, deal: black_spy.NextDea
         ),
         ft.Row([ft.Icon(PASS_ICONS[direction]), ft.Text(t(PASS_TEXT[direction]))]),
     ]
-    if deal.mole_draft_order is not None and deal.mole_cards is not None:
+    if deal.mole_draft is not None and deal.mole_cards is not None:
         lines.append(
             ft.Text(
                 t.plural(
                     "The Mole: {count} card set aside first. Draft: {order}",
                     "The Mole: {count} cards set aside first. Draft: {order}",
                     deal.mole_cards,
-                    order=" → ".join(deal.mole_draft_order),
+                    order=" → ".join(deal.mole_draft.order),
                 )
             )
         )
+        lines += [note(tie_text(t, tie, deal.mole_draft.dealer)) for tie in deal.mole_draft.ties]
     if deal.caller is not None:
         lines.append(
             ft.Text(
@@ -271,6 +272,40 @@ def next_deal_panel(t: Translator, pad: black_spy.Sheet, deal: black_spy.NextDea
         following_rank = VARIANT_TEXT["following-rank"][1]
         lines.append(note(t(following_rank)))
     return info_box(lines)
+
+
+# Why one of two players equal on a total drafts first (`black_spy.Younger.by`).
+YOUNGER_TEXT = {
+    black_spy.BIRTH_DATE: N_("{first} is younger than {second}"),
+    black_spy.BIRTH_YEAR: N_("{second}'s birth year counts as 1 January, so {first} is younger"),
+    black_spy.NO_DATE: N_("{second} has no birth date, counted as older"),
+}
+# Why players of one age draft in seating order (`black_spy.Seated.by`).
+SEATED_TEXT = {
+    black_spy.SAME_DATE: N_("{names} share a birth date, so seating order from {dealer}'s left"),
+    black_spy.BIRTH_YEAR: N_(
+        "{names} count as born the same 1 January, so seating order from {dealer}'s left"
+    ),
+    black_spy.NO_DATE: N_("no birth date for {names}, so seating order from {dealer}'s left"),
+}
+
+
+def tie_text(t: Translator, tie: black_spy.MoleTie, dealer: str) -> str:
+    """The engine's reasons for a tie in words: "Equal on 20: Ben is younger than Carla"."""
+    reasons = []
+    for reason in tie.broken_by:
+        if isinstance(reason, black_spy.Younger):
+            words = YOUNGER_TEXT[reason.by]
+            reasons.append(t(words, first=reason.first, second=reason.second))
+        else:
+            words = SEATED_TEXT[reason.by]
+            reasons.append(t(words, names=names_list(reason.players), dealer=dealer))
+    return t("Equal on {total}: {reasons}", total=tie.total, reasons="; ".join(reasons))
+
+
+def names_list(names: tuple[str, ...]) -> str:
+    """Names joined as the app joins winners' names: "Carla, Anna & Ben"."""
+    return " & ".join([", ".join(names[:-1]), names[-1]]) if len(names) > 1 else "".join(names)
 
 
 def distance_to_end(t: Translator, pad: black_spy.Sheet, name: str) -> str:
