@@ -292,6 +292,13 @@ class MissionDeckExceeded(RecordError):
     template = "this would be mission card number {count} of {what}; the deck has only {limit}"
 
 
+class RoundEndedEarly(RecordError):
+    template = (
+        "holds {count} of {expected} missions, but nobody reached 9 tokens on mission {count}: "
+        "only a 9-token loss ends a round early"
+    )
+
+
 class NotPerfect(RecordError):
     template = "{name} has {total} on mission {mission} of round {round}, not exactly 21"
 

@@ -13,7 +13,7 @@ was declared).
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import ClassVar
@@ -362,6 +362,12 @@ class RoundDraft:
     def to_json(self) -> dict[str, JSON]:
         return {"missions": [mission.to_json() for mission in self.missions]}
 
+    def saved(self, previews: Sequence[MissionPreview]) -> dict[str, JSON]:
+        """The round as it is saved: its missions up to the one that ended the game (9 tokens),
+        as the previews of this draft say; all four while the game goes on."""
+        played = self.missions[: missions_played(previews)]
+        return {"missions": [mission.to_json() for mission in played]}
+
     def with_mission(self, index: int, mission: MissionDraft) -> RoundDraft:
         missions = list(self.missions)
         missions[index] = mission
@@ -433,6 +439,18 @@ class MissionPreview:
     winner: str | None = None
     tokens: dict[str, int] | None = None  # after the mission
     ended: bool = False  # after the mission that ended the game: nothing to enter
+    # The players at 9 tokens or more once this mission is fully resolved (its perfect
+    # returns, Chloroform and Balaclava counted): this mission ended the game.
+    losers: tuple[str, ...] = ()
+    # The players at exactly 21 after the items (a token may go back), each with the effects
+    # that changed their total (Decision: a 21 after a Newspaper or Vesper Martini is perfect;
+    # none: 21 by the cards). In outcome form, the players the table marked at 21.
+    perfect: dict[str, tuple[Effect, ...]] = field(default_factory=dict)
+
+    @property
+    def ends_game(self) -> bool:
+        """Whether this mission ended the game (9 tokens): no mission follows it."""
+        return bool(self.losers)
 
     def everyone_laid(self, mission: MissionDraft) -> bool:
         """Whether each player has laid cards on `mission`, or has none left in hand: by the
@@ -442,6 +460,12 @@ class MissionPreview:
             mission.cards_of(name) or not any(in_hand.values())
             for name, in_hand in self.left.items()
         )
+
+
+def missions_played(previews: Sequence[MissionPreview]) -> int:
+    """How many missions of a round being entered are played: up to the one that ended the
+    game by 9 tokens (the later ones are never revealed), else all of them."""
+    return next((index + 1 for index, p in enumerate(previews) if p.ends_game), len(previews))
 
 
 @dataclass(frozen=True)
@@ -566,6 +590,29 @@ def mission_total(cards: Iterable[str], modifier: int = 0) -> Fraction:
     (Fraction(11, 1), Fraction(26, 1))
     """
     return sum(counted_values(cards, modifier), Fraction(modifier))
+
+
+def changing_total(name: str, effects: Iterable[Effect]) -> tuple[Effect, ...]:
+    """The effects that change `name`'s total on a mission: a Newspaper on them, their own
+    Vesper Martini (either maybe a USB Stick acting as it)."""
+    return tuple(
+        effect
+        for effect in effects
+        if (effect.acts_as == "newspaper" and effect.on == name)
+        or (effect.acts_as == "vesper-martini" and effect.by == name)
+    )
+
+
+def modifiers_of(names: Iterable[str], effects: Iterable[Effect]) -> dict[str, int]:
+    """What the Newspaper (+3 to its target) and the Vesper Martini (±1 to its user) add to
+    each player's total on a mission."""
+    modifiers = dict.fromkeys(names, 0)
+    for effect in effects:
+        if effect.acts_as == "newspaper" and effect.on in modifiers:
+            modifiers[effect.on] += NEWSPAPER_BONUS
+        elif effect.acts_as == "vesper-martini" and effect.by in modifiers:
+            modifiers[effect.by] += effect.adjust
+    return modifiers
 
 
 def lowest_total(cards: Iterable[str]) -> Fraction:
@@ -760,7 +807,7 @@ class Kompromat(GameRules[Options, KompromatRound, State]):
         items = reader.list(fields["missions"], missions_path)
         if items is None:
             return None
-        if len(items) != MISSIONS_PER_ROUND:
+        if not 1 <= len(items) <= MISSIONS_PER_ROUND:  # fewer than 4: see `play`
             reader.add(
                 e.WrongLength(
                     missions_path,
@@ -919,6 +966,9 @@ class Kompromat(GameRules[Options, KompromatRound, State]):
         before = len(reader.errors)
         number = state.rounds_played + 1
         results: list[MissionResult] = []
+        # Decision (RULES.md §2): the missions after a 9-token loss may be left out; where they
+        # are, a player's other cards may lie on them (a mission without cards is no error).
+        short = len(rnd.missions) < MISSIONS_PER_ROUND
         for index, mission in enumerate(rnd.missions):
             mission_path = child(child(path, "missions"), index)
             where = At(round=number, mission=index + 1)
@@ -929,13 +979,21 @@ class Kompromat(GameRules[Options, KompromatRound, State]):
                 # need not hold cards.
                 state = replace(state, mission_cards=(*state.mission_cards, mission.card))
                 continue
-            if all(m.outcome is None for m in rnd.missions):  # cards known for the round
+            if all(m.outcome is None for m in rnd.missions) and not short:  # cards all known
                 self._check_cards_laid(reader, state.table, rnd, index, mission_path, where)
             resolved = self._resolve(reader, state, mission, mission_path, where)
             if resolved is None:
                 continue
             state, result = resolved
             results.append(result)
+        if short and len(reader.errors) == before and not state.token_losers:
+            reader.add(
+                e.RoundEndedEarly(
+                    child(path, "missions"),
+                    count=len(rnd.missions),
+                    expected=MISSIONS_PER_ROUND,
+                )
+            )
         if len(reader.errors) > before:
             return None
         return replace(
@@ -966,7 +1024,8 @@ class Kompromat(GameRules[Options, KompromatRound, State]):
         reader: Reader, table: Table, rnd: KompromatRound, index: int, path: str, where: At
     ) -> None:
         """Players take turns until both have played on all four missions: a mission stays
-        empty only when the player's other missions of the round hold all 14 cards."""
+        empty only when the player's other missions of the round hold all 14 cards (checked
+        only where all four missions are recorded)."""
         for name in table.names:
             if rnd.missions[index].plays[name]:
                 continue
@@ -1079,11 +1138,7 @@ class Kompromat(GameRules[Options, KompromatRound, State]):
     @staticmethod
     def _mission_totals(table: Table, mission: Mission) -> dict[str, Fraction | None]:
         """Each player's total after the Newspaper and Vesper Martini (None: no cards)."""
-        modifiers = {name: 0 for name in table.names}
-        for effect in mission.acting("newspaper"):
-            modifiers[effect.on or ""] += NEWSPAPER_BONUS
-        for effect in mission.acting("vesper-martini"):
-            modifiers[effect.by] += effect.adjust
+        modifiers = modifiers_of(table.names, mission.effects)
         return {
             name: mission_total(mission.plays[name], modifiers[name])
             if mission.plays[name]
@@ -1205,7 +1260,8 @@ class Kompromat(GameRules[Options, KompromatRound, State]):
         player's total (None: no cards), what each card counts, whether another card may be
         laid there (not after a bust), the cards left in hand this round and the item effects
         that may be used there; once the mission can be resolved, its winner and the tokens
-        after it. Missions after the one that ended the game are marked `ended`."""
+        after it, and who reached 9 tokens there (`losers`: the game ends on that mission).
+        Missions after the one that ended the game are marked `ended`."""
         table = state.table
         left = {name: deck_left(draft.cards_of(name)) for name in table.names}
         previews: list[MissionPreview] = []
@@ -1215,13 +1271,20 @@ class Kompromat(GameRules[Options, KompromatRound, State]):
             reader = Reader()
             mission = self._read_mission(reader, table, entered.to_json(), "")
             plays = {name: entered.cards_of(name) for name in table.names}
+            # Every rule reads the total after the Newspaper and Vesper Martini (Decision),
+            # before the mission is resolved too: the cards entry chooses its card last.
+            modifiers = modifiers_of(table.names, entered.effects)
+            after_items = {
+                n: mission_total(plays[n], modifiers[n]) if plays[n] else None for n in table.names
+            }
             preview = MissionPreview(
-                totals={n: mission_total(plays[n]) if plays[n] else None for n in table.names},
-                values=self._counted_values(table, plays, mission),
+                totals=after_items,
+                values={n: tuple(counted_values(plays[n], modifiers[n])) for n in table.names},
                 may_add={name: may_add_card(plays[name]) for name in table.names},
                 left=left,
                 offers={name: () for name in table.names},
                 ended=ended,
+                perfect=self._perfect(table, entered, after_items),
             )
             if known is not None and not known.token_losers:
                 totals = self._mission_totals(table, mission) if mission else None
@@ -1245,6 +1308,7 @@ class Kompromat(GameRules[Options, KompromatRound, State]):
                         resolved=True,
                         winner=result.winner,
                         tokens=dict(result.tokens),
+                        losers=known.token_losers,
                     )
                     ended = bool(known.token_losers)
             previews.append(preview)
@@ -1298,17 +1362,17 @@ class Kompromat(GameRules[Options, KompromatRound, State]):
         return found
 
     @staticmethod
-    def _counted_values(
-        table: Table, plays: Mapping[str, tuple[str, ...]], mission: Mission | None
-    ) -> dict[str, tuple[Fraction, ...]]:
-        """What each card counts, with the Newspaper and Vesper Martini of the mission."""
-        modifiers = {name: 0 for name in table.names}
-        for effect in mission.effects if mission else ():
-            if effect.acts_as == "newspaper":
-                modifiers[effect.on or ""] += NEWSPAPER_BONUS
-            elif effect.acts_as == "vesper-martini":
-                modifiers[effect.by] += effect.adjust
-        return {name: tuple(counted_values(plays[name], modifiers[name])) for name in table.names}
+    def _perfect(
+        table: Table, entered: MissionDraft, totals: Mapping[str, Fraction | None]
+    ) -> dict[str, tuple[Effect, ...]]:
+        """Who is at exactly 21 after the items (in outcome form: marked at 21), each with the
+        Newspaper and Vesper Martini effects on their total."""
+        at_21 = (
+            [n for n in table.names if n in entered.outcome.perfect]
+            if entered.quick
+            else [n for n in table.names if totals[n] == PERFECT]
+        )
+        return {name: changing_total(name, entered.effects) for name in at_21}
 
     # -- standings --
 
@@ -1403,11 +1467,14 @@ class Kompromat(GameRules[Options, KompromatRound, State]):
         rounds = tuple(
             tuple(
                 PlayedMission(
-                    cards[number * MISSIONS_PER_ROUND + index],
+                    card,
                     index < len(results),
                     results[index].winner if index < len(results) else None,
                 )
-                for index in range(MISSIONS_PER_ROUND)
+                # Only the last round may hold fewer than four (the game ended by 9 tokens).
+                for index, card in enumerate(
+                    cards[number * MISSIONS_PER_ROUND : (number + 1) * MISSIONS_PER_ROUND]
+                )
             )
             for number, results in enumerate(state.results)
         )

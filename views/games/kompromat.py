@@ -270,10 +270,15 @@ def RoundEntry(
     before = scoring.replay({**at.record, "rounds": at.rounds[:index]}, stored=True)
     board = rules.RULES.board(before.state)
     names = list(before.table.names)
-    errors = scoring.check_round(at.record, draft.to_json(), correcting)
-    # A correction opens at the first mission with a problem (a stored game that needs one).
-    mission_index, set_mission = use_made(lambda: first_mission_of(errors))
     previews = rules.RULES.preview(before.state, draft)
+    # Up to the mission that ended the game by 9 tokens (the engine's word): nothing after it
+    # is asked for, and the round is saved as it stands.
+    played = rules.missions_played(previews)
+    entered = draft.saved(previews)
+    errors = scoring.check_round(at.record, entered, correcting)
+    # A correction opens at the first mission with a problem (a stored game that needs one).
+    chosen_index, set_mission = use_made(lambda: first_mission_of(errors))
+    mission_index = min(chosen_index, played - 1)  # a mission after the end is not there
     mission = draft.missions[mission_index]
     preview = previews[mission_index]
 
@@ -296,7 +301,7 @@ def RoundEntry(
         return change
 
     def save() -> None:
-        store = partial(state.save_round, at.game_id, correcting, draft.to_json())
+        store = partial(state.save_round, at.game_id, correcting, entered)
         if save_checked(at, errors, set_tried, store) is not None:
             state.say(t("Round {number} saved.", number=index + 1))
             saved()
@@ -318,25 +323,37 @@ def RoundEntry(
                     key=drawn_as("mission", i, i == mission_index),
                     on_select=lambda e, i=i: set_mission(i),
                 )
-                for i in range(len(draft.missions))
+                for i in range(played)
             ],
         ],
     )
 
-    last_mission = mission_index == len(draft.missions) - 1
+    last_mission = mission_index == played - 1
+
+    def ends_game(update: Update) -> bool:
+        """Whether this mission, so changed, ends the game by 9 tokens (the engine's preview
+        says): then no mission opens after it."""
+        changed = draft.with_mission(mission_index, update(mission))
+        return rules.RULES.preview(before.state, changed)[mission_index].ends_game
 
     def decide(winner: str | None) -> None:
         """Quick entry: a mission is complete with its card and who took it, tapped in either
-        order; then the next mission opens, at the same place on the screen."""
-        change_in("outcome.winner")(lambda m: m.with_outcome(m.outcome.won_by(winner)))
-        if mission.card is not None and not last_mission:
+        order; then the next mission opens, at the same place on the screen (unless the game
+        ended there)."""
+
+        def update(m: MissionDraft) -> MissionDraft:
+            return m.with_outcome(m.outcome.won_by(winner))
+
+        change_in("outcome.winner")(update)
+        if mission.card is not None and not last_mission and not ends_game(update):
             set_mission(mission_index + 1)
 
     def choose_card(update: Update) -> None:
         """The card completes a mission whose outcome (quick) or cards are in: the next
-        mission opens. The cards entry scrolls up to it, its keypads being above the card."""
+        mission opens (unless the game ended there). The cards entry scrolls up to it, its
+        keypads being above the card."""
         change_in("card")(update)
-        if last_mission:
+        if last_mission or ends_game(update):
             return
         if draft.quick and mission.outcome.decided:
             set_mission(mission_index + 1)
@@ -367,6 +384,9 @@ def RoundEntry(
         wrap=True,
     )
     controls: list[ft.Control] = [title, note(t("Missions in the order they are revealed.")), tabs]
+    ending = previews[played - 1]
+    if ending.ends_game and mission_index < played - 1:  # the end is on a later mission
+        controls.append(note(game_over_text(t, ending), color=ft.Colors.ERROR))
     if mission_index > 0:
         controls += mission_done(t, mission_index - 1, previews[mission_index - 1])
     card_picker = mission_card_picker(t, board, draft, mission_index, choose_card)
@@ -393,6 +413,8 @@ def RoundEntry(
             controls.append(note(t("Choosing the mission card opens the next mission.")))
         controls.append(card_picker)
     controls.append(mission_result(t, preview, draft.quick))
+    if preview.ends_game:
+        controls.append(game_over_box(t, preview, mission_index < len(draft.missions) - 1))
     controls.append(error_box([subject(at, e) for e in spoken_to(errors, touched, tried)]))
     nav: list[ft.Control] = []
     if mission_index > 0:
@@ -401,7 +423,7 @@ def RoundEntry(
                 t("Previous mission"), height=48, on_click=lambda: set_mission(mission_index - 1)
             )
         )
-    if mission_index < len(draft.missions) - 1:
+    if mission_index < played - 1:
         nav.append(
             ft.FilledTonalButton(
                 t("Next mission"), height=48, on_click=lambda: set_mission(mission_index + 1)
@@ -445,6 +467,32 @@ def mission_done(t: Translator, index: int, preview: MissionPreview) -> list[ft.
             tokens=tokens,
         )
     return [note(text)]
+
+
+def game_over_text(t: Translator, preview: MissionPreview) -> str:
+    """Who reached 9 tokens on the mission that ended the game."""
+    losers = preview.losers
+    if len(losers) == 1:
+        name = losers[0]
+        count = (preview.tokens or {}).get(name, rules.TOKEN_LIMIT)
+        return t.plural(
+            "{name} has {count} token: the game is over.",
+            "{name} has {count} tokens: the game is over.",
+            count,
+            name=name,
+        )
+    return t("Both have 9 tokens or more: the game is over, a draw.")
+
+
+def game_over_box(t: Translator, preview: MissionPreview, later_missions: bool) -> ft.Control:
+    """The mission that ended the game: nothing more is asked for (no later mission is
+    revealed), and Save keeps the missions played."""
+    lines: list[ft.Control] = [
+        ft.Text(game_over_text(t, preview), weight=ft.FontWeight.BOLD, color=ft.Colors.ERROR)
+    ]
+    if later_missions:
+        lines.append(note(t("No mission follows: save the round as it stands.")))
+    return info_box(lines, ft.Colors.ERROR_CONTAINER)
 
 
 def mission_card_picker(
@@ -591,9 +639,20 @@ def after_reveal(
     """What a player may do once the mission is revealed (a perfect 21's token, items): below
     every keypad, so that what appears here moves no key."""
     name = player.name
-    at_21 = name in mission.outcome.perfect if mission.quick else preview.totals.get(name) == 21
     extra: list[ft.Control] = []
-    if at_21:
+    if name in preview.perfect:  # exactly 21 after the items: the engine's word
+        changed_by = preview.perfect[name]
+        if changed_by:  # Decision: a 21 after a Newspaper or Vesper Martini is a perfect 21
+            items = ", ".join(total_change(t, effect) for effect in changed_by)
+            extra.append(
+                note(
+                    t(
+                        "{name} has 21 with {items}: a perfect 21 (house rule).",
+                        name=name,
+                        items=items,
+                    )
+                )
+            )
         returning = name in mission.perfect_return
         extra.append(
             toggle_chip(
@@ -706,9 +765,8 @@ def item_effects(
     offers = list(preview.offers.get(name, ()))
     offers += [e for e in mission.effects if e.by == name and e not in offers]
     controls: list[ft.Control] = []
-    tokens_after = (preview.tokens or {}).get(name)
     offers_balaclava = any(e.acts_as == "balaclava" for e in offers)
-    if offers_balaclava and tokens_after is not None and tokens_after >= rules.TOKEN_LIMIT:
+    if offers_balaclava and name in preview.losers:
         controls.append(
             ft.Text(
                 t("{name} reaches 9 tokens: use the Balaclava to discard 2?", name=name),
@@ -724,6 +782,16 @@ def item_effects(
 
 def toggler(change: Callable[[Update], None], effect: Effect) -> Callable[[], None]:
     return lambda: change(lambda m: m.with_effect(effect))
+
+
+def total_change(t: Translator, effect: Effect) -> str:
+    """What an item did to a total, in short: "Newspaper +3", "Vesper Martini −1"."""
+    item = t(str(rules.ITEM_NAMES[effect.acts_as]))
+    if effect.acts_as != effect.item:
+        item = t("{item} as {copied}", item=t(str(rules.ITEM_NAMES[effect.item])), copied=item)
+    if effect.acts_as == "newspaper":
+        return f"{item} +{rules.NEWSPAPER_BONUS}"
+    return f"{item} {'+1' if effect.adjust > 0 else '−1'}"
 
 
 def effect_label(t: Translator, effect: Effect) -> str:
