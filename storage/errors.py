@@ -60,6 +60,17 @@ class DataReadOnly(StorageError):
     )
 
 
+class OpenedReadOnly(DataReadOnly):
+    """Refused for as long as the data is open: its folder was read-only when it was opened
+    (what was set right then is in memory only, a damaged file may be left in place)."""
+
+    template = (
+        "the data folder {folder} was read-only when Debrief opened it: nothing can be saved. "
+        "Everything saved before is kept and can be viewed and exported; make the folder "
+        "writable and open Debrief again to save"
+    )
+
+
 class WriteFailed(StorageError):
     template = (
         "the change could not be written in {folder} ({reason}). Everything saved before is "
@@ -128,6 +139,21 @@ class DamagedFileKeptAside(StartupNotice):
     )
 
 
+class DamagedFileLeftInPlace(StartupNotice):
+    template = (
+        "{file} could not be read ({reason}); it stays as it is, as nothing can be written in the "
+        "data folder, and Debrief started without it. Once the folder is writable, Debrief keeps "
+        "it aside when it opens the data again"
+    )
+
+
+class PartsLeftInPlace(StartupNotice):
+    template = (
+        "parts of {file} could not be read ({reason}); they stay in the file, as nothing can be "
+        "written in the data folder, and Debrief started with the rest"
+    )
+
+
 class PartsKeptAside(StartupNotice):
     template = (
         "parts of {file} could not be read ({reason}); they were kept in {kept_as} and Debrief "
@@ -157,6 +183,14 @@ class JournalKeptAside(StartupNotice):
     )
 
 
+class JournalLeftInPlace(StartupNotice):
+    template = (
+        "an interrupted change could not be completed: its journal could not be read ({reason}) "
+        "and stays as it is, as nothing can be written in the data folder. The list of finished "
+        "games was made again from the game files; check that your last change is there"
+    )
+
+
 class SchemaVersionRepaired(StartupNotice):
     template = "the data's version mark was damaged ({found}); the data was brought up to date"
 
@@ -165,11 +199,26 @@ class LockKeptAside(StartupNotice):
     template = "debrief.lock was not a lock file; it was kept as {kept_as}"
 
 
+class LockLeftInPlace(StartupNotice):
+    template = (
+        "debrief.lock is not a lock file; it stays as it is, as nothing can be written in the "
+        "data folder"
+    )
+
+
 class DamagedArchiveKeptAside(StartupNotice):
     template = (
         "{file} could not be read ({reason}); it was kept as {kept_as}. The {count} finished "
         "games in it are missing from the history until it is repaired or they are imported "
         "again"
+    )
+
+
+class DamagedArchiveLeftInPlace(StartupNotice):
+    template = (
+        "{file} could not be read ({reason}); it stays as it is, as nothing can be written in the "
+        "data folder. The {count} finished games in it are missing from the history until it is "
+        "repaired or they are imported again"
     )
 
 
@@ -187,7 +236,7 @@ class NamesRenamed(StartupNotice):
 class ReadOnlyData(StartupNotice):
     template = (
         "the data folder {folder} is read-only: your games can be viewed and exported, but "
-        "nothing can be saved until it is writable again"
+        "nothing can be saved until it is writable and Debrief opens it again"
     )
 
 

@@ -14,6 +14,9 @@ atomically on the ordinary file the link leads to (the temporary file beside tha
 link stays a link. Only a link that led to an ordinary file when the data was opened, and still
 leads to the same one, is written through: never a link to nothing, to a folder or to a special
 file (`file_problem`), nor one changed while the data is open (`LinkChanged`).
+
+In a read-only folder nothing is moved aside or written: what cannot be read stays where it is
+and is left out in memory, and the data is not written until it is opened again (`Access`).
 """
 
 from __future__ import annotations
@@ -25,7 +28,7 @@ import glob
 import json
 import os
 import stat
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -138,6 +141,55 @@ def folder_problem(path: Path) -> str | None:
     return N_("it is not a folder")
 
 
+class Access:
+    """Whether a store's data may be written; shared by the store and each of its files.
+
+    Once the folder is found read-only while its data is opened or set right (the lock cannot
+    be made, a damaged file cannot be renamed aside, a repair cannot be written), it stays so
+    for as long as the data is open: what setting right changes (a damaged file or parts of
+    one left out, the list of finished games made again) is then done in memory only, and
+    every change is refused (`OpenedReadOnly`), even once the folder is writable again. A
+    change saved then would write over a damaged file left where it is, drop the parts of a
+    file that were left out, or keep half of what was set right in memory.
+    """
+
+    def __init__(self, folder: Path, on_read_only: Callable[[], None] = lambda: None) -> None:
+        self.folder = folder
+        self.read_only = False
+        self._on_read_only = on_read_only
+        self._repairing = 0
+
+    def found_read_only(self) -> None:
+        """Nothing can be written in the folder: from now on, until the data is opened again."""
+        if not self.read_only:
+            self.read_only = True
+            self._on_read_only()
+
+    @contextlib.contextmanager
+    def repairing(self) -> Iterator[None]:
+        """What the data is set right with (opening it, reading an archive file the first time,
+        a check): written in memory only where the folder is read-only."""
+        self._repairing += 1
+        try:
+            yield
+        finally:
+            self._repairing -= 1
+
+    @property
+    def repairing_now(self) -> bool:
+        """Whether the data is being set right (a write then goes to memory where the folder
+        is read-only)."""
+        return self._repairing > 0
+
+    def refusal(self) -> err.OpenedReadOnly:
+        return err.OpenedReadOnly(folder=str(self.folder))
+
+    def check(self) -> None:
+        """Refuse a change (`OpenedReadOnly`) once the folder was found read-only."""
+        if self.read_only:
+            raise self.refusal()
+
+
 def write_failure(error: OSError, folder: Path) -> err.StorageError:
     """The problem to tell the user for an operating system error while writing."""
     if error.errno in DISK_FULL:
@@ -171,10 +223,12 @@ class Damaged:
 
     `whole` is True when the whole file was moved aside (the storage then starts empty),
     False when only its unreadable parts were copied out and the rest kept in place.
+    `kept_as` is None when nothing could be written in the folder (read-only): the file, or
+    its parts, stay where they are, untouched, and are left out in memory only.
     """
 
     path: Path
-    kept_as: Path
+    kept_as: Path | None
     reason: str
     whole: bool = True
 
@@ -190,19 +244,42 @@ def aside_name(path: Path) -> Path:
     return kept
 
 
-def keep_aside(path: Path, reason: str) -> Damaged:
-    """Rename a damaged file (or folder) aside so nothing is lost."""
+def keep_aside(path: Path, reason: str, access: Access | None = None) -> Damaged:
+    """Rename a damaged file (or folder) aside so nothing is lost.
+
+    Where the folder is read-only (`access` says so, or the rename fails so) it stays where it
+    is (`kept_as` None) and `access` is read-only from now on. Any other failure is a
+    `StorageError` that says what went wrong."""
+    if access is not None and access.read_only:
+        return Damaged(path, None, reason)
     kept = aside_name(path)
-    os.replace(path, kept)
+    try:
+        os.replace(path, kept)
+    except OSError as error:
+        problem = write_failure(error, path.parent)
+        if access is None or not isinstance(problem, err.DataReadOnly):
+            raise problem from error
+        access.found_read_only()
+        return Damaged(path, None, reason)
     sync_folder(path.parent)
     return Damaged(path, kept, reason)
 
 
-def keep_parts_aside(path: Path, parts: object, reason: str) -> Damaged:
+def keep_parts_aside(
+    path: Path, parts: object, reason: str, access: Access | None = None
+) -> Damaged:
     """Copy the unreadable parts of `path` into a file of their own (`path` is then rewritten
-    without them by the caller)."""
+    without them by the caller). A `StorageError` when they cannot be written (`access`
+    read-only from now on when that is why)."""
     kept = aside_name(path)
-    write_atomically(kept, json.dumps(parts, ensure_ascii=False, indent=1))
+    try:
+        if access is not None:
+            access.check()
+        write_atomically(kept, json.dumps(parts, ensure_ascii=False, indent=1))
+    except err.DataReadOnly:
+        if access is not None:
+            access.found_read_only()
+        raise
     return Damaged(path, kept, reason, whole=False)
 
 
@@ -223,7 +300,7 @@ def read_json_object(path: Path) -> dict[str, Any]:
     """The JSON object in `path` ({} when missing); ValueError for anything else."""
     try:
         text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
+    except (FileNotFoundError, NotADirectoryError):  # its folder is not one (left in place)
         return {}
     except UnicodeDecodeError as error:
         raise ValueError("not UTF-8 text") from error
@@ -263,16 +340,26 @@ class AtomicStorage(Storage):
     JSON objects are copied aside and the file keeps the rest. `damaged` then says what
     happened so the app can tell the user. `lands_on` is where writes land (the file a link
     leads to).
+
+    `access` says whether anything may be written (`Access`): where nothing can, what cannot
+    be read stays in the file, untouched, and is left out in memory only (`_held`).
     """
 
     def __init__(
-        self, path: str | Path, refuse_link: Callable[[Path], str | None] | None = None
+        self,
+        path: str | Path,
+        refuse_link: Callable[[Path], str | None] | None = None,
+        access: Access | None = None,
     ) -> None:
         self.path = Path(path)
         self.lands_on = self.path
         self.damaged: list[Damaged] = []
         self._cache: Tables | None = None
+        # The data as it is in memory where it is not so in the file (JSON; None: as in the
+        # file): what a failed write falls back to, never to the damage on disk.
+        self._held: str | None = None
         self._refuse_link = refuse_link
+        self._access = access
         self._load()
 
     def _load(self) -> None:
@@ -283,17 +370,33 @@ class AtomicStorage(Storage):
             reason = str(error) or type(error).__name__
         if reason is not None:
             self.lands_on = self.path
-            self.damaged.append(keep_aside(self.path, reason))
-            self._cache = {}
+            damaged = keep_aside(self.path, reason, self._access)
+            self.damaged.append(damaged)
+            if damaged.kept_as is None:  # read-only: stays there, and is never read again
+                self._hold({})
+            else:
+                self._cache = {}
             return
         clean, bad = split_tables(data)
         self._cache = clean
         if bad:
             reason = "parts of it are not TinyDB tables or documents"
-            with contextlib.suppress(err.StorageError):  # read-only: left as it is, not used
-                self.damaged.append(keep_parts_aside(self.path, bad, reason))
+            try:
+                kept = keep_parts_aside(self.path, bad, reason, self._access)
+            except err.StorageError:  # read-only, disk full: left in the file, not used
+                self.damaged.append(Damaged(self.path, None, reason, whole=False))
+                self._hold(clean)
+                return
+            self.damaged.append(kept)
+            try:
                 self.write(clean)
-            self._cache = clean
+            except err.StorageError:
+                self._hold(clean)
+
+    def _hold(self, data: Tables) -> None:
+        """Use `data`, which is not what the file holds (it is not written)."""
+        self._held = json.dumps(data, ensure_ascii=False)
+        self._cache = data
 
     def _kind_problem(self) -> str | None:
         """Why the file is not read at all (see `file_problem`); a link is followed unless
@@ -303,7 +406,8 @@ class AtomicStorage(Storage):
             return reason
         self.lands_on = self.path.resolve(strict=True)
         reason = self._refuse_link(self.lands_on) if self._refuse_link else None
-        if reason is None:  # temporary files of writes that were killed, beside the file
+        writable = self._access is None or not self._access.read_only  # else: not locked
+        if reason is None and writable:  # temporary files of writes that were killed, beside it
             pattern = f"{glob.escape(self.lands_on.name)}{TEMP_MARK}*"
             for temp in self.lands_on.parent.glob(pattern):
                 with contextlib.suppress(OSError):
@@ -318,33 +422,51 @@ class AtomicStorage(Storage):
         parts = {table: {doc_id: documents[doc_id] for doc_id in doc_ids if doc_id in documents}}
         kept = {**data, table: {k: v for k, v in documents.items() if k not in set(doc_ids)}}
         try:
-            damaged = keep_parts_aside(self.path, parts, reason)
+            damaged = keep_parts_aside(self.path, parts, reason, self._access)
             self.write(kept)
         except err.StorageError:
-            self._cache = kept
+            self._hold(kept)
             return None
         self.damaged.append(damaged)
         return damaged
 
     def read(self) -> Tables | None:
         if self._cache is None:
-            self._cache = read_tables(self.path)
+            self._cache = (
+                json.loads(self._held) if self._held is not None else read_tables(self.path)
+            )
         return self._cache
 
     def write(self, data: Tables) -> None:
         """Write where the data was when it was opened (`lands_on`), or nowhere: through a link
-        only while it still leads there (`LinkBroken`, `LinkChanged`)."""
+        only while it still leads there (`LinkBroken`, `LinkChanged`). Where the folder is
+        read-only (`Access`) setting the data right writes in memory only, and a change is
+        refused (`OpenedReadOnly`)."""
+        access = self._access
+        if access is not None and access.read_only:
+            if access.repairing_now:
+                self._hold(data)
+                return
+            self._cache = None  # TinyDB changed the cached tables in place (see below)
+            raise access.refusal()
         try:
             target = landing(self.path)
             if target != self.lands_on:
                 raise err.LinkChanged(file=str(self.path), target=str(target))
             write_atomically(target, json.dumps(data, ensure_ascii=False, separators=(",", ":")))
-        except BaseException:
+        except BaseException as error:
             # TinyDB changed the cached tables in place before writing: forget them, so the next
-            # read shows what is really on disk.
+            # read shows what is really on disk (or what is held in memory in its place).
             self._cache = None
-            raise
+            if access is None or not access.repairing_now:
+                raise
+            if not isinstance(error, err.DataReadOnly):
+                raise
+            access.found_read_only()  # found out now: set right in memory from here on
+            self._hold(data)
+            return
         self._cache = data
+        self._held = None
 
     def close(self) -> None:
         self._cache = None

@@ -15,6 +15,10 @@ file that is a link is followed (`files.AtomicStorage`), unless it leads into th
 itself or to a file another data file already leads to: two files would then write over one.
 The data folder itself may be a link.
 
+A read-only folder (no lock can be made there, or what is damaged cannot be renamed aside) opens
+to look at and export: what is damaged stays where it is, untouched, and is left out in memory
+only, and no change is saved until the data is opened again (`files.Access`).
+
 Every record written is validated by `scoring` first: nothing invalid is ever stored. Records
 handed out are copies, so callers cannot change stored data by accident.
 """
@@ -54,6 +58,7 @@ from . import names, shapes
 from .documents import Database, Documents
 from .files import (
     READ_ONLY,
+    Access,
     AtomicStorage,
     Damaged,
     file_problem,
@@ -324,56 +329,75 @@ class Store:
         self._listeners: list[weakref.WeakMethod[Callable[[], None]]] = []
         # Where the data files that are links lead (two may not lead to one file).
         self._landings: set[Path] = set()
+        # Nothing can be written here, by anyone (found out below, or while setting the data
+        # right): it opens to look at and export, and saves nothing until opened again.
+        self._access = Access(
+            folder, lambda: self.notices.append(err.ReadOnlyData(folder=str(folder)))
+        )
         if folder.exists() and not folder.is_dir():
             raise err.NotAFolder(folder=str(folder))
         try:
             folder.mkdir(parents=True, exist_ok=True)
         except OSError as error:
             raise write_failure(error, folder) from error
-        self._keep_aside_odd_lock(folder / "debrief.lock")
-        self._file_lock: filelock.FileLock | None = filelock.FileLock(
-            str(folder / "debrief.lock"), timeout=0
-        )
+        self._file_lock: filelock.FileLock | None = None
+        if self._keep_aside_odd_lock(folder / "debrief.lock"):
+            self._lock_folder(folder / "debrief.lock")
         try:
-            self._file_lock.acquire()
-        except filelock.Timeout:
-            raise err.DataDirectoryInUse(folder=str(folder)) from None
-        except OSError as error:
-            if error.errno not in READ_ONLY:
-                raise write_failure(error, folder) from error
-            # Nothing can be written here, by anyone: open it to look at and export.
-            self._file_lock = None
-            self.notices.append(err.ReadOnlyData(folder=str(folder)))
-        try:
-            self._open_files()
+            with self._access.repairing():
+                self._open_files()
         except BaseException:
             self._release()
             raise
 
-    def _keep_aside_odd_lock(self, lock: Path) -> None:
+    def _lock_folder(self, lock: Path) -> None:
+        """Hold the lock (`DataDirectoryInUse` when another process does); where it cannot be
+        made, the folder is read-only."""
+        file_lock = filelock.FileLock(str(lock), timeout=0)
+        try:
+            file_lock.acquire()
+        except filelock.Timeout:
+            raise err.DataDirectoryInUse(folder=str(self.folder)) from None
+        except OSError as error:
+            if error.errno not in READ_ONLY:
+                raise write_failure(error, self.folder) from error
+            self._access.found_read_only()
+            return
+        self._file_lock = file_lock
+
+    def _keep_aside_odd_lock(self, lock: Path) -> bool:
         """The lock must be a plain file; anything else there (a folder, a link: the lock is
-        never opened through one) is kept aside."""
-        if lock.is_symlink() or (lock.exists() and not lock.is_file()):
-            kept = keep_aside(lock, "not a lock file")
-            self.notices.append(err.LockKeptAside(kept_as=kept.kept_as.name))
+        never opened through one) is kept aside. False: it is there still (read-only)."""
+        if not (lock.is_symlink() or (lock.exists() and not lock.is_file())):
+            return True
+        kept = keep_aside(lock, "not a lock file", self._access)
+        if kept.kept_as is None:
+            self.notices.append(err.LockLeftInPlace())
+            return False
+        self.notices.append(err.LockKeptAside(kept_as=kept.kept_as.name))
+        return True
 
     def _games_folder(self) -> Damaged | None:
         """The folder of finished games, made if missing; something else there (a file, a link
-        to nothing) is kept aside first (and returned)."""
+        to nothing) is kept aside first (and returned), or left there in a read-only folder."""
         games = self.folder / "games"
         reason = folder_problem(games)
-        kept = keep_aside(games, reason) if reason is not None else None
+        kept = keep_aside(games, reason, self._access) if reason is not None else None
+        if self._access.read_only:
+            return kept
         try:
             games.mkdir(exist_ok=True)
         except OSError as error:
             if error.errno not in READ_ONLY:
                 raise write_failure(error, self.folder) from error
+            self._access.found_read_only()
         return kept
 
     def _open_files(self) -> None:
         games_kept = self._games_folder()
-        remove_stale_temp_files(self.folder)
-        remove_stale_temp_files(self.folder / "games")
+        if not self._access.read_only:  # only safe while holding the lock
+            remove_stale_temp_files(self.folder)
+            remove_stale_temp_files(self.folder / "games")
         self._main = self._database(self.folder / "debrief.json")
         self._active = self._database(self.folder / "active.json").documents("games")
         self._shards: dict[str, Documents] = {}
@@ -419,7 +443,7 @@ class Store:
         table.clear_cache()
         file = self._relative(storage.path)
         for doc_id, reason in bad.items():
-            if kept is None:  # nothing can be written here: left in its file, but not used
+            if kept is None or kept.kept_as is None:  # nothing can be written: left in its file
                 self.notices.append(err.DocumentLeftOut(file=file, id=doc_id, reason=reason))
             else:
                 kept_as = self._relative(kept.kept_as)
@@ -432,7 +456,9 @@ class Store:
         return str(path.relative_to(self.folder))
 
     def _database(self, path: Path, report: bool = True) -> Database:
-        db = Database(path, storage=AtomicStorage, refuse_link=self._link_refused)
+        db = Database(
+            path, storage=AtomicStorage, refuse_link=self._link_refused, access=self._access
+        )
         storage = db.storage
         assert isinstance(storage, AtomicStorage)
         if storage.lands_on != path:
@@ -451,13 +477,14 @@ class Store:
         return None
 
     def _report_damage(self, damaged: Damaged) -> None:
+        file = self._relative(damaged.path)
+        if damaged.kept_as is None:  # read-only: it stays where it is
+            left = err.DamagedFileLeftInPlace if damaged.whole else err.PartsLeftInPlace
+            self.notices.append(left(file=file, reason=damaged.reason))
+            return
         notice = err.DamagedFileKeptAside if damaged.whole else err.PartsKeptAside
         self.notices.append(
-            notice(
-                file=self._relative(damaged.path),
-                kept_as=self._relative(damaged.kept_as),
-                reason=damaged.reason,
-            )
+            notice(file=file, kept_as=self._relative(damaged.kept_as), reason=damaged.reason)
         )
 
     def close(self) -> None:
@@ -517,18 +544,23 @@ class Store:
     def _shard(self, name: str) -> Documents:
         """An archive file, opened on first use (a damaged one is kept aside then)."""
         if name not in self._shards:
-            db = self._database(self.folder / "games" / f"{name}.json", report=False)
-            shard = self._shards[name] = db.documents("games")
-            storage = db.storage
-            assert isinstance(storage, AtomicStorage)
-            for damaged in storage.damaged:
-                if damaged.whole:
-                    lost = [game_id for game_id in self._index.ids() if shard_of(game_id) == name]
-                    self._archive_lost(damaged, lost)
-                else:
-                    self._report_damage(damaged)
-            self._forget_summaries(self._keep_aside_unusable(shard, shapes.game_shape_problem))
+            with self._access.repairing():
+                self._open_shard(name)
         return self._shards[name]
+
+    def _open_shard(self, name: str) -> None:
+        """Read an archive file (keeping aside what cannot be read)."""
+        db = self._database(self.folder / "games" / f"{name}.json", report=False)
+        shard = self._shards[name] = db.documents("games")
+        storage = db.storage
+        assert isinstance(storage, AtomicStorage)
+        for damaged in storage.damaged:
+            if damaged.whole:
+                lost = [game_id for game_id in self._index.ids() if shard_of(game_id) == name]
+                self._archive_lost(damaged, lost)
+            else:
+                self._report_damage(damaged)
+        self._forget_summaries(self._keep_aside_unusable(shard, shapes.game_shape_problem))
 
     def _forget_summaries(self, game_ids: set[str]) -> None:
         """Archived games kept aside leave the list of finished games."""
@@ -544,9 +576,15 @@ class Store:
             self._report_damage(damaged)
             return
         self._index.remove_ids(lost)
+        file = self._relative(damaged.path)
+        if damaged.kept_as is None:  # read-only: it stays where it is
+            self.notices.append(
+                err.DamagedArchiveLeftInPlace(file=file, reason=damaged.reason, count=len(lost))
+            )
+            return
         self.notices.append(
             err.DamagedArchiveKeptAside(
-                file=self._relative(damaged.path),
+                file=file,
                 kept_as=self._relative(damaged.kept_as),
                 reason=damaged.reason,
                 count=len(lost),
@@ -587,11 +625,15 @@ class Store:
 
     def _begin(self, operation: str, game_ids: Iterable[str]) -> None:
         """Write down what is about to change, so an interrupted change is finished at start-up."""
-        text = json.dumps({"operation": operation, "games": list(game_ids)})
+        self._write_journal(json.dumps({"operation": operation, "games": list(game_ids)}))
+
+    def _write_journal(self, text: str) -> None:
+        self._access.check()
         write_atomically(self._journal_path, text)
 
     def _end(self) -> None:
-        self._journal_path.unlink(missing_ok=True)
+        if not self._access.read_only:  # read-only: a change is finished in memory only
+            self._journal_path.unlink(missing_ok=True)
 
     def _recover_journal(self) -> None:
         """Bring an interrupted multi-file change to a consistent end.
@@ -623,6 +665,9 @@ class Store:
             except err.StorageError as problem:  # the disk is still full: next time
                 self.notices.append(err.ImportWaitsForSpace(problem=problem))
                 return
+            if self._access.read_only:  # written in memory only: next time
+                self.notices.append(err.ImportWaitsForSpace(problem=self._access.refusal()))
+                return
             self._end()
             self.notices.append(
                 err.InterruptedImportCompleted(
@@ -641,15 +686,20 @@ class Store:
                 self._index.put(game_id, self._archived_summary(archived))
                 if active is not None:
                     self._active.remove_ids([game_id])
-        self._end()
-        self.notices.append(err.InterruptedWorkCompleted(count=len(game_ids)))
+        if not self._access.read_only:  # else finished in memory only, and again next time
+            self._end()
+            self.notices.append(err.InterruptedWorkCompleted(count=len(game_ids)))
 
     def _journal_unusable(self, reason: str) -> None:
-        """A journal that cannot be read cannot be finished: keep it, rebuild what is derived,
-        and tell the user to look at their last change."""
-        kept = keep_aside(self._journal_path, reason)
+        """A journal that cannot be read cannot be finished: keep it (where it is, in a
+        read-only folder), rebuild what is derived, and tell the user to look at their last
+        change."""
+        kept = keep_aside(self._journal_path, reason, self._access)
         self._rebuild_index(announce=False)
-        self.notices.append(err.JournalKeptAside(kept_as=kept.kept_as.name, reason=reason))
+        if kept.kept_as is None:
+            self.notices.append(err.JournalLeftInPlace(reason=reason))
+        else:
+            self.notices.append(err.JournalKeptAside(kept_as=kept.kept_as.name, reason=reason))
 
     # --- small table helpers ---------------------------------------------------------------
 
@@ -1022,8 +1072,9 @@ class Store:
             if not added and not change["players"]:
                 return 0
             journal = json.dumps(change, ensure_ascii=False)
+            self._access.check()
             self._check_space_for(journal)
-            write_atomically(self._journal_path, journal)
+            self._write_journal(journal)
             self._write_import(change)
             self._end()
             return added
@@ -1194,7 +1245,7 @@ class Store:
             rule_problems.extend(f"{game_id}: {error}" for error in found)
             return None
 
-        with self._lock:
+        with self._lock, self._access.repairing():
             reported = len(self.notices)
             shards = [self._shard(path.stem) for path in self._shard_files()]
             count = 0
