@@ -199,7 +199,14 @@ class ControlCharacter(RecordError):
 
 
 class InvisibleCharacter(RecordError):
-    template = "character {position} of the name is an invisible character ({code})"
+    """`joined` and `flag` are examples of where such characters are allowed (an emoji
+    sequence, a flag): parameters, so that a translation cannot lose their invisible parts."""
+
+    template = (
+        "character {position} of the name is an invisible character ({code}); a name may hold "
+        "a zero-width joiner only inside an emoji sequence such as {joined}, and tag characters "
+        "only inside a flag such as {flag}"
+    )
 
 
 class DuplicateName(RecordError):

@@ -17,17 +17,67 @@ _YEAR = re.compile(r"^\d{4}$")
 
 
 ZERO_WIDTH_JOINER = "\u200d"
-# Characters that may sit between an emoji and the joiner (skin tones, variation selectors).
-EMOJI_MODIFIERS = frozenset(chr(c) for c in [*range(0x1F3FB, 0x1F400), 0xFE0E, 0xFE0F])
+VARIATION_SELECTORS = frozenset("\ufe0e\ufe0f")  # text and emoji presentation
+# Characters that may sit between an emoji and the joiner or a flag's tags (skin tones,
+# variation selectors).
+EMOJI_MODIFIERS = frozenset(chr(c) for c in range(0x1F3FB, 0x1F400)) | VARIATION_SELECTORS
+TAG_SPEC = range(0xE0020, 0xE007F)  # the tag characters that spell a flag's region
+CANCEL_TAG = "\U000e007f"  # ends an emoji tag sequence
+# Where a name may hold invisible characters, as a refusal shows it: 👩‍💻 (woman, joiner,
+# laptop) and the flag of Scotland, 🏴󠁧󠁢󠁳󠁣󠁴󠁿 (a black flag, the tags "gbsct", the cancel tag).
+JOINED_EXAMPLE = "\U0001f469\u200d\U0001f4bb"
+FLAG_EXAMPLE = "\U0001f3f4" + "".join(chr(0xE0000 + ord(c)) for c in "gbsct") + CANCEL_TAG
 
 
 def normal_name(name: str) -> str:
-    """A name as it is stored: Unicode NFC, every run of whitespace one space, ends trimmed.
+    """A name as it is stored: Unicode NFC, a variation selector only right after a character
+    that takes one (`takes_variation_selector`), every run of whitespace one space, ends
+    trimmed.
 
-    >>> normal_name("  Zoe\u0308   Lena ")
+    >>> normal_name("  Zoe\u0308   Lena\ufe0f ")
     'Zoë Lena'
+    >>> normal_name("\u2764\ufe0f Mo") == "\u2764\ufe0f Mo"  # ❤️: a heart takes one
+    True
     """
-    return " ".join(unicodedata.normalize("NFC", name).split())
+    text = unicodedata.normalize("NFC", name)
+    if not VARIATION_SELECTORS.isdisjoint(text):
+        kept = "".join(c for i, c in enumerate(text) if not is_stray_selector(text, i))
+        if kept != text:  # a selector dropped may let a mark compose with its letter
+            text = unicodedata.normalize("NFC", kept)
+    return " ".join(text.split())
+
+
+def is_stray_selector(text: str, index: int) -> bool:
+    """Whether the character at `index` is a variation selector (U+FE0E/U+FE0F) that follows
+    no character taking one: dropped from a name."""
+    return text[index] in VARIATION_SELECTORS and not (
+        index > 0 and takes_variation_selector(text[index - 1])
+    )
+
+
+def takes_variation_selector(character: str) -> bool:
+    """Whether `character` has a text and an emoji presentation that a variation selector
+    chooses between (Unicode's emoji-variation-sequences.txt): ❤, ☺, ©, the digits, # and *.
+    A face like 😀 or a letter has one presentation only.
+
+    >>> [takes_variation_selector(c) for c in ("\u2764", "7", "\U0001f600", "A")]
+    [True, True, False, False]
+    """
+    return character in _emoji_data()[1]
+
+
+@functools.cache
+def _emoji_data() -> tuple[frozenset[str], frozenset[str]]:
+    """(the emoji characters, the characters of emoji-variation-sequences.txt), from Unicode's
+    emoji data as the `emoji` package carries it (loaded on first use, once). The package
+    lists every emoji (and marks ``variant`` those with variation sequences), but the digits,
+    # and * only as keycaps ("7️⃣"): their bases are taken from those."""
+    from emoji import EMOJI_DATA
+
+    emoji = frozenset(e for e in EMOJI_DATA if len(e) == 1)
+    keycaps = {e[0] for e in EMOJI_DATA if e.endswith("\ufe0f\u20e3")}
+    variants = {e for e in emoji if EMOJI_DATA[e].get("variant")} | keycaps
+    return emoji, frozenset(variants)
 
 
 @functools.lru_cache(maxsize=4096)  # names repeat: every round and summary names them
@@ -145,14 +195,53 @@ def look_alike_of(name: str, names: Sequence[str]) -> str | None:
 def forbidden_character(name: str) -> tuple[int, str] | None:
     """(position, category) of the first character a name may not hold: a control character
     (Cc) or an invisible format character (Cf) — except a zero-width joiner inside an emoji
-    sequence. None when there is none."""
+    sequence and the tag characters of a flag (`allowed_invisible`). None when there is none."""
+    allowed = allowed_invisible(name)
     for index, character in enumerate(name):
         category = unicodedata.category(character)
-        if category == "Cc":
-            return index, category
-        if category == "Cf" and not _joins_emoji(name, index):
+        if category == "Cc" or (category == "Cf" and index not in allowed):
             return index, category
     return None
+
+
+def allowed_invisible(name: str) -> frozenset[int]:
+    """The positions of the invisible format characters (Cf) a name may hold: a zero-width
+    joiner between two emoji (👩‍💻), and the tag characters of an emoji tag sequence — an
+    emoji, one or more tags U+E0020–U+E007E, the cancel tag U+E007F — as in the flag of
+    Scotland (🏴 and the tags "gbsct"). A tag anywhere else is not allowed: alone, after a
+    letter, after a whole flag, or in a sequence without its cancel tag.
+
+    >>> sorted(allowed_invisible("\U0001f3f4\U000e0067\U000e007f A\U000e0067\U000e007f"))
+    [1, 2]
+    """
+    if name.isascii():
+        return frozenset()
+    allowed: set[int] = set()
+    index = 0
+    while index < len(name):
+        end = _tag_sequence_end(name, index)
+        if end is not None:
+            allowed.update(range(index, end))
+            index = end
+            continue
+        if _joins_emoji(name, index):
+            allowed.add(index)
+        index += 1
+    return frozenset(allowed)
+
+
+def _tag_sequence_end(name: str, index: int) -> int | None:
+    """Where the emoji tag sequence's tags that start at `index` end (after the cancel tag);
+    None when no such tags start there (the tags must follow an emoji: modifiers skipped)."""
+    if index == 0 or ord(name[index]) not in TAG_SPEC:
+        return None
+    before = name[:index].rstrip("".join(EMOJI_MODIFIERS))
+    if not before or before[-1] not in _emoji_data()[0]:
+        return None
+    end = index
+    while end < len(name) and ord(name[end]) in TAG_SPEC:
+        end += 1
+    return end + 1 if end < len(name) and name[end] == CANCEL_TAG else None
 
 
 def _joins_emoji(name: str, index: int) -> bool:
@@ -165,19 +254,31 @@ def _joins_emoji(name: str, index: int) -> bool:
 
 
 def _is_emoji(character: str) -> bool:
-    return unicodedata.category(character) == "So" or ord(character) >= 0x1F000
+    """What a joiner may join (as names were checked before issue 22, so that no stored name
+    is refused now): a symbol (So), or a character from U+1F000 on — but no tag character."""
+    category = unicodedata.category(character)
+    return category == "So" or (ord(character) >= 0x1F000 and category != "Cf")
 
 
 def clean_name(name: str, fallback: str) -> str:
-    """A stored name made valid: normalised, forbidden characters dropped, at most 40
-    characters; `fallback` when nothing is left (for names stored before these rules)."""
-    kept = "".join(
-        character
-        for index, character in enumerate(name)
-        if unicodedata.category(character) != "Cc"
-        and (unicodedata.category(character) != "Cf" or _joins_emoji(name, index))
-    )
-    return normal_name(kept)[:MAX_NAME_LENGTH].strip() or fallback
+    """A stored name made valid: normalised (`normal_name`), forbidden characters dropped, at
+    most 40 characters; `fallback` when nothing is left (for names stored before these rules).
+    Whitespace, a line break or a tab too, becomes a space as in `normal_name`; a name cut at
+    40 characters loses what the cut leaves forbidden (a joiner at its end, a flag's tags
+    without their cancel tag)."""
+    text = normal_name(name)
+    for _ in range(len(text) + 1):  # each pass drops characters, or ends the loop
+        allowed = allowed_invisible(text)
+        kept = "".join(
+            character
+            for index, character in enumerate(text)
+            if unicodedata.category(character) not in ("Cc", "Cf") or index in allowed
+        )
+        cleaned = normal_name(kept)[:MAX_NAME_LENGTH].strip()
+        if cleaned == text:
+            break
+        text = cleaned
+    return text or fallback
 
 
 @dataclass(frozen=True)
@@ -319,8 +420,9 @@ def read_players(
 
 
 def read_name(reader: Reader, value: object, path: str) -> str | None:
-    """A player name (FORMAT.md): text without control or invisible characters, 1 to 40
-    characters once normalised. Returns it normalised (`normal_name`)."""
+    """A player name (FORMAT.md): text without control or invisible characters (but a joiner
+    in an emoji sequence and a flag's tags), 1 to 40 characters once normalised. Returns it
+    normalised (`normal_name`: a stray variation selector dropped)."""
     text = reader.text(value, path)
     if text is None:
         return None
@@ -335,8 +437,11 @@ def read_name(reader: Reader, value: object, path: str) -> str | None:
     if forbidden is not None:
         index, category = forbidden
         code = f"U+{ord(name[index]):04X}"
-        error = e.ControlCharacter if category == "Cc" else e.InvisibleCharacter
-        reader.add(error(path, position=index + 1, code=code))
+        if category == "Cc":
+            reader.add(e.ControlCharacter(path, position=index + 1, code=code))
+        else:
+            where = {"joined": JOINED_EXAMPLE, "flag": FLAG_EXAMPLE}
+            reader.add(e.InvisibleCharacter(path, position=index + 1, code=code, **where))
         return None
     return name
 

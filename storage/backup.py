@@ -21,7 +21,7 @@ import scoring
 import scoring.numbers
 from scoring.errors import NameOfAnotherPlayer, RecordError
 from scoring.reader import Reader, child
-from scoring.table import name_key, read_birth, read_name
+from scoring.table import name_key, normal_name, read_birth, read_name
 
 from . import errors as err
 from .store import Record, Store
@@ -102,7 +102,8 @@ def plan_import(store: Store, data: Any, source: str) -> ImportPlan:
 
 
 def _add_players_of_games(store: Store, plan: ImportPlan) -> None:
-    """Players of imported games who are not in the roster (under any name) join it."""
+    """Players of imported games who are not in the roster (under any name) join it, named as
+    the game stores them (`normal_name`)."""
     known = {
         name_key(n)
         for p in store.players(include_archived=True)
@@ -111,7 +112,7 @@ def _add_players_of_games(store: Store, plan: ImportPlan) -> None:
     known |= {name_key(n) for p in plan.players for n in [p["name"], *p["former_names"]]}
     for record in plan.games:
         for player in record["players"]:
-            name = player["name"].strip()
+            name = normal_name(player["name"])
             if name_key(name) not in known:
                 known.add(name_key(name))
                 born = player.get("born")

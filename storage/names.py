@@ -2,9 +2,12 @@
 
 Since schema version 4 a name is stored normalised (NFC, one space, trimmed), holds no control
 or invisible character, and two names are the same name when their NFKC case-folded forms are
-equal. Older data may hold names that break this: the migration makes each one valid
-(`clean_name`), and where two players of one roster or one game now have the same name, the
-later one is renamed "Name 2" — every change is reported, nothing is merged silently.
+equal; since version 6 it holds a variation selector only right after a character that takes
+one, and may hold a flag's tag characters. Older data may hold names that break this: the
+migration makes each one valid (`clean_name`: version 6 runs it again, and it drops a stray
+selector), and where two players of one roster or one game now have the same name, the later
+one is renamed "Name 2" — every change is reported, nothing is merged silently (a selector
+dropped is no change worth telling: it showed nothing).
 
 The migration keeps to version 4's rule (`folded_name`): names that are one name only because
 they look the same across scripts (version 5's rule, "Anna" and "Аnna") are not renamed, in a
@@ -16,15 +19,19 @@ from __future__ import annotations
 import unicodedata
 from typing import Any
 
-from scoring.table import clean_name, folded_name
+from scoring.table import clean_name, folded_name, is_stray_selector
 
 Rename = tuple[str, str]  # (the name as it was, the name now)
 
 
 def shown(name: str) -> str:
-    """A name with its invisible or control characters written as codes, for a message."""
+    """A name with its invisible or control characters, and the variation selectors a name
+    drops, written as codes, for a message ("Anna<U+FE0F>": a flag's tags are codes too)."""
     return "".join(
-        f"<U+{ord(c):04X}>" if unicodedata.category(c) in ("Cc", "Cf") else c for c in name
+        f"<U+{ord(c):04X}>"
+        if unicodedata.category(c) in ("Cc", "Cf") or is_stray_selector(name, index)
+        else c
+        for index, c in enumerate(name)
     )
 
 

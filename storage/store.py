@@ -73,7 +73,7 @@ from .summaries import Summary, summarize
 
 logger = logging.getLogger(__name__)
 
-SCHEMA_VERSION = 5
+SCHEMA_VERSION = 6
 SHARDS = 64
 SPACE_MARGIN = 1024 * 1024  # bytes an import leaves free on the disk
 SHARD_FILE = re.compile(r"^\d{2}\.json$")
@@ -138,16 +138,18 @@ def _needs_correction_notice(record: Record, correction: scoring.Correction) -> 
     )
 
 
-def _normalised_names(store: Store) -> None:
+def _normalised_names(store: Store) -> dict[str, dict[str, Any]]:
     """Version 4 stores names as FORMAT.md says (NFC, one space, no invisible characters) and
     compares them by their NFKC case-folded form: stored names are made so, and players whose
-    names are now one name are renamed "Name 2" (each change is reported)."""
+    names are now one name are renamed "Name 2" (each change is reported). Returns the
+    archived games it changed, by id."""
     renames: list[names.Rename] = []
     roster = store._main.documents("players")
     entries = roster.docs()
     players = [doc for _, doc in entries]
     renames += names.normalise_roster(players)
     roster.put_many({player_id: doc for player_id, doc in entries})
+    archived: dict[str, dict[str, Any]] = {}
     for table in [store._active, *(store._shard(p.stem) for p in store._shard_files())]:
         changed: dict[str, dict[str, Any]] = {}
         for game_id, doc in table.docs():
@@ -156,9 +158,31 @@ def _normalised_names(store: Store) -> None:
             if record != doc["record"]:
                 changed[game_id] = {**doc, "record": record}
         table.put_many(changed)
+        if table is not store._active:
+            archived.update(changed)
     if renames:
         listed = ", ".join(f"{names.shown(old)} → {new}" for old, new in dict(renames).items())
         store.notices.append(err.NamesRenamed(renames=listed))
+    return archived
+
+
+def _selectors_dropped(store: Store) -> None:
+    """Version 6 keeps a variation selector (U+FE0E/U+FE0F) only right after a character that
+    takes one (issue 22: "Anna" with one is "Anna", "❤️" keeps it) and lets a flag's tag
+    characters into a name. Stored names are cleaned by version 4's migration again, whose
+    cleaning (`clean_name`) now drops a stray selector, wherever a game names the player (not
+    reported: nothing visible changes); a name that then is another player's becomes
+    "Name 2" and is reported. Names that look alike across scripts are still kept (version 4's
+    rule compares by folded form only). Only the summaries of the finished games changed are
+    made again: a selector dropped from one game replays no other."""
+    changed = _normalised_names(store)
+    summaries: dict[str, Summary] = {}
+    for game_id, doc in changed.items():
+        try:
+            summaries[game_id] = store._archived_summary(doc)
+        except scoring.InvalidRecord:
+            continue  # cannot be opened at all: kept aside by the checks after migrating
+    store._index.put_many(summaries)
 
 
 def _names_kept(store: Store) -> None:
@@ -212,17 +236,19 @@ def _look_alike_notice(record: Record, index: int, other: str) -> err.StartupNot
 # MIGRATIONS[n] upgrades the stored data of schema version n to n + 1; run in order at
 # start-up, then the index (derived data) is made anew (unless every version passed is in
 # SAME_INDEX: its summaries stay as they are) and the REPORTS of the versions passed are made.
-MIGRATIONS: dict[int, Callable[[Store], None]] = {
+MIGRATIONS: dict[int, Callable[[Store], object]] = {
     1: _derived_only,
     2: _derived_only,
     3: _normalised_names,
     4: _names_kept,
+    5: _selectors_dropped,
 }
 REPORTS: dict[int, Callable[[Store], None]] = {
     2: _report_games_needing_correction,
     4: _report_names_that_look_alike,
 }
-SAME_INDEX = frozenset({4})  # 4 -> 5 changes no summary: no replay of every finished game
+# 4 -> 5 changes no summary, 5 -> 6 makes those it changes again: no replay of every game.
+SAME_INDEX = frozenset({4, 5})
 
 
 def _device_key(device: str, game_id: str) -> str:

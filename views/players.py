@@ -7,6 +7,7 @@ from fractions import Fraction
 import flet as ft
 
 from scoring.stats import HeadToHead, PlayerGameStats, head_to_head, player_stats
+from scoring.table import normal_name
 
 from . import games
 from .hooks import NO_TEXT, use_messages, use_value
@@ -142,7 +143,9 @@ def PlayerView(state: AppState, player_id: str) -> ft.View:
     summaries = state.summaries()
 
     def save() -> None:
-        renamed = new_name if new_name is not None and new_name.strip() != player["name"] else None
+        # Compared as the roster stores names: "Mo" typed with a stray selector is Mo still.
+        typed = None if new_name is None else normal_name(new_name)
+        renamed = new_name if typed is not None and typed != player["name"] else None
         try:
             state.change_player(player_id, renamed, new_born)
         except REFUSALS as refused:
