@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 from builders import ROOT
 from damaged import DAMAGES, damaged_folder, good_folder
+from startup import faults
 
 from storage import Store, backup
 from storage import errors as err
@@ -81,7 +82,6 @@ def test_storage_check_never_prints_a_traceback(tmp_path: Path, damage: str | No
 
 # --- a damaged folder that is read-only (a mounted backup, a locked phone folder) ------------
 
-FAULTS = ROOT / "tests" / "faults"
 SPY = [{"name": "Anna"}, {"name": "Ben"}, {"name": "Carla"}]
 ALL_AT_ONCE, NONE = "every damage at once", "no damage"
 READ_ONLY_CASES = [*sorted(DAMAGES), ALL_AT_ONCE, NONE]
@@ -244,7 +244,7 @@ def test_storage_check_on_a_read_only_damaged_folder_opens_it_without_a_tracebac
     switch.write_text("on")
     env = {
         **os.environ,
-        "PYTHONPATH": str(FAULTS),
+        "PYTHONPATH": faults(),
         "DEBRIEF_FAULT": "read-only",
         "DEBRIEF_FAULT_SWITCH": str(switch),
     }

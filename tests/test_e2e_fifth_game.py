@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 from playwright.sync_api import Browser
+from startup import python_path
 from ui import shown, start_game
 
 from tools.browser import AppServer, open_app, tap
@@ -17,7 +18,7 @@ TESTS = Path(__file__).resolve().parent
 
 
 def test_a_fifth_game_plays_and_shows_in_history(browser: Browser, tmp_path: Path) -> None:
-    env: dict[str, str | None] = {"PYTHONPATH": f"{TESTS / 'dummy_game'}:{TESTS}"}
+    env: dict[str, str | None] = {"PYTHONPATH": python_path("dummy_game.at_start", TESTS)}
     server = AppServer(tmp_path / "data", env=env).start()
     page = open_app(browser, server.url)
     try:

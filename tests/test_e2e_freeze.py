@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 from damaged import good_folder
 from playwright.sync_api import Browser
+from startup import faults
 from ui import shown
 
 from tools.browser import AppServer, open_app, see, tap
@@ -25,7 +26,6 @@ def wait_until(condition: Callable[[], bool], seconds: float = 15) -> None:
         time.sleep(0.05)
 
 
-FAULTS = Path(__file__).resolve().parent / "faults"
 
 
 def test_a_component_that_raises_once_does_not_freeze_the_session(
@@ -38,7 +38,7 @@ def test_a_component_that_raises_once_does_not_freeze_the_session(
     good_folder(folder)  # a game in progress: its card is drawn on the home screen
     switch = tmp_path / "raise-once"
     env: dict[str, str | None] = {
-        "PYTHONPATH": str(FAULTS),
+        "PYTHONPATH": faults(),
         "DEBRIEF_FAULT": "render-once",
         "DEBRIEF_FAULT_SWITCH": str(switch),
         "DEBRIEF_FAULT_TARGET": "views.home:GameCard",

@@ -10,12 +10,12 @@ from pathlib import Path
 import pytest
 from builders import SCENARIOS
 from playwright.sync_api import Browser, Page
+from startup import faults
 from ui import chip, open_cards_entry, shown, start_game
 
 from tools.browser import AppServer, open_app, see, tap
 
 pytestmark = pytest.mark.e2e
-FAULTS = Path(__file__).resolve().parent / "faults"
 
 
 def test_a_backup_bigger_than_16_mib_imports_in_the_browser(page: Page, tmp_path: Path) -> None:
@@ -43,7 +43,7 @@ def test_a_full_disk_refuses_a_save_in_words_and_keeps_the_entry(
 ) -> None:
     switch = tmp_path / "disk-full"
     env: dict[str, str | None] = {
-        "PYTHONPATH": str(FAULTS),
+        "PYTHONPATH": faults(),
         "DEBRIEF_FAULT": "disk-full",
         "DEBRIEF_FAULT_SWITCH": str(switch),
     }

@@ -1,7 +1,7 @@
 """Resources run out (issue 9.8): a full disk, a read-only folder, big imports, big notes.
 
 Each says clearly what went wrong and what to do, keeps what was saved, and stays linear.
-Faults are injected the way tests/faults/sitecustomize.py does for the app: every rename onto
+Faults are injected the way tests/faults/debrief_faults.py does for the app: every rename onto
 a data file (how each write lands) fails with ENOSPC or EROFS while a switch file exists.
 """
 
@@ -18,12 +18,12 @@ from typing import Any
 
 import pytest
 from builders import ROOT, SCENARIOS
+from startup import faults
 
 import scoring
 from storage import Store, backup, files
 from storage import errors as err
 
-FAULTS = ROOT / "tests" / "faults"
 SPY = [{"name": "Anna"}, {"name": "Ben"}, {"name": "Carla"}]
 
 
@@ -158,7 +158,7 @@ def cli_with_fault(fault: str, folder: Path, *args: str, on: bool = True) -> Any
         switch.write_text("on")
     env = {
         **os.environ,
-        "PYTHONPATH": str(FAULTS),
+        "PYTHONPATH": faults(),
         "DEBRIEF_FAULT": fault,
         "DEBRIEF_FAULT_SWITCH": str(switch),
     }

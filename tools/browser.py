@@ -20,6 +20,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from playwright.sync_api import Browser, BrowserContext, Page, sync_playwright
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 ROOT = Path(__file__).resolve().parent.parent
 PHONE = {"width": 400, "height": 800}
@@ -313,6 +314,11 @@ def received(page: Page) -> int:
     return int(page.evaluate("window.__debrief.answers"))
 
 
+def messages_sent(page: Page) -> int:
+    """How many messages the page has sent the server (taps, typing, the page's changes)."""
+    return int(page.evaluate("window.__debrief.sent"))
+
+
 def painted(page: Page) -> None:
     """Wait for Flutter to paint what has arrived (two animation frames)."""
     page.evaluate(
@@ -333,9 +339,17 @@ def tap(page: Page, name: str, role: str = "button", timeout: float = 15_000) ->
     the app's answer."""
     target = page.get_by_role(role, name=name, exact=True).first  # type: ignore[arg-type]
     target.wait_for(state="visible", timeout=timeout)
-    before = received(page)
+    before, sent = received(page), messages_sent(page)
     target.click(timeout=timeout)
-    answered(page, before, timeout)
+    try:
+        answered(page, before, timeout)
+    except PlaywrightTimeout:
+        # Say which side lost the tap: the page never sent it, or the server never answered.
+        went = messages_sent(page) - sent
+        raise AssertionError(
+            f"tap {name!r}: no answer within {timeout / 1000:.0f} s; the page sent "
+            f"{went} message(s) after the click and received {received(page) - before}"
+        ) from None
 
 
 def type_text(page: Page, field: str, text: str, submit: bool = False, drawn: bool = True) -> None:

@@ -1,7 +1,7 @@
 """A fifth game for the tests: Coin. Each round one player wins the toss; three wins win.
 
 It exists to prove that adding a game takes its rules (here) and its view (coin_view.py), and
-nothing else: tests/dummy_game/sitecustomize.py registers both in a test server.
+nothing else: tests/dummy_game/at_start.py registers both in a test server.
 """
 
 from __future__ import annotations

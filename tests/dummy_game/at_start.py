@@ -1,4 +1,4 @@
-"""Loaded at start by a test server whose PYTHONPATH holds this folder (and the project):
+"""Loaded at start by a test server (tests/startup.py `python_path`):
 registers Coin, the test's fifth game, in scoring and in views — the only two places a game
 is added."""
 

@@ -1,8 +1,8 @@
 """Fault injection for the tests' app servers and CLI children (never loaded by the app).
 
-Tests put this folder on PYTHONPATH and set DEBRIEF_FAULT to "disk-full", "read-only" or
-"render-once"; the fault is on while the file named by DEBRIEF_FAULT_SWITCH exists (so a test
-can fill the disk and free it again while the app runs).
+Tests have a child import this at start (tests/startup.py `faults`) and set DEBRIEF_FAULT to
+"disk-full", "read-only" or "render-once"; the fault is on while the file named by
+DEBRIEF_FAULT_SWITCH exists (so a test can fill the disk and free it again while the app runs).
 
 - disk-full, read-only: every rename onto a file (how every write of the data lands) fails as
   the real fault does, and with read-only so does creating the lock;
