@@ -77,6 +77,7 @@ def test_a_quick_deal_is_corrected_on_the_pad_and_the_form_is_remembered(page: P
     tap(page, "Dirk's pile: 2")  # four piles typed: Dirk gives the 10 back
     tap(page, "Delete a digit")
     tap(page, "Minus")
+    shown(page, "Dirk's pile: −")  # the tap shows (the filled-in 2 stayed: a tap that did nothing)
     tap(page, "8")
     tap(page, "Save deal")
     corrected = copy.deepcopy(deals)

@@ -3,6 +3,7 @@ round in the quick forms is written as (the browser tests then play whole games 
 
 from __future__ import annotations
 
+from scoring import black_spy
 from views.games._spywhere_quick import Tally
 from views.numpad import DELETE, NEXT
 
@@ -55,3 +56,21 @@ def test_the_tally_is_written_in_counts_form_and_read_back() -> None:
     assert Tally.from_json(tally.to_json(), FOUR) == tally
     partly = typed(Tally.blank(FOUR), "5").to_round()
     assert partly["counts"]["Ben"] == {"correct": 0}  # not typed: the rules say it is missing
+
+
+def test_a_minus_typed_on_the_pile_that_fills_itself_in_shows_and_stops_filling_it() -> None:
+    """Three piles typed, the fourth filled in; choosing it and tapping Minus starts a number
+    of its own: the pile shows "−" (the tap showed nothing before: the filled-in points stayed,
+    and a player saw a lost tap) and is no longer filled in."""
+    from views.games.black_spy import Counted
+    from views.numpad import MINUS
+
+    options = black_spy.Options("Anna", frozenset(), 150)
+    counted = Counted.blank(FOUR)
+    for key in ("2", "0", "2", "0", "2", "0"):
+        counted = counted.pressed(key, options)
+    assert counted.auto == "Dirk" and counted.piles(options)["Dirk"] == 0
+    counted = counted.chosen("Dirk").pressed(MINUS, options)
+    assert counted.typed["Dirk"] == "−"
+    assert counted.auto is None and "Dirk" not in counted.piles(options)
+    assert counted.pressed("8", options).piles(options)["Dirk"] == -8
