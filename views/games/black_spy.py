@@ -896,9 +896,10 @@ class Counted:
 
     @property
     def auto(self) -> str | None:
-        """The pile that fills itself in: the only one not typed."""
+        """The pile that fills itself in: the only one not typed. A pile where only "−" is
+        typed so far is being typed: it shows its "−", not the points that would fill it."""
         left = self.untyped
-        return left[0] if len(left) == 1 else None
+        return left[0] if len(left) == 1 and not self.typed[left[0]] else None
 
     def piles(self, options: black_spy.Options) -> dict[str, int]:
         """Each pile's points so far: as typed, the last one filled in."""
