@@ -116,11 +116,11 @@ def test_five_wrong_pins_lock_the_phone_out_even_with_the_right_one(
     type_pin(guest, pin)  # locked: even the right PIN does not open it now
     see(guest, "Too many wrong PINs")
     assert guest.get_by_text("You can enter this game's rounds now.").count() == 0
-    see(host, "A wrong PIN from ")  # the host hears of each, with where it came from
-    tap(host, "Sharing this table")
+    tap(host, "Sharing this table: 6 wrong PINs")  # the bar says it until sharing stops
     see(host, "6 wrong PINs, the last from ")
     tap(host, "Close")
     type_pin(guest, wrong)
+    see(host, "A wrong PIN from ")  # each one is a note, with where it came from
     see(host, "(7 in all)")
     tap(host, "Stop sharing")  # on the note: one tap
     see(host, "Sharing stopped: every link and PIN has ended.")

@@ -54,15 +54,24 @@ def game_bar(at: AtTable, title: str, entering: bool) -> ft.AppBar:
     if state.role != HOST:  # a guest's screen is this game only: nowhere to go back to
         return guest_bar(state, title, actions)
     if state.sharing is not None:
-        shared = state.sharing.active
-        actions.append(
-            icon_button(
-                ft.Icons.WIFI_TETHERING if shared else ft.Icons.QR_CODE_2,
-                t("Sharing this table") if shared else t("Share this table"),
-                share_panel(state),
-            )
-        )
+        actions.append(share_button(state))
     return back_bar(title, lambda: state.go("/"), t, actions=actions)
+
+
+def share_button(state: AppState) -> ft.Control:
+    """The host's way to share the table; while shared, it says how many wrong PINs came (a
+    note about each passes; this stays until sharing stops)."""
+    t, sharing = state.t, state.sharing
+    assert sharing is not None
+    if not sharing.active:
+        return icon_button(ft.Icons.QR_CODE_2, t("Share this table"), share_panel(state))
+    wrong = len(sharing.wrong_pins())
+    if not wrong:
+        return icon_button(ft.Icons.WIFI_TETHERING, t("Sharing this table"), share_panel(state))
+    label = t.plural(
+        "Sharing this table: {count} wrong PIN", "Sharing this table: {count} wrong PINs", wrong
+    )
+    return icon_button(ft.Icons.WIFI_TETHERING_ERROR, label, share_panel(state))
 
 
 def game_over_panel(at: AtTable, explanation: list[ft.Control] | None = None) -> ft.Control:

@@ -182,6 +182,7 @@ class AppState:
     # The revision of each game as this tab last drew it: a change is made from it.
     # (Private fields: Flet's observable neither wraps nor announces them; drawing sets it.)
     _seen: dict[str, int] = field(default_factory=dict)
+    _pin_note: ft.SnackBar | None = None  # the host's last note of a wrong PIN
 
     @classmethod
     def load(
@@ -339,14 +340,18 @@ class AppState:
                 len(tries),
                 address=attempt.address,
             )
-            page.show_dialog(
-                ft.SnackBar(
-                    ft.Text(text),
-                    action=t("Stop sharing"),
-                    on_action=lambda: page.run_task(stop),
-                    duration=8000,
-                )
+            earlier = self._pin_note
+            if earlier is not None and earlier.open:  # the newest count replaces it at once
+                earlier.open = False
+                earlier.update()
+            self._pin_note = ft.SnackBar(
+                ft.Text(text),
+                action=t("Stop sharing"),
+                on_action=lambda: page.run_task(stop),
+                duration=8000,
             )
+            page.show_dialog(self._pin_note)
+            self.revision += 1  # the bar's share icon says it until the host has looked
 
         try:
             contextvars.copy_context().run(page.run_task, tell)
