@@ -211,9 +211,7 @@ def _holds(value: Any, label: str) -> bool:
 
 def decode(raw: bytes) -> tuple[int, Any]:
     """A frame's (action, body)."""
-    action, body = msgpack.unpackb(
-        raw[1:], ext_hook=lambda _code, data: data, strict_map_key=False
-    )
+    action, body = msgpack.unpackb(raw[1:], ext_hook=lambda _code, data: data, strict_map_key=False)
     return int(action), body
 
 

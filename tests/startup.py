@@ -4,7 +4,8 @@ Python's start-up imports a module named `sitecustomize` from its path. The test
 code has names of its own (tests/faults/debrief_faults.py, tests/dummy_game/at_start.py): a
 file named sitecustomize.py in the project would clash with the one a system Python brings
 (Debian's /etc/python3.11/sitecustomize.py) when pytest imports every module. So the
-`sitecustomize` a child needs is written here, in a folder of its own, and only imports them.
+`sitecustomize` a child needs is written here, in a folder of its own, and calls their
+`install()`. Importing them does nothing, so pytest's doctest collection can import them safely.
 """
 
 from __future__ import annotations
@@ -20,12 +21,15 @@ TESTS = Path(__file__).resolve().parent
 @functools.cache
 def _shim(module: str) -> Path:
     folder = Path(tempfile.mkdtemp(prefix="debrief-startup-"))
-    (folder / "sitecustomize.py").write_text(f"import {module}  # written by tests/startup.py\n")
+    (folder / "sitecustomize.py").write_text(
+        f"import {module}  # written by tests/startup.py\n{module}.install()\n"
+    )
     return folder
 
 
 def python_path(module: str, *folders: Path) -> str:
-    """A PYTHONPATH with which a child Python imports `module` at start-up, found in `folders`."""
+    """A PYTHONPATH with which a child Python runs `module.install()` at start-up; `module` is
+    found in `folders`."""
     return os.pathsep.join(str(folder) for folder in (_shim(module), *folders))
 
 

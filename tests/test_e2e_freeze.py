@@ -26,8 +26,6 @@ def wait_until(condition: Callable[[], bool], seconds: float = 15) -> None:
         time.sleep(0.05)
 
 
-
-
 def test_a_component_that_raises_once_does_not_freeze_the_session(
     browser: Browser, tmp_path: Path
 ) -> None:

@@ -105,9 +105,7 @@ class Sharing:
     _locked_until: dict[str, float] = field(default_factory=dict)
     _recent_wrong: deque[float] = field(default_factory=deque)  # the table's, last minute
     _attempts: list[PinAttempt] = field(default_factory=list)
-    _listeners: list[weakref.WeakMethod[Callable[[PinAttempt], None]]] = field(
-        default_factory=list
-    )
+    _listeners: list[weakref.WeakMethod[Callable[[PinAttempt], None]]] = field(default_factory=list)
     _lock: threading.Lock = field(default_factory=threading.Lock)
 
     @property

@@ -284,9 +284,7 @@ class Guard:
             return
         # The connection ends with the refusal: kept open, it would hold one of the door's
         # connections that a guest with the link needs.
-        await _respond(
-            send, http.HTTPStatus.FORBIDDEN, REFUSED_PAGE, [(b"connection", b"close")]
-        )
+        await _respond(send, http.HTTPStatus.FORBIDDEN, REFUSED_PAGE, [(b"connection", b"close")])
 
 
 def _peer(scope: Scope) -> str:

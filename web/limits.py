@@ -157,9 +157,7 @@ class Throttle:
         """Seconds the next message from `address` is to wait."""
         now = self.clock()
         if len(self._by_address) > 1024:  # addresses long quiet are full again: forget them
-            self._by_address = {
-                a: b for a, b in self._by_address.items() if now - b.at < 60
-            }
+            self._by_address = {a: b for a, b in self._by_address.items() if now - b.at < 60}
         bucket = self._by_address.get(address)
         if bucket is None:
             bucket = self._by_address[address] = Bucket(*self.per_address, now)

@@ -43,5 +43,7 @@ def register_view(games: ModuleType) -> None:
     games.register(VIEW)
 
 
-after_import("scoring.registry", register_rules)
-after_import("views.games", register_view)
+def install() -> None:
+    """Called by the child's start-up (tests/startup.py); importing this module does nothing."""
+    after_import("scoring.registry", register_rules)
+    after_import("views.games", register_view)

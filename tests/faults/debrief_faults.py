@@ -18,7 +18,8 @@ import os
 FAULTS = {"disk-full": errno.ENOSPC, "read-only": errno.EROFS}
 
 
-def _install() -> None:
+def install() -> None:
+    """Called by the child's start-up (tests/startup.py); importing this module does nothing."""
     fault = os.environ.get("DEBRIEF_FAULT")
     switch = os.environ.get("DEBRIEF_FAULT_SWITCH")
     if fault == "render-once" and switch:
@@ -84,6 +85,3 @@ def _after_import(target: str, switch: str) -> None:
             return spec
 
     sys.meta_path.insert(0, Finder())
-
-
-_install()
