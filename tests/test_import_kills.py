@@ -59,12 +59,14 @@ def kill_during_import(folder: Path, source: Path, rng: random.Random, after_jou
     )
     assert child.stdout is not None
     assert child.stdout.readline().strip() == "ready"
+    # Poll the folder with the shortest sleep: a busy loop here took a whole core from the
+    # child (and from the tests running beside this one).
     deadline = time.monotonic() + 60
     while not journal.exists() and child.poll() is None and time.monotonic() < deadline:
-        pass
+        time.sleep(0.0002)
     if after_journal:
         while journal.exists() and child.poll() is None:
-            pass
+            time.sleep(0.0002)
     else:
         time.sleep(rng.uniform(0, 0.05))
     if child.poll() is None:
