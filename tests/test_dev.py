@@ -50,3 +50,54 @@ def test_without_browser_tests_no_chromium_is_needed(monkeypatch: pytest.MonkeyP
     ran = no_browser(monkeypatch, apt=False, root=False)
     dev.ensure_chromium(["-m", "not e2e"])
     assert ran == []
+
+
+def recorded_test_run(monkeypatch: pytest.MonkeyPatch, arguments: list[str]) -> list[list[str]]:
+    """Run `dev.test` with every command recorded instead of run."""
+    ran: list[list[str]] = []
+    monkeypatch.setattr(dev, "ensure_environment", lambda extras: None)
+    monkeypatch.setattr(
+        dev, "ensure_chromium", lambda arguments: ran.append(["chromium?", *arguments])
+    )
+    monkeypatch.setattr(dev, "run", lambda command: ran.append(command) or 0)
+    dev.test(arguments)
+    return ran
+
+
+def test_fast_runs_everything_but_the_browser_tests_and_says_how_long_it_took(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    ran = recorded_test_run(monkeypatch, ["--fast", "-k", "kompromat"])
+    pytest_command = ran[-1]
+    assert pytest_command[1:3] == ["-m", "pytest"]
+    assert pytest_command[-4:] == ["-m", "not e2e", "-k", "kompromat"]
+    assert "--fast" not in pytest_command
+    assert ran[0] == ["chromium?", "-m", "not e2e", "-k", "kompromat"]  # no browser needed
+    assert capsys.readouterr().out.splitlines()[-1].startswith("== took 0 min ")
+
+
+def test_the_full_command_runs_on_every_core_unless_told_otherwise(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(dev.os, "cpu_count", lambda: 2)
+    assert recorded_test_run(monkeypatch, [])[-1][3:] == ["-n", "2", "--dist", "worksteal"]
+    assert recorded_test_run(monkeypatch, ["-n", "0"])[-1][3:] == ["-n", "0"]
+    assert recorded_test_run(monkeypatch, ["-p", "no:xdist"])[-1][3:] == ["-p", "no:xdist"]
+
+
+def test_a_python_without_venv_support_names_the_package_to_install(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Any
+) -> None:
+    monkeypatch.setattr(dev, "VENV", tmp_path / ".venv")
+    monkeypatch.setattr(dev, "PYTHON", tmp_path / ".venv" / "bin" / "python")
+    real_find_spec = dev.importlib.util.find_spec
+    monkeypatch.setattr(
+        dev.importlib.util,
+        "find_spec",
+        lambda name, *a: None if name == "ensurepip" else real_find_spec(name, *a),
+    )
+    with pytest.raises(SystemExit) as stopped:
+        dev.ensure_environment("test")
+    assert stopped.value.code == 1
+    assert "sudo apt install python3-venv" in capsys.readouterr().out
+    assert not (tmp_path / ".venv").exists()

@@ -2,6 +2,7 @@
 
     python3 tools/dev.py start [app arguments]   # e.g. --web --port 8550
     python3 tools/dev.py test  [pytest arguments]
+    python3 tools/dev.py test --fast [pytest arguments]   # all but the browser tests
 
 Needs only Python 3.11+. The environment lives in .venv/ and is (re)installed whenever
 pyproject.toml changes. `test` runs ruff, mypy --strict on all the code, and pytest; the
@@ -12,10 +13,12 @@ sudo that needs no password) and otherwise names the one command to run, before 
 from __future__ import annotations
 
 import hashlib
+import importlib.util
 import os
 import shutil
 import subprocess
 import sys
+import time
 import venv
 from pathlib import Path
 
@@ -35,6 +38,14 @@ def ensure_environment(extras: str) -> None:
     if stamp.exists() and stamp.read_text() == wanted and PYTHON.exists():
         return
     if not PYTHON.exists():
+        if importlib.util.find_spec("ensurepip") is None:  # Debian and Ubuntu ship it apart
+            print(
+                "This Python cannot create a virtual environment (its venv module is not "
+                "installed). Install it with:\n    sudo apt install python3-venv\n"
+                "then run this command again.",
+                flush=True,
+            )
+            sys.exit(1)
         print("Creating the virtual environment in .venv ...", flush=True)
         venv.EnvBuilder(with_pip=True).create(VENV)
     target = f".[{extras}]" if extras else "."
@@ -72,7 +83,7 @@ def ensure_chromium(arguments: list[str]) -> None:
     if apt is None or not can_sudo:
         print(
             f"The browser tests need Chromium. Install it with:\n    {INSTALL_HINT}\n"
-            "then run this command again (or skip them: tools/dev.py test -m 'not e2e').",
+            "then run this command again (or run everything else: tools/dev.py test --fast).",
             flush=True,
         )
         sys.exit(1)
@@ -88,15 +99,36 @@ def ensure_chromium(arguments: list[str]) -> None:
             sys.exit(done.returncode)
 
 
+FAST = ["-m", "not e2e"]  # `test --fast`: everything but the browser tests
+
+
 def test(arguments: list[str]) -> None:
-    ensure_environment("web,desktop,test")
-    ensure_chromium(arguments)
-    print("== ruff", flush=True)
-    run([str(PYTHON), "-m", "ruff", "check", "."])
-    print("== mypy --strict " + " ".join(TYPED), flush=True)
-    run([str(PYTHON), "-m", "mypy", "--strict", *TYPED])
-    print("== pytest", flush=True)
-    run([str(PYTHON), "-m", "pytest", *arguments])
+    began = time.monotonic()
+    try:
+        if "--fast" in arguments:
+            arguments = [*FAST, *(a for a in arguments if a != "--fast")]
+        ensure_environment("web,desktop,test")
+        ensure_chromium(arguments)
+        print("== ruff", flush=True)
+        run([str(PYTHON), "-m", "ruff", "check", "."])
+        print("== mypy --strict " + " ".join(TYPED), flush=True)
+        run([str(PYTHON), "-m", "mypy", "--strict", *TYPED])
+        print("== pytest", flush=True)
+        run([str(PYTHON), "-m", "pytest", *parallel(arguments), *arguments])
+    finally:
+        minutes, seconds = divmod(round(time.monotonic() - began), 60)
+        print(f"== took {minutes} min {seconds:02d} s", flush=True)
+
+
+def parallel(arguments: list[str]) -> list[str]:
+    """pytest-xdist's options unless the caller chose: one worker per core, at least two (a
+    browser test spends much of its time waiting for the browser and the app), and tests
+    handed out one at a time as workers get free, so that the long ones do not queue."""
+    if any(a == "-n" or a.startswith(("-n", "--numprocesses", "--dist")) for a in arguments):
+        return []
+    if "-p" in arguments and "no:xdist" in arguments:
+        return []
+    return ["-n", str(max(2, os.cpu_count() or 1)), "--dist", "worksteal"]
 
 
 def main() -> None:
