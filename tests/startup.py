@@ -11,9 +11,14 @@ file named sitecustomize.py in the project would clash with the one a system Pyt
 from __future__ import annotations
 
 import functools
+import importlib.abc
+import importlib.machinery
 import os
+import sys
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
+from types import ModuleType
 
 TESTS = Path(__file__).resolve().parent
 
@@ -35,4 +40,27 @@ def python_path(module: str, *folders: Path) -> str:
 
 def faults() -> str:
     """PYTHONPATH for the fault injection (tests/faults/debrief_faults.py)."""
-    return python_path("debrief_faults", TESTS / "faults")
+    return python_path("debrief_faults", TESTS / "faults", TESTS)
+
+
+def after_import(module_name: str, then: Callable[[ModuleType], None]) -> None:
+    """Run `then` on the module named `module_name` right after it is first imported (how a
+    child's start-up code changes the app without the app knowing)."""
+
+    class Finder(importlib.abc.MetaPathFinder):
+        def find_spec(self, fullname, path, target=None):  # type: ignore[no-untyped-def]
+            if fullname != module_name:
+                return None
+            spec = importlib.machinery.PathFinder.find_spec(fullname, path)
+            if spec is None or spec.loader is None:
+                return spec
+            run = spec.loader.exec_module
+
+            def exec_module(module):  # type: ignore[no-untyped-def]
+                run(module)
+                then(module)
+
+            spec.loader.exec_module = exec_module  # type: ignore[method-assign]
+            return spec
+
+    sys.meta_path.insert(0, Finder())

@@ -4,31 +4,9 @@ is added."""
 
 from __future__ import annotations
 
-import importlib.abc
-import importlib.machinery
-import sys
-from collections.abc import Callable
 from types import ModuleType
 
-
-def after_import(module_name: str, then: Callable[[ModuleType], None]) -> None:
-    class Finder(importlib.abc.MetaPathFinder):
-        def find_spec(self, fullname, path, target=None):  # type: ignore[no-untyped-def]
-            if fullname != module_name:
-                return None
-            spec = importlib.machinery.PathFinder.find_spec(fullname, path)
-            if spec is None or spec.loader is None:
-                return spec
-            run = spec.loader.exec_module
-
-            def exec_module(module):  # type: ignore[no-untyped-def]
-                run(module)
-                then(module)
-
-            spec.loader.exec_module = exec_module  # type: ignore[method-assign]
-            return spec
-
-    sys.meta_path.insert(0, Finder())
+from startup import after_import
 
 
 def register_rules(registry: ModuleType) -> None:

@@ -23,7 +23,7 @@ def install() -> None:
     fault = os.environ.get("DEBRIEF_FAULT")
     switch = os.environ.get("DEBRIEF_FAULT_SWITCH")
     if fault == "render-once" and switch:
-        _after_import(os.environ["DEBRIEF_FAULT_TARGET"], switch)
+        _fail_once_after_import(os.environ["DEBRIEF_FAULT_TARGET"], switch)
         return
     if fault not in FAULTS or not switch:
         return
@@ -47,12 +47,10 @@ def install() -> None:
     os.open = open_
 
 
-def _after_import(target: str, switch: str) -> None:
+def _fail_once_after_import(target: str, switch: str) -> None:
     """Wrap `target` ("module:name") once its module is imported: it raises once while the
     switch exists."""
-    import importlib.abc
-    import importlib.machinery
-    import sys
+    from startup import after_import
 
     module_name, name = target.split(":")
 
@@ -67,21 +65,4 @@ def _after_import(target: str, switch: str) -> None:
 
         setattr(module, name, once)
 
-    class Finder(importlib.abc.MetaPathFinder):
-        def find_spec(self, fullname, path, target=None):  # type: ignore[no-untyped-def]
-            if fullname != module_name:
-                return None
-            spec = importlib.machinery.PathFinder.find_spec(fullname, path)
-            if spec is None or spec.loader is None:
-                return spec
-            loader = spec.loader
-            run = loader.exec_module
-
-            def exec_module(module):  # type: ignore[no-untyped-def]
-                run(module)
-                sabotage(module)
-
-            loader.exec_module = exec_module  # type: ignore[method-assign]
-            return spec
-
-    sys.meta_path.insert(0, Finder())
+    after_import(module_name, sabotage)
