@@ -18,7 +18,7 @@ from playwright.sync_api import Browser, Page
 from ui import EN, enter_deal, shown, start_game
 
 import scoring
-from tools.browser import AppServer, open_app, see, tap
+from tools.browser import AppServer, answered, open_app, received, see, tap
 
 pytestmark = pytest.mark.e2e
 BLACK_SPY = json.loads((SCENARIOS / "black-spy-basic.json").read_text())
@@ -113,12 +113,17 @@ def test_five_wrong_pins_lock_the_phone_out_even_with_the_right_one(
         see(guest, "That is not the PIN.")
     type_pin(guest, wrong)
     see(guest, "Too many wrong PINs: wait a minute, then try again.")
+    tap(host, "Sharing this table: 5 wrong PINs")  # the bar says it until sharing stops
+    see(host, "5 wrong PINs, the last from ")
+    before = received(host)
     type_pin(guest, pin)  # locked: even the right PIN does not open it now
     see(guest, "Too many wrong PINs")
     assert guest.get_by_text("You can enter this game's rounds now.").count() == 0
-    tap(host, "Sharing this table: 6 wrong PINs")  # the bar says it until sharing stops
-    see(host, "6 wrong PINs, the last from ")
-    tap(host, "Close")
+    answered(host, before)  # its note came while the host's panel was open
+    tap(host, "Close")  # closes the panel, not the note that came after it
+    host.get_by_text("PIN for scorers").wait_for(state="detached", timeout=15_000)
+    see(host, "(6 in all)")
+    see(host, "Sharing this table: 6 wrong PINs")
     type_pin(guest, wrong)
     see(host, "A wrong PIN from ")  # each one is a note, with where it came from
     see(host, "(7 in all)")
