@@ -15,7 +15,7 @@ from .games import AtTable, view_of
 from .guest import guest_bar, share_panel
 from .i18n import Translator
 from .state import HOST, AppState, Step
-from .widgets import back_bar, body, icon_button, info_box, note
+from .widgets import back_bar, body, close, icon_button, info_box, note
 
 CHANGE_NAMES = {
     "save": N_("save {round}"),
@@ -261,22 +261,21 @@ def asked_first(at: AtTable, open_correction: Callable[[], None]) -> Callable[[]
         page = ft.context.page
 
         def correct() -> None:
-            page.pop_dialog()
+            close(dialog)
             open_correction()
 
-        page.show_dialog(
-            ft.AlertDialog(
-                modal=True,
-                title=ft.Text(t("This game is finished. Correct it anyway?")),
-                content=ft.Text(
-                    t("It stays in the history; its totals and statistics follow the correction.")
-                ),
-                actions=[
-                    ft.TextButton(t("Cancel"), on_click=lambda: page.pop_dialog()),
-                    ft.FilledButton(t("Correct"), on_click=correct),
-                ],
-            )
+        dialog: ft.AlertDialog = ft.AlertDialog(
+            modal=True,
+            title=ft.Text(t("This game is finished. Correct it anyway?")),
+            content=ft.Text(
+                t("It stays in the history; its totals and statistics follow the correction.")
+            ),
+            actions=[
+                ft.TextButton(t("Cancel"), on_click=lambda: close(dialog)),
+                ft.FilledButton(t("Correct"), on_click=correct),
+            ],
         )
+        page.show_dialog(dialog)
 
     return ask
 

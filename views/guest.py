@@ -15,7 +15,7 @@ import segno
 from .hooks import use_value
 from .i18n import Translator
 from .state import VIEWER, AppState
-from .widgets import TARGET, body, heading, note
+from .widgets import TARGET, body, close, heading, note
 
 PIN_LENGTH = 6
 
@@ -39,11 +39,11 @@ def start_dialog(state: AppState) -> ft.AlertDialog:
     page = ft.context.page
 
     async def start() -> None:
-        page.pop_dialog()
+        close(dialog)
         if await state.start_sharing():
             page.show_dialog(shared_dialog(state))
 
-    return ft.AlertDialog(
+    dialog: ft.AlertDialog = ft.AlertDialog(
         title=ft.Text(t("Share this table")),
         content=ft.Column(
             tight=True,
@@ -59,21 +59,21 @@ def start_dialog(state: AppState) -> ft.AlertDialog:
             ],
         ),
         actions=[
-            ft.TextButton(t("Cancel"), on_click=lambda: page.pop_dialog()),
+            ft.TextButton(t("Cancel"), on_click=lambda: close(dialog)),
             ft.FilledButton(t("Start sharing"), icon=ft.Icons.WIFI_TETHERING, on_click=start),
         ],
     )
+    return dialog
 
 
 def shared_dialog(state: AppState) -> ft.AlertDialog:
     t = state.t
-    page = ft.context.page
     sharing = state.sharing
     link = sharing.link if sharing is not None else None
     pin = sharing.pin if sharing is not None else ""
 
     async def stop() -> None:
-        page.pop_dialog()
+        close(dialog)
         await state.stop_sharing()
 
     code = segno.make(link or "", error="m").png_data_uri(scale=6, border=2)
@@ -92,7 +92,7 @@ def shared_dialog(state: AppState) -> ft.AlertDialog:
         if wrong
         else []
     )
-    return ft.AlertDialog(
+    dialog: ft.AlertDialog = ft.AlertDialog(
         title=ft.Text(t("Sharing this table")),
         content=ft.Column(
             tight=True,
@@ -123,9 +123,10 @@ def shared_dialog(state: AppState) -> ft.AlertDialog:
         ),
         actions=[
             ft.TextButton(t("Stop sharing"), icon=ft.Icons.STOP_CIRCLE_OUTLINED, on_click=stop),
-            ft.TextButton(t("Close"), on_click=lambda: page.pop_dialog()),
+            ft.TextButton(t("Close"), on_click=lambda: close(dialog)),
         ],
     )
+    return dialog
 
 
 def plain_http_warning(t: Translator) -> str:

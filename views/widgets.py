@@ -31,6 +31,14 @@ TARGET = 48
 CHIP_PADDING = ft.Padding.symmetric(horizontal=11, vertical=13)  # 48 × 48 px at least
 
 
+def close(dialog: ft.DialogControl) -> None:
+    """Close this dialog. Not Flet's `page.pop_dialog()`, which closes the newest open one:
+    notes (SnackBars) share its stack, and a note that came while a dialog was open was closed
+    in the dialog's place, leaving the dialog up."""
+    dialog.open = False
+    dialog.update()
+
+
 def show_note(page: ft.Page, text: str, seconds: float) -> None:
     """A short note in a bar at the bottom of the screen, over the content: it moves nothing a
     finger is about to tap."""
