@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -61,15 +62,21 @@ def app_port() -> list[int]:
     return [free_port()]
 
 
-@pytest.fixture
-def app(tmp_path: Path, app_port: list[int]) -> Iterator[object]:
+def serve(folder: Path, app_port: list[int]) -> Any:
+    """The app served from `folder` on this process's port (moved when another program took
+    it between two tests: a cache miss)."""
     from tools.browser import AppServer, PortTaken, free_port
 
     try:
-        server = AppServer(tmp_path / "data", port=app_port[0]).start()
-    except PortTaken:  # another program took it between two tests: move on (a cache miss)
+        return AppServer(folder, port=app_port[0]).start()
+    except PortTaken:
         app_port[0] = free_port()
-        server = AppServer(tmp_path / "data", port=app_port[0]).start()
+        return AppServer(folder, port=app_port[0]).start()
+
+
+@pytest.fixture
+def app(tmp_path: Path, app_port: list[int]) -> Iterator[object]:
+    server = serve(tmp_path / "data", app_port)
     yield server
     server.stop()
 
@@ -85,18 +92,60 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) ->
         item.failed_call = report.failed  # type: ignore[attr-defined]
 
 
+def open_on_phone(phone: Any, app: Any) -> Any:
+    """The app in a phone-sized page, on a phone with nothing stored (as a new device)."""
+    from tools.browser import forget_site, open_app
+
+    forget_site(phone, app.origin)
+    return open_app(phone, app.url)
+
+
+def put_away(page: Any, request: pytest.FixtureRequest) -> None:
+    """After a test: on failure a screenshot goes to test-failures/; the test's page and any
+    tab it opened beside it are closed."""
+    if getattr(request.node, "failed_call", False):
+        FAILURE_SHOTS.mkdir(exist_ok=True)
+        page.screenshot(path=str(FAILURE_SHOTS / f"{request.node.name}.png"), full_page=True)
+    for left in page.context.pages:
+        left.close()
+    page.context.clear_permissions()
+
+
 @pytest.fixture
 def page(phone: object, app: object, request: pytest.FixtureRequest) -> Iterator[object]:
     """The app in a phone-sized page, on a phone with nothing stored (as a new device); on
     failure a screenshot goes to test-failures/."""
-    from tools.browser import forget_site, open_app
-
-    forget_site(phone, app.origin)  # type: ignore[arg-type, attr-defined]
-    opened = open_app(phone, app.url)  # type: ignore[arg-type, attr-defined]
+    opened = open_on_phone(phone, app)
     yield opened
-    if getattr(request.node, "failed_call", False):
-        FAILURE_SHOTS.mkdir(exist_ok=True)
-        opened.screenshot(path=str(FAILURE_SHOTS / f"{request.node.name}.png"), full_page=True)
-    for left in opened.context.pages:  # the test's page and any tab it opened beside it
-        left.close()
-    opened.context.clear_permissions()
+    put_away(opened, request)
+
+
+@pytest.fixture
+def table(
+    phone: object, tmp_path: Path, app_port: list[int], request: pytest.FixtureRequest
+) -> Iterator[Callable[..., tuple[Any, Any]]]:
+    """`table(game, names, options=None, rounds=None)`: the app served with that game at the
+    table, as New game starts it (`ui.seat_table`), and a page on it as `page` opens one;
+    returns (app, page)."""
+    from ui import seat_table
+
+    served: list[tuple[Any, Any]] = []
+
+    def seat(
+        game: str,
+        names: list[str],
+        options: dict[str, Any] | None = None,
+        rounds: list[dict[str, Any]] | None = None,
+    ) -> tuple[Any, Any]:
+        seat_table(tmp_path / "data", game, names, options, rounds)
+        server = serve(tmp_path / "data", app_port)
+        served.append((server, None))
+        opened = open_on_phone(phone, server)
+        served[-1] = (server, opened)
+        return server, opened
+
+    yield seat
+    for server, opened in served:
+        if opened is not None:
+            put_away(opened, request)
+        server.stop()

@@ -14,6 +14,7 @@ from builders import SCENARIOS
 from playwright.sync_api import Page
 from ui import (
     EN,
+    Seat,
     chip,
     enter_deal_quickly,
     enter_kompromat_outcomes,
@@ -22,7 +23,6 @@ from ui import (
     save,
     scrolled_into_view,
     shown,
-    start_game,
     tap_starting,
     type_pile,
 )
@@ -52,9 +52,8 @@ def totals_shown(page: Page, deals: list[dict[str, object]]) -> None:
         shown(page, f"{name}: total {EN.number(total)}")
 
 
-def test_a_whole_game_in_quick_entry(page: Page) -> None:
-    start_game(page, "Black Spy", NAMES)
-    tap(page, "Start Black Spy")
+def test_a_whole_game_in_quick_entry(table: Seat) -> None:
+    _, page = table("black-spy", NAMES)
     deals = counted_game()
     for number, deal in enumerate(deals, start=1):
         enter_deal_quickly(page, number, NAMES, deal, OPTIONS)
@@ -63,9 +62,8 @@ def test_a_whole_game_in_quick_entry(page: Page) -> None:
     shown(page, f"Game over: {' & '.join(winners)} won!")
 
 
-def test_a_quick_deal_is_corrected_on_the_pad_and_the_form_is_remembered(page: Page) -> None:
-    start_game(page, "Black Spy", NAMES)
-    tap(page, "Start Black Spy")
+def test_a_quick_deal_is_corrected_on_the_pad_and_the_form_is_remembered(table: Seat) -> None:
+    _, page = table("black-spy", NAMES)
     deals = counted_game()[:2]
     for number, deal in enumerate(deals, start=1):
         enter_deal_quickly(page, number, NAMES, deal, OPTIONS)
@@ -87,15 +85,12 @@ def test_a_quick_deal_is_corrected_on_the_pad_and_the_form_is_remembered(page: P
     shown(page, "Anna's pile: nothing yet")  # the pad again: the game's form
 
 
-def test_after_a_long_entry_the_sheet_opens_at_its_top(page: Page) -> None:
+def test_after_a_long_entry_the_sheet_opens_at_its_top(table: Seat) -> None:
     """Saving an entry scrolled down to its Save shows the sheet from its top, with the button
     for the next deal in view (the sheet kept the entry's scroll offset: with a sheet longer
     than the screen, "Enter deal" was above it, out of reach)."""
-    start_game(page, "Black Spy", NAMES)
-    tap(page, "Start Black Spy")
     even = {"points": dict.fromkeys(NAMES, 15)}  # eight of them: 120 each, the game goes on
-    for number, deal in enumerate([even] * 8, start=1):
-        enter_deal_quickly(page, number, NAMES, deal, OPTIONS)
+    _, page = table("black-spy", NAMES, rounds=[even] * 8)  # a sheet longer than the screen
     page.set_viewport_size({"width": 400, "height": 500})  # a small phone: the sheet is taller
     open_cards_entry(page, "Enter deal 9")  # the cards: an entry taller than the screen
     for name, spies in (("Anna", 2), ("Ben", 2), ("Carla", 1)):  # 20, 20, 10 and Dirk 10
@@ -108,7 +103,7 @@ def test_after_a_long_entry_the_sheet_opens_at_its_top(page: Page) -> None:
 
 
 def test_a_kompromat_outcome_is_corrected_as_entered_and_the_form_is_remembered(
-    page: Page,
+    table: Seat,
 ) -> None:
     """A round entered by outcomes reopens by outcomes; a player marked above 21 there takes
     a token (a victory point at the end); "Cards" switches the form and the next round opens
@@ -118,9 +113,7 @@ def test_a_kompromat_outcome_is_corrected_as_entered_and_the_form_is_remembered(
     record = generators.in_outcome_form(played)
     first = record["rounds"][0]["missions"][0]
     assert first["outcome"] == {"winner": "Ben", "busts": [], "perfect": [], "no_cards": []}
-    start_game(page, "Kompromat", names)
-    chip(page, f"First player: {record['options']['first_player']}")
-    tap(page, "Start Kompromat")
+    _, page = table("kompromat", names, record["options"])
     enter_kompromat_outcomes(page, 1, names, record["rounds"][0])
     tap_starting(page, "1 Round 1")  # the round in the list: its correction
     see(page, "Correct round 1")
@@ -140,15 +133,14 @@ def test_a_kompromat_outcome_is_corrected_as_entered_and_the_form_is_remembered(
     see(page, "Anna plays 7")  # the table's choice stands
 
 
-def test_a_spywhere_ending_counted_and_corrected_on_the_pad(page: Page) -> None:
+def test_a_spywhere_ending_counted_and_corrected_on_the_pad(table: Seat) -> None:
     """The end of a Spywhere game as the table counts it: own cards on the pad, how many each
     named right, who ended it; every score as `scoring` says. Corrected in the same form; the
     wizard ("Cards") opens instead once the table chose it."""
     record = json.loads((SCENARIOS / "spywhere-four-players.json").read_text())
     names = [p["name"] for p in record["players"]]
     counted = generators.as_counts_form(record["rounds"][0])
-    start_game(page, "Spywhere", names)
-    tap(page, "Start Spywhere")
+    _, page = table("spywhere", names)
     enter_spywhere_counts(page, names, counted)
     for name, total in scoring.standings({**record, "rounds": [counted]})["totals"].items():
         shown(page, f"{name}: {EN.number(total)} points")
@@ -179,12 +171,11 @@ def in_view(page: Page, name: str) -> tuple[float, float]:
     return top, bottom
 
 
-def test_with_six_players_the_pad_stays_in_reach_and_shows_where_it_types(page: Page) -> None:
+def test_with_six_players_the_pad_stays_in_reach_and_shows_where_it_types(table: Seat) -> None:
     """Six Spywhere players on a phone: every key and Save on the screen (below the players'
     rows they had left it), and each row the pad moves on to scrolled into view."""
     names = ["Anna", "Ben", "Carla", "Dirk", "Eva", "Finn"]
-    start_game(page, "Spywhere", names)
-    tap(page, "Start Spywhere")
+    _, page = table("spywhere", names)
     for key in [*PAD_KEYS, "Next player", "Save scores"]:
         in_view(page, key)
     pad_top, _ = in_view(page, "1")

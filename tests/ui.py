@@ -7,17 +7,21 @@ tests/scenarios) and enters it with the same taps a player would make.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 from playwright.sync_api import Page
 
 import scoring
 from scoring import black_spy, kompromat, spywhere
-from tools.browser import answered, received, see, tap, type_text
+from tools.browser import AppServer, answered, received, see, tap, type_text
 from views.games.kompromat import effect_label
 from views.i18n import Translator
 
 EN = Translator("en")
+# The `table` fixture: table(game, names, options=None, rounds=None) -> (app, page).
+Seat = Callable[..., tuple[AppServer, Page]]
 TARGETS = {
     "safe-1": "Safe 1",
     "safe-2": "Safe 2",
@@ -98,6 +102,37 @@ def save(page: Page, button: str, result: str) -> None:
     """Tap a save button and wait for what it says when saved."""
     tap(page, button)
     see(page, result)
+
+
+def seat_table(
+    folder: Path,
+    game: str,
+    names: list[str],
+    options: dict[str, Any] | None = None,
+    rounds: list[dict[str, Any]] | None = None,
+) -> str:
+    """What New game makes of `names` seated in this order, with the game's default options or
+    those its form set (`options`): the players in the roster, the game started (with `rounds`
+    saved) and the app reopening on it. Written to `folder` before the app is served from it
+    (the `table` fixture), for tests whose point comes after New game: drawing that screen and
+    typing the names cost more than most of them (tests of its own drive it). Returns the
+    game's id."""
+    from storage import Store
+    from views import games
+
+    options_of = games.view_of(game).options_of
+    store = Store.open(folder)
+    try:
+        for name in names:
+            store.add_player(name)
+        players = [{"name": name} for name in names]
+        record = store.create_game(game, players, options_of(tuple(names), options or {}))
+        for round_ in rounds or []:
+            store.append_round(record["meta"]["id"], round_)
+        store.set_setting("last_route", f"/game/{record['meta']['id']}")
+        return str(record["meta"]["id"])
+    finally:
+        store.close()
 
 
 def start_game(page: Page, title: str, names: list[str]) -> None:
