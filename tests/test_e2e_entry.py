@@ -10,6 +10,7 @@ import pytest
 from builders import SCENARIOS
 from playwright.sync_api import Browser, Page, expect
 from ui import (
+    Seat,
     card_says,
     chip,
     enter_deal,
@@ -53,14 +54,18 @@ def spies_shown(page: Page, name: str, count: int) -> None:
     page.get_by_role("checkbox", name=f"{name}: black Spies: {count}", checked=True).wait_for()
 
 
-def black_spy_after_one_deal(page: Page) -> None:
-    start_game(page, "Black Spy", NAMES)
-    tap(page, "Start Black Spy")
+def black_spy_after_one_deal(table: Seat, entered: bool = False) -> tuple[AppServer, Page]:
+    """A Black Spy game at the table after the scenario's first deal: saved before the app
+    starts, or `entered` on this page (so that this device can undo it)."""
+    if not entered:
+        return table("black-spy", NAMES, rounds=BLACK_SPY["rounds"][:1])
+    app, page = table("black-spy", NAMES)
     enter_deal(page, 1, NAMES, BLACK_SPY["rounds"][0])
+    return app, page
 
 
-def test_undo_never_removes_a_saved_deal_during_entry_and_redo_restores_it(page: Page) -> None:
-    black_spy_after_one_deal(page)
+def test_undo_never_removes_a_saved_deal_during_entry_and_redo_restores_it(table: Seat) -> None:
+    _, page = black_spy_after_one_deal(table, entered=True)
     open_cards_entry(page, "Enter deal 2")
     chip(page, "Anna: black Spies: 1")
     absent(page, "Undo")  # during entry, undo would cost the saved deal: it is not offered
@@ -75,12 +80,12 @@ def test_undo_never_removes_a_saved_deal_during_entry_and_redo_restores_it(page:
 
 
 def test_a_game_opens_only_once_the_address_says_so_and_a_reload_at_once_keeps_it(
-    page: Page,
+    table: Seat,
 ) -> None:
     """The browser's address, not the screen, is what a reload reopens. A screen drawn before
     its address arrived was lost by a reload at that moment (the full run's failure: a draft
     reopened, then a reload showed the home screen)."""
-    black_spy_after_one_deal(page)
+    _, page = black_spy_after_one_deal(table)
     tap(page, "Back")
     held_address(page)
     page.get_by_role("button", name="Black Spy · Anna, Ben, Carla, Dirk", exact=False).first.click()
@@ -96,9 +101,9 @@ def test_a_game_opens_only_once_the_address_says_so_and_a_reload_at_once_keeps_i
 
 
 def test_a_half_entered_deal_survives_back_reload_and_a_restart(
-    browser: Browser, app: AppServer, page: Page
+    browser: Browser, table: Seat
 ) -> None:
-    black_spy_after_one_deal(page)
+    app, page = black_spy_after_one_deal(table)
     open_cards_entry(page, "Enter deal 2")
     chip(page, "Anna: black Spies: 2")
     pile_shows(page, "Anna", 20)
@@ -130,11 +135,10 @@ def test_a_half_entered_deal_survives_back_reload_and_a_restart(
         again.close()
 
 
-def test_quick_taps_on_the_kompromat_keypad_all_land(page: Page) -> None:
+def test_quick_taps_on_the_kompromat_keypad_all_land(table: Seat) -> None:
     """A finger does not re-aim between quick taps: the keys are where they were before the
     first tap (played cards, totals and messages take reserved space)."""
-    start_game(page, "Kompromat", ["Anna", "Ben"])
-    tap(page, "Start Kompromat")
+    _, page = table("kompromat", ["Anna", "Ben"])
     open_round_with_cards(page, 1)
     chip(page, "Mission card: Target (5 VP)")
     keys = ["2", "3", "4", "5", "6"]
@@ -154,13 +158,12 @@ def test_quick_taps_on_the_kompromat_keypad_all_land(page: Page) -> None:
         assert after is not None and abs(after["y"] - box["y"]) < 1, key
 
 
-def test_a_mission_card_chosen_last_opens_the_next_mission_at_its_keypads(page: Page) -> None:
+def test_a_mission_card_chosen_last_opens_the_next_mission_at_its_keypads(table: Seat) -> None:
     """Cards entry: the mission card, chosen once both players have laid cards, opens the next
     mission scrolled to its keypads (no tap to move on) and says how the last one ended; a card
     chosen first moves nothing. The card tapped before the app has answered the last played
     card still counts that card."""
-    start_game(page, "Kompromat", ["Anna", "Ben"])
-    tap(page, "Start Kompromat")
+    _, page = table("kompromat", ["Anna", "Ben"])
     open_round_with_cards(page, 1)
     tap(page, "Anna plays 10")
     tap(page, "Anna plays 9")
@@ -183,12 +186,11 @@ def test_a_mission_card_chosen_last_opens_the_next_mission_at_its_keypads(page: 
     shown(page, "Anna: total 8")
 
 
-def test_a_tap_on_the_next_spy_while_the_last_event_is_saved_is_not_lost(page: Page) -> None:
+def test_a_tap_on_the_next_spy_while_the_last_event_is_saved_is_not_lost(table: Seat) -> None:
     """At the table: "Found" for Anna, and at once "Ben" for the next event, before the app
     has answered the first tap. The second tap must choose Ben (it once went nowhere and the
     next event was saved for Anna)."""
-    start_game(page, "SPY", ["Anna", "Ben", "Carla"])
-    tap(page, "Start SPY")
+    _, page = table("spy", ["Anna", "Ben", "Carla"])
     chip(page, "Who spied?: Anna")
     chip(page, "On whose base?: Carla")
     found = page.get_by_role("button", name=re.compile(r"^Found ")).first
@@ -204,10 +206,9 @@ def test_a_tap_on_the_next_spy_while_the_last_event_is_saved_is_not_lost(page: P
 
 
 def test_an_untouched_entry_shows_no_error_and_a_save_attempt_names_each_problem(
-    page: Page,
+    table: Seat,
 ) -> None:
-    start_game(page, "Kompromat", ["Anna", "Ben"])
-    tap(page, "Start Kompromat")
+    _, page = table("kompromat", ["Anna", "Ben"])
     open_round_with_cards(page, 1)
     see(page, "Mission card")
     assert page.get_by_text("is missing").count() == 0
@@ -224,12 +225,10 @@ def test_an_untouched_entry_shows_no_error_and_a_save_attempt_names_each_problem
 
 
 def test_a_correction_that_breaks_a_moon_deal_shows_no_moon_and_its_error_at_the_pile(
-    page: Page,
+    table: Seat,
 ) -> None:
-    start_game(page, "Black Spy", NAMES)
-    tap(page, "Start Black Spy")
-    for number, deal in enumerate(BLACK_SPY["rounds"], start=1):
-        enter_deal(page, number, NAMES, deal)  # deal 3: Carla takes all 16 black cards
+    # The scenario's three deals; in deal 3 Carla takes all 16 black cards.
+    _, page = table("black-spy", NAMES, rounds=BLACK_SPY["rounds"])
     # Dirk's pile, filled automatically, holds every card so far:
     open_cards_entry(page, "Enter deal 4")
     spies_shown(page, "Dirk", 6)
