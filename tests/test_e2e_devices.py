@@ -12,10 +12,10 @@ import re
 import pytest
 from builders import SCENARIOS
 from playwright.sync_api import Browser, Page
-from ui import chip, enter_deal, enter_spy_event, open_cards_entry, pile_shows, shown, start_game
+from ui import Seat, chip, enter_deal, enter_spy_event, open_cards_entry, pile_shows, shown
 
 import scoring
-from tools.browser import AppServer, held_answers, open_app, released_answers, see, tap
+from tools.browser import held_answers, open_app, released_answers, see, tap
 
 pytestmark = pytest.mark.e2e
 BLACK_SPY = json.loads((SCENARIOS / "black-spy-basic.json").read_text())
@@ -36,11 +36,8 @@ def undo_buttons(page: Page) -> int:
     return page.get_by_role("button", name=re.compile(r"^Undo")).count()
 
 
-def test_a_second_tab_follows_each_save_and_cannot_undo_the_first_tabs(
-    app: AppServer, page: Page
-) -> None:
-    start_game(page, "SPY", SPY_NAMES)
-    tap(page, "Start SPY")
+def test_a_second_tab_follows_each_save_and_cannot_undo_the_first_tabs(table: Seat) -> None:
+    app, page = table("spy", SPY_NAMES)
     enter_spy_event(page, SPY_EVENTS[0], 1)
     second = open_app(page.context, app.url)  # the same device, another tab: opens the game
     try:
@@ -55,13 +52,9 @@ def test_a_second_tab_follows_each_save_and_cannot_undo_the_first_tabs(
         second.close()
 
 
-def test_a_stale_tab_cannot_finish_a_game_that_is_no_longer_over(
-    app: AppServer, page: Page
-) -> None:
-    start_game(page, "SPY", SPY_NAMES)
-    tap(page, "Start SPY")
-    for number, event in enumerate(SPY_EVENTS, start=1):
-        enter_spy_event(page, event, number)
+def test_a_stale_tab_cannot_finish_a_game_that_is_no_longer_over(table: Seat) -> None:
+    app, page = table("spy", SPY_NAMES, rounds=SPY_EVENTS[:-1])
+    enter_spy_event(page, SPY_EVENTS[-1], len(SPY_EVENTS))  # the last, which this device undoes
     stale = open_app(page.context, app.url)
     try:
         finish = stale.get_by_role("button", name="Finish and save to history", exact=True)
@@ -79,10 +72,9 @@ def test_a_stale_tab_cannot_finish_a_game_that_is_no_longer_over(
 
 
 def test_a_save_from_an_old_state_is_refused_and_the_entry_kept(
-    browser: Browser, app: AppServer, page: Page
+    browser: Browser, table: Seat
 ) -> None:
-    start_game(page, "Black Spy", NAMES)
-    tap(page, "Start Black Spy")
+    app, page = table("black-spy", NAMES)
     other = open_app(browser, app.url)  # another device: it opens on the game at the table
     try:
         open_cards_entry(other, "Enter deal 1")

@@ -17,6 +17,7 @@ from builders import SCENARIOS
 from playwright.sync_api import Page
 from ui import (
     EN,
+    Seat,
     card_says,
     chip,
     enter_deal,
@@ -155,10 +156,8 @@ def test_kompromat_full_game(page: Page) -> None:
     shown(page, winner_line(final))
 
 
-def test_a_wrong_entry_is_explained_and_cannot_be_saved(page: Page) -> None:
-    names = ["Anna", "Ben", "Carla"]
-    start_game(page, "Black Spy", names)
-    tap(page, "Start Black Spy")
+def test_a_wrong_entry_is_explained_and_cannot_be_saved(table: Seat) -> None:
+    _, page = table("black-spy", ["Anna", "Ben", "Carla"])
     open_cards_entry(page, "Enter deal 1")
     chip(page, "Anna: black Spies: 4")
     chip(page, "Ben: black Spies: 3")  # 7 black Spies: Carla, filled in, cannot make it add up
@@ -172,13 +171,9 @@ def test_a_wrong_entry_is_explained_and_cannot_be_saved(page: Page) -> None:
     shown(page, "Enter deal 1")  # the deal was not saved
 
 
-def test_a_past_round_is_edited_and_the_totals_follow(page: Page) -> None:
+def test_a_past_round_is_edited_and_the_totals_follow(table: Seat) -> None:
     record = scenario("black-spy-basic")
-    names = names_of(record)
-    start_game(page, "Black Spy", names)
-    tap(page, "Start Black Spy")
-    for number, deal in enumerate(record["rounds"][:2], start=1):
-        enter_deal(page, number, names, deal)
+    _, page = table("black-spy", names_of(record), rounds=record["rounds"][:2])
     tap_starting(page, "Edit deal 1")  # the row of deal 1 on the scoresheet
     shown(page, "Correct deal 1")
     chip(page, "Anna: coloured Spies: 0")
@@ -192,16 +187,14 @@ def test_a_past_round_is_edited_and_the_totals_follow(page: Page) -> None:
         shown(page, f"{name}: total {EN.number(total)}")
 
 
-def test_kompromat_whole_game_in_outcome_form(page: Page) -> None:
+def test_kompromat_whole_game_in_outcome_form(table: Seat) -> None:
     """Every mission entered by how it ended (quick entry), a game with "!" marks, players
     above 21, at 21 (tokens back), without cards, to its end: every total as `scoring` says."""
     names = ["Anna", "Ben"]
     played = generators.kompromat_record(random.Random(20261122), names=names)
     record = generators.in_outcome_form(played)
     assert scoring.standings(record)["totals"] == scoring.standings(played)["totals"]
-    start_game(page, "Kompromat", names)
-    chip(page, f"First player: {record['options']['first_player']}")
-    tap(page, "Start Kompromat")
+    _, page = table("kompromat", names, record["options"])
     rounds = record["rounds"]
     for number, rnd in enumerate(rounds, start=1):
         enter_kompromat_outcomes(page, number, names, rnd)

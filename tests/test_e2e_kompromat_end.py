@@ -14,12 +14,12 @@ from builders import SCENARIOS
 from playwright.sync_api import Page
 from ui import (
     EN,
+    Seat,
     chip,
     enter_kompromat_outcomes,
     open_round_with_cards,
     save,
     shown,
-    start_game,
     tap_starting,
 )
 
@@ -42,7 +42,7 @@ def no_control_named(page: Page, name: str) -> None:
 
 
 def test_a_game_ended_by_nine_tokens_on_mission_2_is_saved_without_missions_3_and_4(
-    page: Page,
+    table: Seat,
 ) -> None:
     """Ben's 9th token (above 21 after Anna's Newspaper, on mission 2 of round 2): the entry
     says the game is over and asks for nothing more; Save keeps missions 1 and 2; the game is
@@ -51,11 +51,8 @@ def test_a_game_ended_by_nine_tokens_on_mission_2_is_saved_without_missions_3_an
     final = scoring.standings(record)
     assert (final["finished"], final["winners"], final["lost_by_tokens"]) == (True, ["Anna"], "Ben")
     assert len(record["rounds"][1]["missions"]) == 2
-    start_game(page, "Kompromat", NAMES)
-    chip(page, f"First player: {record['options']['first_player']}")
-    tap(page, "Start Kompromat")
     first, last = record["rounds"]
-    enter_kompromat_outcomes(page, 1, NAMES, first)
+    _, page = table("kompromat", NAMES, record["options"], rounds=[first])
     enter_kompromat_outcomes(page, 2, NAMES, last, then_save=False)
     over = EN.plural(
         "{name} has {count} token: the game is over.",
@@ -91,12 +88,10 @@ def test_a_game_ended_by_nine_tokens_on_mission_2_is_saved_without_missions_3_an
     shown(page, EN("Game over: {names} won!", names="Anna"))
 
 
-def test_a_perfect_21_after_a_vesper_martini_says_why(page: Page) -> None:
+def test_a_perfect_21_after_a_vesper_martini_says_why(table: Seat) -> None:
     """Decision (RULES.md §2): 21 after a Vesper Martini is a perfect 21. The cards entry shows
     the total after it at once (the card is chosen last) and says why a token may go back."""
-    start_game(page, "Kompromat", NAMES)
-    chip(page, "First player: Anna")
-    tap(page, "Start Kompromat")
+    _, page = table("kompromat", NAMES, {"first_player": "Anna"})
     open_round_with_cards(page, 1)
     tap(page, "Anna plays 9")
     tap(page, "Ben plays 8")

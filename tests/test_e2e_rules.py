@@ -9,7 +9,17 @@ from typing import Any
 import pytest
 from builders import SCENARIOS
 from playwright.sync_api import Browser, Page
-from ui import EN, chip, enter_deal, open_round_with_cards, save, shown, start_game, tap_starting
+from ui import (
+    EN,
+    Seat,
+    chip,
+    enter_deal,
+    open_round_with_cards,
+    save,
+    shown,
+    start_game,
+    tap_starting,
+)
 
 import scoring
 from tools.browser import AppServer, open_app, see, tap, type_text
@@ -23,10 +33,8 @@ def disabled(page: Page, name: str) -> bool:
     return button.get_attribute("aria-disabled") == "true"
 
 
-def test_kompromat_entry_follows_the_rulebook(page: Page) -> None:
-    start_game(page, "Kompromat", ["Anna", "Ben"])
-    chip(page, "First player: Anna")
-    tap(page, "Start Kompromat")
+def test_kompromat_entry_follows_the_rulebook(table: Seat) -> None:
+    _, page = table("kompromat", ["Anna", "Ben"], {"first_player": "Anna"})
     open_round_with_cards(page, 1)
     chip(page, "Mission card: Chloroform")
     tap(page, "!!")
@@ -93,10 +101,8 @@ def mission(
     return {**entry, "effects": effects} if effects else entry
 
 
-def test_spywhere_offers_each_identification_card_once(page: Page) -> None:
-    start_game(page, "Spywhere", ["Anna", "Ben", "Carla"])
-    chip(page, "Removed nationality: Belgium")
-    tap(page, "Start Spywhere")
+def test_spywhere_offers_each_identification_card_once(table: Seat) -> None:
+    _, page = table("spywhere", ["Anna", "Ben", "Carla"], {"removed_nationality": "belgium"})
     tap(page, "Cards")  # the wizard, with the cards laid open
     for name, passport in (("Anna", "Italy"), ("Ben", "Spain"), ("Carla", "France")):
         chip(page, f"{name}'s passport: {passport}")
