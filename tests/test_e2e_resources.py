@@ -11,7 +11,7 @@ import pytest
 from builders import SCENARIOS
 from playwright.sync_api import Browser, Page
 from startup import faults
-from ui import chip, open_cards_entry, shown, start_game
+from ui import chip, open_cards_entry, seat_table, shown
 
 from tools.browser import AppServer, open_app, see, tap
 
@@ -47,11 +47,10 @@ def test_a_full_disk_refuses_a_save_in_words_and_keeps_the_entry(
         "DEBRIEF_FAULT": "disk-full",
         "DEBRIEF_FAULT_SWITCH": str(switch),
     }
+    seat_table(tmp_path / "data", "black-spy", ["Anna", "Ben", "Carla"])
     server = AppServer(tmp_path / "data", env=env).start()
-    page = open_app(browser, server.url)
+    page = open_app(browser, server.url)  # it opens on the game at the table
     try:
-        start_game(page, "Black Spy", ["Anna", "Ben", "Carla"])
-        tap(page, "Start Black Spy")
         open_cards_entry(page, "Enter deal 1")
         chip(page, "Anna: black Spies: 6")
         switch.write_text("full")
