@@ -991,3 +991,27 @@ def test_games_stored_before_issue_22_open_unchanged(tmp_path: Path) -> None:
     finally:
         store.close()
     assert {k: v for k, v in files_of(folder).items() if k != "debrief.json"} == before
+
+
+def test_an_import_plays_each_game_through_once(
+    store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Checking a backup plays every game through; storing it then uses that play instead of
+    playing each game again (an import of thousands of games took twice as long)."""
+    replay_module = sys.modules["scoring.replay"]  # `scoring.replay` is its function
+    games = [{**scenario(name), "meta": {"id": name}} for name in ("spy-three-players",)]
+    games += [{**scenario("black-spy-basic"), "meta": {"id": "black"}}]
+    document = {"format": "debrief-backup/1", "players": [], "games": games}
+    played: list[object] = []
+    original = replay_module._replay
+
+    def counted(reader: Any, record: Any, stored: bool = False) -> Any:
+        played.append(record)
+        return original(reader, record, stored)
+
+    monkeypatch.setattr(replay_module, "_replay", counted)
+    plan = backup.plan_import(store, document, "file")
+    assert backup.apply_import(store, plan) == len(games)
+    assert len(played) == len(games)
+    monkeypatch.undo()
+    assert sorted(s["id"] for s in store.summaries()) == ["black", "spy-three-players"]
