@@ -218,9 +218,15 @@ def replay(record: object, *, stored: bool = False) -> Replay:
 
 def problems(record: object, *, stored: bool = False) -> list[e.RecordError]:
     """Every problem in `record`; empty when it is valid (`stored`: as in `replay`)."""
+    return checked(record, stored=stored)[1]
+
+
+def checked(record: object, *, stored: bool = False) -> tuple[Replay | None, list[e.RecordError]]:
+    """`replay` and `problems` in one play through: the replay of a valid record (None when
+    it is not) and every problem in it."""
     reader = Reader()
-    _replay(reader, record, stored)
-    return reader.errors
+    result = _replay(reader, record, stored)
+    return result, reader.errors
 
 
 _ROUND_PATH = re.compile(r"^rounds\[(\d+)\]")

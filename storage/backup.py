@@ -37,6 +37,8 @@ class ImportPlan:
     skipped: list[str] = field(default_factory=list)  # ids already stored (or twice in the file)
     players: list[dict[str, Any]] = field(default_factory=list)  # new roster entries
     errors: list[RecordError] = field(default_factory=list)
+    # Each new game played through when it was checked (by id), so storing it needs no replay.
+    replays: dict[str, scoring.Replay] = field(default_factory=dict)
 
     @property
     def ok(self) -> bool:
@@ -82,8 +84,8 @@ def plan_import(store: Store, data: Any, source: str) -> ImportPlan:
     plan = ImportPlan(source)
     seen: set[str] = set()
     for prefix, raw in game_entries:
-        problems = scoring.problems(raw)
-        if problems:
+        played, problems = scoring.checked(raw)
+        if played is None:
             plan.errors += [with_prefix(problem, prefix) for problem in problems]
             continue
         record = copy.deepcopy(raw)
@@ -94,6 +96,7 @@ def plan_import(store: Store, data: Any, source: str) -> ImportPlan:
             plan.skipped.append(game_id)
         else:
             plan.games.append(record)
+            plan.replays[game_id] = played
         seen.add(game_id)
     plan.players = _new_players(store, player_entries, plan)
     _add_players_of_games(store, plan)
@@ -185,7 +188,7 @@ def apply_import(store: Store, plan: ImportPlan) -> int:
     returns how many games were added (games another import stored meanwhile are skipped)."""
     if not plan.ok:
         raise err.ImportRefused(source=plan.source, count=len(plan.errors))
-    return store.add_games(plan.games, plan.players)
+    return store.add_games(plan.games, plan.players, plan.replays)
 
 
 def export_backup(store: Store, game_id: str | None = None) -> dict[str, Any]:

@@ -35,7 +35,7 @@ import shutil
 import threading
 import uuid
 import weakref
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any, ClassVar, TypedDict, cast
 
@@ -1059,12 +1059,18 @@ class Store:
                 return False
             return True
 
-    def add_games(self, records: Sequence[Record], players: Sequence[dict[str, Any]] = ()) -> int:
+    def add_games(
+        self,
+        records: Sequence[Record],
+        players: Sequence[dict[str, Any]] = (),
+        replays: Mapping[str, scoring.Replay] | None = None,
+    ) -> int:
         """Import valid new records and roster entries as one change: all of it or none of it,
         whenever the process is killed. Finished records (``meta.ended`` set, or over by the
         rules) go to the history, the others to the table; records whose ``meta.id`` is
-        stored already are skipped (another import got there first). Returns how many games
-        were added.
+        stored already are skipped (another import got there first). `replays`: records
+        already played through, by id (an import plan's), which are not played again. Returns
+        how many games were added.
 
         The whole change is written to the journal first, then one write per file touched;
         an interrupted import is written again from the journal at the next start.
@@ -1081,7 +1087,7 @@ class Store:
                 game_id = record["meta"]["id"]
                 if self.contains_game(game_id) or game_id in change["index"]:
                     continue
-                result = scoring.replay(record)
+                result = (replays or {}).get(game_id) or scoring.replay(record)
                 stored = with_normal_names(record)
                 doc = {"record": stored, "deleted_at": None}
                 if record["meta"].get("ended") or result.finished:
