@@ -132,7 +132,10 @@ def test_five_wrong_pins_lock_the_phone_out_even_with_the_right_one(
     see(host, "Sharing this table: 6 wrong PINs")
     type_pin(guest, wrong)
     see(host, "A wrong PIN from ")  # each one is a note, with where it came from
-    see(host, "(7 in all)")
+    # Its count is read from the bar: a note that replaces another one is drawn, but Flutter's
+    # web engine sometimes leaves its text out of the accessibility tree when the page is
+    # busy (seen on screenshots of the failing runs: "(7 in all)" drawn, not in the tree).
+    see(host, "Sharing this table: 7 wrong PINs")
     tap(host, "Stop sharing")  # on the note: one tap
     see(host, "Sharing stopped: every link and PIN has ended.")
 
