@@ -1087,7 +1087,9 @@ class Store:
                 game_id = record["meta"]["id"]
                 if self.contains_game(game_id) or game_id in change["index"]:
                     continue
-                result = (replays or {}).get(game_id) or scoring.replay(record)
+                result = replays.get(game_id) if replays else None
+                if result is None:
+                    result = scoring.replay(record)
                 stored = with_normal_names(record)
                 doc = {"record": stored, "deleted_at": None}
                 if record["meta"].get("ended") or result.finished:

@@ -139,7 +139,7 @@ def table(
     ) -> tuple[Any, Any]:
         seat_table(tmp_path / "data", game, names, options, rounds)
         server = serve(tmp_path / "data", app_port)
-        served.append((server, None))
+        served.append((server, None))  # stopped after the test even if no page opened
         opened = open_on_phone(phone, server)
         served[-1] = (server, opened)
         return server, opened
