@@ -448,10 +448,9 @@ def editing(page: Page, field: str) -> bool:
 
 
 def see(page: Page, text: str, timeout: float = 15_000) -> None:
-    """Wait until `text` is shown: in a control's text, or in its accessible label. Flutter
-    writes the text of a control that holds a button (a note with its action) as the label of
-    its node, not as text in it, and which of the two a note gets depends on how it was built
-    (a note that replaced another had its text only in the label)."""
+    """Wait until `text` is shown: in a control's text, or in its accessible label (Flutter
+    writes the text of a control that holds a button, such as a note with its action, as the
+    label of its node, not as text in it)."""
     quoted = '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
     label = page.locator(f"flt-semantics[aria-label*={quoted}]")
     text_or_label = page.get_by_text(text, exact=False).or_(label)
