@@ -56,21 +56,20 @@ def test_stats_agree_with_the_records(rng: random.Random) -> None:
     summaries = [summary_of(r) for r in records]
     name = rng.choice(generators.NAMES[:5])
     stats = player_stats(summaries, [name])
+    replays = [scoring.replay(r) for r in records]  # each record played through once
     for game, figures in stats.items():
         played = [
-            r
-            for r in records
-            if r["game"] == game
-            and scoring.replay(r).finished
-            and name in [p["name"] for p in r["players"]]
+            (r, replayed)
+            for r, replayed in zip(records, replays, strict=True)
+            if r["game"] == game and replayed.finished and name in [p["name"] for p in r["players"]]
         ]
         assert figures.games == len(played)
-        assert figures.wins == sum(name in scoring.replay(r).winners for r in played)
-        totals = [scoring.replay(r).totals[name] for r in played]
+        assert figures.wins == sum(name in replayed.winners for _, replayed in played)
+        totals = [replayed.totals[name] for _, replayed in played]
         assert figures.average == sum(totals, Fraction(0)) / len(totals)
         if game == "black-spy":
-            moons = sum(d["moon"] == name for r in played for d in scoring.standings(r)["deals"])
-            assert figures.facts["moons"] == moons
+            deals = [d for r, _ in played for d in scoring.standings(r)["deals"]]
+            assert figures.facts["moons"] == sum(d["moon"] == name for d in deals)
 
 
 def test_head_to_head_counts_who_finished_ahead() -> None:
