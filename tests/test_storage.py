@@ -999,8 +999,10 @@ def test_an_import_plays_each_game_through_once(
     """Checking a backup plays every game through; storing it then uses that play instead of
     playing each game again (an import of thousands of games took twice as long)."""
     replay_module = sys.modules["scoring.replay"]  # `scoring.replay` is its function
-    games = [{**scenario(name), "meta": {"id": name}} for name in ("spy-three-players",)]
-    games += [{**scenario("black-spy-basic"), "meta": {"id": "black"}}]
+    games = [
+        {**scenario("spy-three-players"), "meta": {"id": "spy-three-players"}},
+        {**scenario("black-spy-basic"), "meta": {"id": "black"}},
+    ]
     document = {"format": "debrief-backup/1", "players": [], "games": games}
     played: list[object] = []
     original = replay_module._replay

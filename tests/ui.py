@@ -15,7 +15,7 @@ from playwright.sync_api import Page
 
 import scoring
 from scoring import black_spy, kompromat, spywhere
-from tools.browser import AppServer, answered, received, see, tap, type_text
+from tools.browser import AppServer, answered, css_string, received, see, tap, type_text
 from views.games.kompromat import effect_label
 from views.i18n import Translator
 
@@ -65,7 +65,8 @@ def shown(page: Page, text: str, timeout: float = 15_000) -> None:
     """Wait until a control says `text`: its whole label, or a whole line of its text (Flutter
     merges the texts of a card or a list row into one node, a line each)."""
     line = re.compile(rf"(^|\n){re.escape(text)}(\n|$)")
-    target = page.locator(f"flt-semantics[aria-label={_quote(text)}]").or_(page.get_by_text(line))
+    label = page.locator(f"flt-semantics[aria-label={css_string(text)}]")
+    target = label.or_(page.get_by_text(line))
     target.first.wait_for(state="attached", timeout=timeout)
 
 
@@ -82,10 +83,6 @@ def scrolled_into_view(page: Page, label: str, bottom: float | None = None) -> N
         arg=[label, height if bottom is None else bottom],
         timeout=15_000,
     )
-
-
-def _quote(text: str) -> str:
-    return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
 
 
 def tap_starting(page: Page, prefix: str) -> None:

@@ -447,12 +447,16 @@ def editing(page: Page, field: str) -> bool:
     return bool(page.evaluate(EDITING, field))
 
 
+def css_string(text: str) -> str:
+    """`text` as a quoted string in a CSS selector."""
+    return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
 def see(page: Page, text: str, timeout: float = 15_000) -> None:
     """Wait until `text` is shown: in a control's text, or in its accessible label (Flutter
     writes the text of a control that holds a button, such as a note with its action, as the
     label of its node, not as text in it)."""
-    quoted = '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
-    label = page.locator(f"flt-semantics[aria-label*={quoted}]")
+    label = page.locator(f"flt-semantics[aria-label*={css_string(text)}]")
     text_or_label = page.get_by_text(text, exact=False).or_(label)
     text_or_label.first.wait_for(state="attached", timeout=timeout)
 
