@@ -1,0 +1,55 @@
+"""The browser tests' waits end: a page that stops drawing, or whose script never returns,
+fails the test within the wait's timeout instead of holding its worker for good (a full run
+once hung for half an hour in `painted`, waiting on a promise that had no timeout)."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import pytest
+
+from tools.browser import painted, settled
+
+pytestmark = pytest.mark.e2e
+
+BLANK = "data:text/html,<p>a page</p>"
+
+
+@pytest.fixture
+def blank(phone: Any) -> Iterator[Any]:
+    page = phone.new_page()
+    page.goto(BLANK)
+    yield page
+    page.close()
+
+
+def fails_within(wait: Callable[[], None], seconds: float, says: str) -> None:
+    started = time.monotonic()
+    with pytest.raises(AssertionError, match=says):
+        wait()
+    assert time.monotonic() - started < seconds
+
+
+def test_painted_returns_on_a_page_that_draws(blank: Any) -> None:
+    painted(blank, timeout=5_000)
+    settled(blank, timeout=5_000)
+
+
+def test_a_page_that_draws_no_frame_fails_the_wait(blank: Any) -> None:
+    blank.evaluate("() => { window.requestAnimationFrame = () => 0; }")
+    fails_within(lambda: painted(blank, timeout=1_000), 10, "drew no frame in 1 s")
+
+
+def test_a_page_whose_script_never_returns_fails_the_wait(blank: Any) -> None:
+    blank.evaluate("() => { setTimeout(() => { for (;;) {} }, 0); }")
+    fails_within(lambda: painted(blank, timeout=1_000), 10, "drew no frame in 1 s")
+
+
+def test_a_screen_that_never_stops_changing_fails_the_wait(blank: Any) -> None:
+    blank.evaluate(
+        "() => { const step = () => { document.body.dataset.frame = Date.now();"
+        " requestAnimationFrame(step); }; step(); }"
+    )
+    fails_within(lambda: settled(blank, timeout=1_000), 10, "kept changing for 1 s")
