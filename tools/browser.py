@@ -365,11 +365,22 @@ def messages_sent(page: Page) -> int:
     return int(page.evaluate("window.__debrief.sent"))
 
 
-def painted(page: Page) -> None:
+# Every wait on the page is a `wait_for_function` with a timeout, never a bare `evaluate` of a
+# promise: Playwright's timeout runs outside the page, so a page that stops drawing (or whose
+# script never returns) fails the test in seconds instead of holding its worker forever.
+PAGE_WAIT = 30_000  # ms: far above any answer of the app under load, far below a hung run
+
+# Resolves true (a wait ends on a true value) after the next two animation frames.
+TWO_FRAMES = """() => new Promise(done =>
+    requestAnimationFrame(() => requestAnimationFrame(() => done(true))))"""
+
+
+def painted(page: Page, timeout: float = PAGE_WAIT) -> None:
     """Wait for Flutter to paint what has arrived (two animation frames)."""
-    page.evaluate(
-        "() => new Promise(done => requestAnimationFrame(() => requestAnimationFrame(done)))"
-    )
+    try:
+        page.wait_for_function(TWO_FRAMES, timeout=timeout)
+    except PlaywrightTimeout:
+        raise AssertionError(f"the page drew no frame in {timeout / 1000:.0f} s") from None
 
 
 def answered(page: Page, before: int, timeout: float = 15_000) -> None:
@@ -428,18 +439,21 @@ SETTLED = """() => new Promise(done => {
     const observer = new MutationObserver(() => { quiet = 0; });
     observer.observe(document.body, {subtree: true, childList: true, attributes: true});
     const frame = () => {
-        if (++quiet >= 3) { observer.disconnect(); done(); } else requestAnimationFrame(frame);
+        if (++quiet >= 3) { observer.disconnect(); done(true); } else requestAnimationFrame(frame);
     };
     requestAnimationFrame(frame);
 })"""
 
 
-def settled(page: Page) -> None:
+def settled(page: Page, timeout: float = PAGE_WAIT) -> None:
     """Wait until the screen has stopped changing (Flutter's animations after an answer have
     ended). Flutter's web engine moves a text field's element in the page while the controls
     around it finish animating (twice after each name added on New game, about 0.2 s apart);
     a moved element loses the keyboard, so a field is tapped only once the screen is still."""
-    page.evaluate(SETTLED)
+    try:
+        page.wait_for_function(SETTLED, timeout=timeout)
+    except PlaywrightTimeout:
+        raise AssertionError(f"the screen kept changing for {timeout / 1000:.0f} s") from None
 
 
 def editing(page: Page, field: str) -> bool:
