@@ -24,20 +24,34 @@ import pytest
 from builders import ROOT
 
 from storage import Store
+from storage.store import SHARDS, shard_of
 
 CHILD = Path(__file__).resolve().parent / "import_child.py"
 RUNS = 25
 
 
+def ids_in_every_archive_file() -> list[str]:
+    """One game id per archive file: the fewest finished games that touch every one of them."""
+    by_file: dict[str, str] = {}
+    number = 0
+    while len(by_file) < SHARDS:
+        game_id = f"import-{number:04d}"
+        by_file.setdefault(shard_of(game_id), game_id)
+        number += 1
+    return sorted(by_file.values())
+
+
 def a_backup(rng: random.Random) -> dict[str, Any]:
-    """200 finished and 100 unfinished games (in every archive file and the table), and 60
-    players who are not in the roster yet."""
+    """A finished game in every archive file, 30 unfinished ones (the table), and 60 players
+    who are not in the roster yet: every file the import writes, with as few games as that
+    takes (each run imports them all)."""
+    finished = ids_in_every_archive_file()
+    unfinished = [f"table-{number:02d}" for number in range(30)]
     games = []
-    for number in range(300):
+    for game_id in finished + unfinished:
         record = generators.black_spy_record(rng, max_deals=3)
-        record["meta"] = {"id": f"import-{number:04d}", "started": None, "ended": None}
-        if number < 200:
-            record["meta"]["ended"] = "2026-11-20T22:00:00+01:00"
+        ended = "2026-11-20T22:00:00+01:00" if game_id in finished else None
+        record["meta"] = {"id": game_id, "started": None, "ended": ended}
         games.append(record)
     players = [
         {"name": f"Player {n}", "born": None, "archived": False, "former_names": []}
