@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -14,10 +15,18 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 
+# The frame rate the app's pages draw at in the browser tests: the display's, unless
+# DEBRIEF_TEST_FPS slows it (to reproduce what load does to taps; see tools/browser.py).
+FRAMES_PER_SECOND = int(os.environ.get("DEBRIEF_TEST_FPS") or 0) or None
+
+
 @pytest.fixture(scope="session")
 def playwright() -> Iterator[object]:
     from playwright.sync_api import sync_playwright
 
+    from tools import browser
+
+    browser.frames_per_second = FRAMES_PER_SECOND
     with sync_playwright() as driver:
         yield driver
 

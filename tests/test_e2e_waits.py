@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 
+from tools import browser
 from tools.browser import painted, settled
 
 pytestmark = pytest.mark.e2e
@@ -53,3 +54,27 @@ def test_a_screen_that_never_stops_changing_fails_the_wait(blank: Any) -> None:
         " requestAnimationFrame(step); }; step(); }"
     )
     fails_within(lambda: settled(blank, timeout=1_000), 10, "kept changing for 1 s")
+
+
+def test_paced_frames_draw_at_the_rate_asked_and_cancel_as_asked(phone: Any) -> None:
+    """DEBRIEF_TEST_FPS slows the app's frames (tools/browser.PACED_FRAMES): at 10 a second,
+    a second holds about 10 animation frames, not the display's 60, and a cancelled frame
+    callback does not run."""
+    page = phone.new_page()
+    try:
+        page.add_init_script(f"{browser.PACED_FRAMES}(10)")
+        page.goto(BLANK)
+        frames, cancelled_ran = page.evaluate(
+            """() => new Promise(done => {
+                let frames = 0, cancelledRan = false;
+                const id = requestAnimationFrame(() => { cancelledRan = true; });
+                cancelAnimationFrame(id);
+                const count = () => { frames += 1; requestAnimationFrame(count); };
+                requestAnimationFrame(count);
+                setTimeout(() => done([frames, cancelledRan]), 1000);
+            })"""
+        )
+    finally:
+        page.close()
+    assert 5 <= frames <= 12, frames
+    assert not cancelled_ran

@@ -19,7 +19,14 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 
-from playwright.sync_api import Browser, BrowserContext, Page, Playwright, sync_playwright
+from playwright.sync_api import (
+    Browser,
+    BrowserContext,
+    Locator,
+    Page,
+    Playwright,
+    sync_playwright,
+)
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -204,6 +211,41 @@ def forget_site(context: BrowserContext, origin: str) -> None:
         helper.close()
 
 
+# Frames a second the app's pages draw at (None: as the display, 60). Slower frames widen the
+# moments in which a tap can meet a screen Flutter has not redrawn yet: the browser tests set it
+# from DEBRIEF_TEST_FPS (tests/conftest.py) to bring out lost taps that load causes rarely.
+# (Measured, 2 cores: at 15 a Black Spy deal took 37% less CPU, but the e2e tests did not end
+# sooner, the waits for frames grew as much.)
+frames_per_second: int | None = None
+
+# Paces requestAnimationFrame: the callbacks asked for are run together at the next tick of
+# the slower clock, in one native animation frame (as the browser runs them).
+PACED_FRAMES = """((perSecond) => {
+    const native = window.requestAnimationFrame.bind(window);
+    const period = 1000 / perSecond;
+    let due = new Map();  // id -> callback, for the next paced frame
+    let nextId = 1;
+    let scheduled = false;  // one paced frame at a time, whatever was cancelled meanwhile
+    const frame = (time) => {
+        scheduled = false;
+        const running = due;
+        due = new Map();
+        running.forEach((callback) => {
+            try { callback(time); } catch (error) { reportError(error); }
+        });
+    };
+    window.requestAnimationFrame = (callback) => {
+        if (!scheduled) {
+            scheduled = true;
+            setTimeout(() => native(frame), period - (performance.now() % period));
+        }
+        due.set(nextId, callback);
+        return nextId++;
+    };
+    window.cancelAnimationFrame = (id) => { due.delete(id); };
+})"""
+
+
 def open_app(browser: Browser | BrowserContext, url: str, size: dict[str, int] = PHONE) -> Page:
     """A new page on the app, with Flutter's accessibility tree turned on and the app's first
     screen drawn. From a `Browser`, the page is a new device (its own storage); from a page's
@@ -211,6 +253,8 @@ def open_app(browser: Browser | BrowserContext, url: str, size: dict[str, int] =
     context = browser.new_context(viewport=size) if isinstance(browser, Browser) else browser
     page = context.new_page()
     page.set_viewport_size(size)  # type: ignore[arg-type]
+    if frames_per_second:
+        page.add_init_script(f"{PACED_FRAMES}({frames_per_second})")
     page.add_init_script(WATCH_SERVER)
     page.goto(url)
     accessible(page)
@@ -405,8 +449,32 @@ def tap(page: Page, name: str, role: str = "button", timeout: float = 15_000) ->
         went = messages_sent(page) - sent
         raise AssertionError(
             f"tap {name!r}: no answer within {timeout / 1000:.0f} s; the page sent "
-            f"{went} message(s) after the click and received {received(page) - before}"
+            f"{went} message(s) after the click and received {received(page) - before}; "
+            f"{where_it_went(page, target)}"
         ) from None
+
+
+# What a lost tap hit: the accessibility node at the control's centre, and what had focus.
+HIT = """([x, y]) => {
+    const named = (e) =>
+        e ? `${e.tagName.toLowerCase()} ${e.getAttribute("aria-label") || ""}` : "nothing";
+    return [named(document.elementFromPoint(x, y)), named(document.activeElement)];
+}"""
+
+
+def where_it_went(page: Page, target: Locator) -> str:
+    """Where a control is now, what the page has at its centre and what has the keyboard: a
+    lost tap's clues (the control moved, something covered it, a field kept the focus)."""
+    box = target.bounding_box()
+    if box is None:
+        return "the control is gone"
+    centre = [box["x"] + box["width"] / 2, box["y"] + box["height"] / 2]
+    hit, focused = page.evaluate(HIT, centre)
+    return (
+        f"the control is at {box['x']:.0f},{box['y']:.0f} ({box['width']:.0f}x"
+        f"{box['height']:.0f}) on a {page.viewport_size} page, its centre hits {hit!r}, "
+        f"the focus is on {focused!r}"
+    )
 
 
 def type_text(page: Page, field: str, text: str, submit: bool = False, drawn: bool = True) -> None:
