@@ -440,6 +440,7 @@ def tap(page: Page, name: str, role: str = "button", timeout: float = 15_000) ->
     the app's answer."""
     target = page.get_by_role(role, name=name, exact=True).first  # type: ignore[arg-type]
     target.wait_for(state="visible", timeout=timeout)
+    in_view(page, target)
     before, sent = received(page), messages_sent(page)
     target.click(timeout=timeout)
     try:
@@ -475,6 +476,32 @@ def where_it_went(page: Page, target: Locator) -> str:
         f"{box['height']:.0f}) on a {page.viewport_size} page, its centre hits {hit!r}, "
         f"the focus is on {focused!r}"
     )
+
+
+def on_screen(page: Page, target: Locator) -> bool:
+    """Whether the control lies wholly inside the page's window."""
+    box, size = target.bounding_box(), page.viewport_size
+    return (
+        box is not None
+        and size is not None
+        and box["x"] >= 0
+        and box["y"] >= 0
+        and box["x"] + box["width"] <= size["width"]
+        and box["y"] + box["height"] <= size["height"]
+    )
+
+
+def in_view(page: Page, target: Locator, attempts: int = 5) -> None:
+    """Scroll a control onto the screen and wait until Flutter has drawn it there. Playwright
+    scrolls the control's accessibility node, and Flutter scrolls its page to follow a frame
+    or more later; a click sent in between hits what Flutter still draws at that point (under
+    load, nothing: the tap was lost). So scroll, let the screen settle, and look again."""
+    for _ in range(attempts):
+        if on_screen(page, target):
+            return
+        target.scroll_into_view_if_needed()
+        settled(page)
+    raise AssertionError(f"{where_it_went(page, target)}: not on the screen after scrolling")
 
 
 def type_text(page: Page, field: str, text: str, submit: bool = False, drawn: bool = True) -> None:
