@@ -514,6 +514,7 @@ def type_text(page: Page, field: str, text: str, submit: bool = False, drawn: bo
     box = page.get_by_role("textbox", name=field, exact=True).first
     box.wait_for(state="visible", timeout=15_000)
     if not editing(page, field):
+        in_view(page, box)
         settled(page)
         box.click()
         page.wait_for_function(EDITING, arg=field, timeout=15_000)
