@@ -478,30 +478,56 @@ def where_it_went(page: Page, target: Locator) -> str:
     )
 
 
-def on_screen(page: Page, target: Locator) -> bool:
-    """Whether the control lies wholly inside the page's window."""
-    box, size = target.bounding_box(), page.viewport_size
-    return (
-        box is not None
-        and size is not None
-        and box["x"] >= 0
-        and box["y"] >= 0
-        and box["x"] + box["width"] <= size["width"]
-        and box["y"] + box["height"] <= size["height"]
-    )
+# Whether the control lies wholly inside the window and, top to bottom, inside every box that
+# scrolls it; if not, it is scrolled to their middle (and false returned).
+SHOWN_WHOLE = """(element) => {
+    const box = element.getBoundingClientRect();
+    let whole = box.top >= 0 && box.bottom <= innerHeight && box.left >= 0
+        && box.right <= innerWidth;
+    // Flutter's page scrolls up and down: a box that can scroll so (its overflow hidden or
+    // not, the browser scrolls it all the same) must hold the control from top to bottom.
+    for (let around = element.parentElement; whole && around; around = around.parentElement) {
+        const clips = getComputedStyle(around).overflowY !== "visible";
+        if (clips && around.scrollHeight > around.clientHeight) {
+            const area = around.getBoundingClientRect();
+            whole = box.top >= area.top && box.bottom <= area.bottom;
+        }
+    }
+    if (!whole) element.scrollIntoView({block: "center", inline: "nearest"});
+    return whole;
+}"""
+
+
+def keyboard_closed(page: Page) -> None:
+    """Close the keyboard of a text field that has it (a player taps Done before tapping a
+    button under it): a button tapped while a field still edits took the focus from it, and
+    Flutter gave it back to the field and scrolled its page to the field, away from the
+    button, before the tap came (it hit nothing)."""
+    if page.evaluate(CLOSE_KEYBOARD):
+        settled(page)
+
+
+CLOSE_KEYBOARD = """() => {
+    const field = document.activeElement;
+    if (!field || !["INPUT", "TEXTAREA"].includes(field.tagName)) return false;
+    field.blur();
+    return true;
+}"""
 
 
 def in_view(page: Page, target: Locator, attempts: int = 5) -> None:
-    """Scroll a control onto the screen and wait until Flutter has drawn it there. Playwright
-    scrolls the control's accessibility node, and Flutter scrolls its page to follow a frame
-    or more later; a click sent in between hits what Flutter still draws at that point (under
-    load, nothing: the tap was lost). So scroll, let the screen settle, and look again."""
+    """Bring a control wholly onto the screen, away from the edges of the boxes that scroll it,
+    and wait until Flutter has drawn it there. Flutter takes a scroll of its accessibility
+    nodes (Playwright's before a click, or the browser's when a click focuses a control at the
+    edge of its box) as the user scrolling its page, and follows it a frame or more later; a
+    click in between hit what Flutter still drew at that point, under load nothing, and the
+    tap was lost. A control shown whole needs no scroll from either."""
+    keyboard_closed(page)
     for _ in range(attempts):
-        if on_screen(page, target):
+        if target.evaluate(SHOWN_WHOLE):
             return
-        target.scroll_into_view_if_needed()
         settled(page)
-    raise AssertionError(f"{where_it_went(page, target)}: not on the screen after scrolling")
+    raise AssertionError(f"{where_it_went(page, target)}: not shown whole after scrolling")
 
 
 def type_text(page: Page, field: str, text: str, submit: bool = False, drawn: bool = True) -> None:
@@ -532,10 +558,16 @@ EDITING = "field => window.__debrief.editing(field)"
 # Resolves once the accessibility tree has not changed for three animation frames.
 SETTLED = """() => new Promise(done => {
     let quiet = 0;
-    const observer = new MutationObserver(() => { quiet = 0; });
+    const moved = () => { quiet = 0; };
+    const observer = new MutationObserver(moved);
     observer.observe(document.body, {subtree: true, childList: true, attributes: true});
+    // A scroll changes no attribute, and Flutter answers one a frame or more later.
+    document.addEventListener("scroll", moved, true);
     const frame = () => {
-        if (++quiet >= 3) { observer.disconnect(); done(true); } else requestAnimationFrame(frame);
+        if (++quiet < 3) return requestAnimationFrame(frame);
+        observer.disconnect();
+        document.removeEventListener("scroll", moved, true);
+        done(true);
     };
     requestAnimationFrame(frame);
 })"""
