@@ -481,16 +481,20 @@ def where_it_went(page: Page, target: Locator) -> str:
 # Whether the control lies wholly inside the window and, top to bottom, inside every box that
 # scrolls it; if not, it is scrolled to their middle (and false returned).
 SHOWN_WHOLE = """(element) => {
+    // Layout puts boxes at fractions of a pixel: the last control of a page scrolled to its
+    // end ends a third of a pixel below its box, and cannot be scrolled further.
+    const slack = 1;
     const box = element.getBoundingClientRect();
-    let whole = box.top >= 0 && box.bottom <= innerHeight && box.left >= 0
-        && box.right <= innerWidth;
+    let whole = box.top >= -slack && box.bottom <= innerHeight + slack && box.left >= -slack
+        && box.right <= innerWidth + slack;
     // Flutter's page scrolls up and down: a box that can scroll so (its overflow hidden or
     // not, the browser scrolls it all the same) must hold the control from top to bottom.
     for (let around = element.parentElement; whole && around; around = around.parentElement) {
         const clips = getComputedStyle(around).overflowY !== "visible";
         if (clips && around.scrollHeight > around.clientHeight) {
             const area = around.getBoundingClientRect();
-            whole = box.top >= area.top && box.bottom <= area.bottom;
+            const fits = box.height <= area.height;  // a taller one is as whole as it gets
+            whole = !fits || (box.top >= area.top - slack && box.bottom <= area.bottom + slack);
         }
     }
     if (!whole) element.scrollIntoView({block: "center", inline: "nearest"});
