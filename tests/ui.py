@@ -15,7 +15,7 @@ from playwright.sync_api import Page
 
 import scoring
 from scoring import black_spy, kompromat, spywhere
-from tools.browser import AppServer, answered, css_string, in_view, received, see, tap, type_text
+from tools.browser import AppServer, click_answered, css_string, see, tap, type_text
 from views.games.kompromat import effect_label
 from views.i18n import Translator
 
@@ -38,10 +38,7 @@ def chip(page: Page, label: str, role: str = "checkbox", checked: bool = True) -
     want = "true" if checked else "false"
     if target.get_attribute("aria-checked") == want:
         return
-    in_view(page, target)
-    before = received(page)
-    target.click()
-    answered(page, before)
+    click_answered(page, target, label)
     page.wait_for_function(
         "([label, want]) => [...document.querySelectorAll('flt-semantics[aria-checked]')]"
         ".some(e => e.getAttribute('aria-label') === label"
@@ -91,10 +88,7 @@ def tap_starting(page: Page, prefix: str) -> None:
     for the app's answer."""
     target = page.get_by_role("button", name=re.compile(rf"^{re.escape(prefix)}\b")).first
     target.wait_for(state="visible", timeout=15_000)
-    in_view(page, target)
-    before = received(page)
-    target.click()
-    answered(page, before)
+    click_answered(page, target, prefix)
 
 
 def save(page: Page, button: str, result: str) -> None:

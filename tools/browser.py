@@ -440,13 +440,19 @@ def tap(page: Page, name: str, role: str = "button", timeout: float = 15_000) ->
     the app's answer."""
     target = page.get_by_role(role, name=name, exact=True).first  # type: ignore[arg-type]
     target.wait_for(state="visible", timeout=timeout)
+    click_answered(page, target, name, timeout)
+
+
+def click_answered(page: Page, target: Locator, name: str, timeout: float = 15_000) -> None:
+    """Click a control that is there (brought into view first) and wait for the app's answer;
+    if none comes, say which side lost the tap: the page never sent it, or the server never
+    answered."""
     in_view(page, target)
     before, sent = received(page), messages_sent(page)
     target.click(timeout=timeout)
     try:
         answered(page, before, timeout)
     except PlaywrightTimeout:
-        # Say which side lost the tap: the page never sent it, or the server never answered.
         went = messages_sent(page) - sent
         raise AssertionError(
             f"tap {name!r}: no answer within {timeout / 1000:.0f} s; the page sent "
