@@ -1,6 +1,7 @@
 """The browser tests' waits end: a page that stops drawing, or whose script never returns,
 fails the test within the wait's timeout instead of holding its worker for good (a full run
-once hung for half an hour in `painted`, waiting on a promise that had no timeout)."""
+once hung for half an hour in `painted`, waiting on a promise that had no timeout); and the
+frame pacing that DEBRIEF_TEST_FPS turns on draws at the rate asked."""
 
 from __future__ import annotations
 

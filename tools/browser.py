@@ -565,7 +565,8 @@ def type_text(page: Page, field: str, text: str, submit: bool = False, drawn: bo
 
 
 EDITING = "field => window.__debrief.editing(field)"
-# Resolves once the accessibility tree has not changed for three animation frames.
+# Resolves once the accessibility tree has neither changed nor scrolled for three animation
+# frames.
 SETTLED = """() => new Promise(done => {
     let quiet = 0;
     const moved = () => { quiet = 0; };
