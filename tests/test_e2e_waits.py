@@ -57,6 +57,49 @@ def test_a_screen_that_never_stops_changing_fails_the_wait(blank: Any) -> None:
     fails_within(lambda: settled(blank, timeout=1_000), 10, "kept changing for 1 s")
 
 
+# Draws on a canvas for `ms` milliseconds, as Flutter animates: a frame asked for after each,
+# and nothing changed in the page's elements (Flutter changes its accessibility tree only
+# when the animation is done, e.g. moving a text field's element after a name was added).
+CANVAS_ANIMATION = """ms => {
+    const canvas = document.body.appendChild(document.createElement("canvas"));
+    const started = performance.now();
+    window.animating = true;
+    const step = (now) => {
+        canvas.getContext("2d").fillRect(0, 0, (now - started) % 100, 10);
+        if (now - started < ms) requestAnimationFrame(step);
+        else window.animating = false;
+    };
+    requestAnimationFrame(step);
+}"""
+
+
+@pytest.fixture
+def app_like(phone: Any) -> Iterator[Any]:
+    """A blank page that watches its frames as the app's pages do (`WATCH_SERVER`)."""
+    page = phone.new_page()
+    page.add_init_script(browser.WATCH_SERVER)
+    page.goto(BLANK)
+    yield page
+    page.close()
+
+
+def test_the_screen_is_settled_only_once_an_animation_on_the_canvas_has_ended(
+    app_like: Any,
+) -> None:
+    """Flutter draws its animations on a canvas: the page's elements stay as they are while a
+    new player's chip and row animate in, so a screen was taken as still and the name field
+    tapped just before Flutter moved it, which lost the name typed (a full run failed so,
+    typing "New player")."""
+    app_like.evaluate(CANVAS_ANIMATION, 600)
+    settled(app_like, timeout=5_000)
+    assert app_like.evaluate("window.animating") is False
+
+
+def test_an_animation_that_never_ends_fails_the_wait(app_like: Any) -> None:
+    app_like.evaluate(CANVAS_ANIMATION, 60_000)
+    fails_within(lambda: settled(app_like, timeout=1_000), 10, "kept changing for 1 s")
+
+
 def test_paced_frames_draw_at_the_rate_asked_and_cancel_as_asked(phone: Any) -> None:
     """DEBRIEF_TEST_FPS slows the app's frames (tools/browser.PACED_FRAMES): at 10 a second,
     a second holds about 10 animation frames, not the display's 60, and a cancelled frame
