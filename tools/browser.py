@@ -344,6 +344,17 @@ WATCH_SERVER = """(() => {
         send(data) { counts.sent += 1; return super.send(data); }
     }
     window.WebSocket = Watched;
+    // Flutter asks for an animation frame for as long as anything on its canvas moves (a
+    // chip or row animating in, a page sliding, a scroll coasting), also while its
+    // accessibility tree stays as it is: `settled` counts these asks to know when the screen
+    // is still. The waits' own frames go to `counts.frame`, uncounted.
+    const nativeFrame = window.requestAnimationFrame.bind(window);
+    counts.frame = nativeFrame;
+    counts.framesAsked = 0;
+    window.requestAnimationFrame = (callback) => {
+        counts.framesAsked += 1;
+        return nativeFrame(callback);
+    };
     // Flutter listens to a text field's <input> only once the field has the framework's focus;
     // text typed before that is dropped. Count its "input" listeners to know when it listens.
     const inputListeners = new WeakMap();  // element -> the set of its "input" listeners
@@ -414,9 +425,15 @@ def messages_sent(page: Page) -> int:
 # script never returns) fails the test in seconds instead of holding its worker forever.
 PAGE_WAIT = 30_000  # ms: far above any answer of the app under load, far below a hung run
 
+# The animation frames the waits below count by: the page's own, not counted as the app's
+# (on a page without the app's watch, the window's).
+WAIT_FRAME = "((window.__debrief && window.__debrief.frame) || requestAnimationFrame)"
+
 # Resolves true (a wait ends on a true value) after the next two animation frames.
-TWO_FRAMES = """() => new Promise(done =>
-    requestAnimationFrame(() => requestAnimationFrame(() => done(true))))"""
+TWO_FRAMES = f"""() => new Promise(done => {{
+    const frame = {WAIT_FRAME};
+    frame(() => frame(() => done(true)));
+}})"""
 
 
 def painted(page: Page, timeout: float = PAGE_WAIT) -> None:
@@ -565,30 +582,38 @@ def type_text(page: Page, field: str, text: str, submit: bool = False, drawn: bo
 
 
 EDITING = "field => window.__debrief.editing(field)"
-# Resolves once the accessibility tree has neither changed nor scrolled for three animation
-# frames.
-SETTLED = """() => new Promise(done => {
+# Resolves once, for three animation frames, the page's elements have neither changed nor
+# scrolled and the app has asked for no frame (nothing moves on its canvas either).
+SETTLED = f"""() => new Promise(done => {{
+    const frame = {WAIT_FRAME};
+    const asked = () => window.__debrief ? window.__debrief.framesAsked : 0;
     let quiet = 0;
-    const moved = () => { quiet = 0; };
+    let askedBefore = asked();
+    const moved = () => {{ quiet = 0; }};
     const observer = new MutationObserver(moved);
-    observer.observe(document.body, {subtree: true, childList: true, attributes: true});
+    observer.observe(document.body, {{subtree: true, childList: true, attributes: true}});
     // A scroll changes no attribute, and Flutter answers one a frame or more later.
     document.addEventListener("scroll", moved, true);
-    const frame = () => {
-        if (++quiet < 3) return requestAnimationFrame(frame);
+    const step = () => {{
+        if (asked() !== askedBefore) {{
+            askedBefore = asked();
+            quiet = 0;
+        }}
+        if (++quiet < 3) return frame(step);
         observer.disconnect();
         document.removeEventListener("scroll", moved, true);
         done(true);
-    };
-    requestAnimationFrame(frame);
-})"""
+    }};
+    frame(step);
+}})"""
 
 
 def settled(page: Page, timeout: float = PAGE_WAIT) -> None:
-    """Wait until the screen has stopped changing (Flutter's animations after an answer have
-    ended). Flutter's web engine moves a text field's element in the page while the controls
-    around it finish animating (twice after each name added on New game, about 0.2 s apart);
-    a moved element loses the keyboard, so a field is tapped only once the screen is still."""
+    """Wait until the screen has stopped changing: Flutter's animations after an answer have
+    ended, on its canvas too. Flutter's web engine moves a text field's element in the page
+    when the controls around it have finished animating (after each name added on New game,
+    about 0.25 s after the answer); a moved element loses the keyboard and what is typed into
+    it, so a field is tapped only once the screen is still."""
     try:
         page.wait_for_function(SETTLED, timeout=timeout)
     except PlaywrightTimeout:
