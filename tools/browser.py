@@ -7,6 +7,7 @@ role and name, which is how the tests find buttons and read texts.
 
 from __future__ import annotations
 
+import atexit
 import contextlib
 import http.client
 import os
@@ -28,6 +29,8 @@ from playwright.sync_api import (
     sync_playwright,
 )
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+from tools.app_forge import Forge, Forked
 
 ROOT = Path(__file__).resolve().parent.parent
 PHONE = {"width": 400, "height": 800}
@@ -53,6 +56,18 @@ def free_port() -> int:
         return int(sock.getsockname()[1])
 
 
+_forge: Forge | None = None
+
+
+def forge() -> Forge:
+    """This process's app forge (tools/app_forge.py), started at its first use."""
+    global _forge
+    if _forge is None:
+        _forge = Forge()
+        atexit.register(_forge.close)
+    return _forge
+
+
 class PortTaken(RuntimeError):
     """Another program listens on the port the app was to be served on."""
 
@@ -64,6 +79,8 @@ class AppServer:
     values, removes from the server's environment; `web=False` starts it as `python main.py`;
     `args` are more of its options (`["--share"]`: `printed` then finds the share link and PIN);
     `open_files` caps the process's open files (soft and hard limit, as a system may set them).
+    The app is forked from this process's app forge (tools/app_forge.py), already imported,
+    unless `env` or `open_files` asks for a Python of its own.
     """
 
     def __init__(
@@ -83,7 +100,7 @@ class AppServer:
         self.secret = secret or secrets.token_urlsafe(24)
         self.extra_env = env or {}
         self.web = web
-        self.process: subprocess.Popen[bytes] | None = None
+        self.process: subprocess.Popen[bytes] | Forked | None = None
 
     @property
     def origin(self) -> str:
@@ -106,16 +123,22 @@ class AppServer:
             else:
                 env[name] = value
         self.data_dir.parent.mkdir(parents=True, exist_ok=True)
-        log = open(self.log, "ab")  # noqa: SIM115
-        command = [sys.executable, "main.py", *(["--web"] if self.web else []), *self.args]
-        self.process = subprocess.Popen(
-            [*command, "--port", str(self.port), "--no-browser"],
-            cwd=ROOT,
-            env=env,
-            stdout=log,
-            stderr=subprocess.STDOUT,
-            preexec_fn=self._limit if self.open_files else None,
-        )
+        argv = [*(["--web"] if self.web else []), *self.args, "--port", str(self.port)]
+        argv.append("--no-browser")
+        if self.extra_env or self.open_files:
+            # A test that changes how Python starts (PYTHONPATH, a fault injected by a
+            # sitecustomize) or limits the process needs a Python of its own.
+            log = open(self.log, "ab")  # noqa: SIM115
+            self.process = subprocess.Popen(
+                [sys.executable, "main.py", *argv],
+                cwd=ROOT,
+                env=env,
+                stdout=log,
+                stderr=subprocess.STDOUT,
+                preexec_fn=self._limit if self.open_files else None,
+            )
+        else:
+            self.process = forge().spawn(argv, env, self.log)
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
@@ -159,6 +182,7 @@ class AppServer:
                 self.process.wait(timeout=10)
             except subprocess.TimeoutExpired:
                 self.process.kill()
+                self.process.wait(timeout=10)
             self.process = None
 
 
