@@ -18,6 +18,9 @@ if str(ROOT) not in sys.path:
 # The frame rate the app's pages draw at in the browser tests: the display's, unless
 # DEBRIEF_TEST_FPS slows it (to reproduce what load does to taps; see tools/browser.py).
 FRAMES_PER_SECOND = int(os.environ.get("DEBRIEF_TEST_FPS") or 0) or None
+# How much faster than on a phone the app's animations run in the browser tests (see
+# tools/browser.py): ten times, unless DEBRIEF_TEST_ANIMATION_SPEED says otherwise (1: real).
+ANIMATION_SPEED = float(os.environ.get("DEBRIEF_TEST_ANIMATION_SPEED") or 10)
 
 
 @pytest.fixture(scope="session")
@@ -27,6 +30,7 @@ def playwright() -> Iterator[object]:
     from tools import browser
 
     browser.frames_per_second = FRAMES_PER_SECOND
+    browser.animation_speed = ANIMATION_SPEED
     with sync_playwright() as driver:
         yield driver
 

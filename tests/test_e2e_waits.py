@@ -1,7 +1,8 @@
 """The browser tests' waits end: a page that stops drawing, or whose script never returns,
 fails the test within the wait's timeout instead of holding its worker for good (a full run
 once hung for half an hour in `painted`, waiting on a promise that had no timeout); and the
-frame pacing that DEBRIEF_TEST_FPS turns on draws at the rate asked."""
+frame pacing that DEBRIEF_TEST_FPS turns on draws at the rate asked, and the app's animations
+run as much faster as the tests ask."""
 
 from __future__ import annotations
 
@@ -122,3 +123,33 @@ def test_paced_frames_draw_at_the_rate_asked_and_cancel_as_asked(phone: Any) -> 
         page.close()
     assert 5 <= frames <= 12, frames
     assert not cancelled_ran
+
+
+def test_animations_run_as_much_faster_as_asked_and_their_clock_only_goes_forward(
+    phone: Any,
+) -> None:
+    """The browser tests run Flutter's animations ten times as fast (tools/browser.TIME_LAPSE):
+    an animation timed at one second by its frames' clock is over in a tenth of it, drawn in
+    a few frames instead of sixty; the clock it is given never goes back."""
+    page = phone.new_page()
+    try:
+        page.add_init_script(f"{browser.TIME_LAPSE}(10)")
+        page.goto(BLANK)
+        frames, forward = page.evaluate(
+            """() => new Promise(done => {
+                let first = null, last = -Infinity, frames = 0, forward = true;
+                const step = (time) => {
+                    frames += 1;
+                    forward = forward && time >= last;
+                    last = time;
+                    if (first === null) first = time;
+                    if (time - first < 1000) return requestAnimationFrame(step);
+                    done([frames, forward]);
+                };
+                requestAnimationFrame(step);
+            })"""
+        )
+    finally:
+        page.close()
+    assert frames <= 15, frames  # at 60 a second: about 7, not 60 (a loaded page draws fewer)
+    assert forward

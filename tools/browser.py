@@ -270,6 +270,23 @@ PACED_FRAMES = """((perSecond) => {
 })"""
 
 
+# How much faster than real time the app's animations run (1: as on a phone). The browser
+# tests play them ten times as fast (tests/conftest.py), as Android's UI tests are run with
+# the system's animation scale turned down: a page's slide or a button's ripple is drawn in a
+# few frames instead of twenty to forty, and the CPU that drawing them took (a third of the
+# tests' time) goes to the next step. Flutter times every animation by the frames' clock.
+animation_speed: float = 1
+
+# Runs Flutter's animations faster: the time each animation frame is given moves on `faster`
+# times as fast as the real clock (the frames themselves come as the display draws them).
+TIME_LAPSE = """((faster) => {
+    const native = window.requestAnimationFrame.bind(window);
+    const start = performance.now();
+    window.requestAnimationFrame = (callback) =>
+        native((time) => callback(start + (time - start) * faster));
+})"""
+
+
 def open_app(browser: Browser | BrowserContext, url: str, size: dict[str, int] = PHONE) -> Page:
     """A new page on the app, with Flutter's accessibility tree turned on and the app's first
     screen drawn. From a `Browser`, the page is a new device (its own storage); from a page's
@@ -279,6 +296,8 @@ def open_app(browser: Browser | BrowserContext, url: str, size: dict[str, int] =
     page.set_viewport_size(size)  # type: ignore[arg-type]
     if frames_per_second:
         page.add_init_script(f"{PACED_FRAMES}({frames_per_second})")
+    if animation_speed != 1:
+        page.add_init_script(f"{TIME_LAPSE}({animation_speed})")
     page.add_init_script(WATCH_SERVER)
     page.goto(url)
     accessible(page)
