@@ -34,14 +34,8 @@ def run_and_kill(folder: Path, seed: int, rng: random.Random) -> list[tuple[str,
         stderr=subprocess.PIPE,
         text=True,
     )
-    assert child.stdout is not None
-    if rng.random() < 0.8:  # mostly while writing games; sometimes while opening the data
-        assert child.stdout.readline().strip() == "ready", (
-            child.stderr.read() if child.stderr else ""
-        )
-    time.sleep(rng.uniform(0, 0.3))
-    os.kill(child.pid, signal.SIGKILL)
-    out, err = child.communicate()
+    when_ready = rng.random() < 0.8  # mostly while writing games; sometimes while opening
+    out, err = kill_and_read(child, when_ready, rng.uniform(0, 0.3))
     assert "Traceback" not in err, err
     saved = []
     for line in out.splitlines():
@@ -49,6 +43,20 @@ def run_and_kill(folder: Path, seed: int, rng: random.Random) -> list[tuple[str,
             _, game_id, rounds, state = line.split()
             saved.append((game_id, int(rounds), state))
     return saved
+
+
+def kill_and_read(child: subprocess.Popen[str], when_ready: bool, after: float) -> tuple[str, str]:
+    """Kill the child `after` seconds (once it said "ready", if `when_ready`); return all it
+    printed, on stdout and on stderr."""
+    assert child.stdout is not None and child.stderr is not None
+    said = ""
+    if when_ready:
+        said = child.stdout.readline()
+        assert said.strip() == "ready", child.stderr.read()
+    time.sleep(after)
+    os.kill(child.pid, signal.SIGKILL)
+    out, err = child.communicate()
+    return said + out, err
 
 
 def next_states(rounds: int, state: str) -> list[tuple[int, str]]:
@@ -97,3 +105,21 @@ def test_sigkill_at_random_moments_loses_nothing_reported(tmp_path: Path) -> Non
         check_after_kill(folder, reported, saved[-1][0] if saved else None)
     assert kills_while_writing >= KILLS // 2  # the kills did land in the middle of writing
     assert len(reported) > KILLS
+
+
+def test_every_line_the_child_printed_is_read_also_when_it_printed_ahead() -> None:
+    """A loaded machine let the child print "ready" and its first saves before the test read
+    "ready": they were in the pipe together, and the saves were lost to the test, which then
+    found saved games nobody had reported (a full run with three workers failed so)."""
+    ahead = (
+        "import sys, time; print('ready'); print('saved a 0 active'); "
+        "print('saved a 1 active', flush=True); print('printed', file=sys.stderr, flush=True); "
+        "time.sleep(60)"
+    )
+    child = subprocess.Popen(
+        [sys.executable, "-c", ahead], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+    )
+    assert child.stderr is not None
+    assert child.stderr.readline() == "printed\n"  # everything is in the pipe now
+    out, _ = kill_and_read(child, when_ready=True, after=0)
+    assert out.splitlines() == ["ready", "saved a 0 active", "saved a 1 active"]
