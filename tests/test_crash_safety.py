@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import os
 import random
-import signal
 import subprocess
 import sys
 import time
@@ -18,6 +17,7 @@ from pathlib import Path
 
 import pytest
 from builders import ROOT
+from killed import killed
 
 from storage import Store
 
@@ -54,8 +54,7 @@ def kill_and_read(child: subprocess.Popen[str], when_ready: bool, after: float) 
         said = child.stdout.readline()
         assert said.strip() == "ready", child.stderr.read()
     time.sleep(after)
-    os.kill(child.pid, signal.SIGKILL)
-    out, err = child.communicate()
+    out, err = killed(child)
     return said + out, err
 
 

@@ -12,7 +12,6 @@ from __future__ import annotations
 import json
 import os
 import random
-import signal
 import subprocess
 import sys
 import time
@@ -22,6 +21,7 @@ from typing import Any
 import generators
 import pytest
 from builders import ROOT
+from killed import killed
 
 from storage import Store
 from storage.store import SHARDS, shard_of
@@ -83,9 +83,7 @@ def kill_during_import(folder: Path, source: Path, rng: random.Random, after_jou
             time.sleep(0.0002)
     else:
         time.sleep(rng.uniform(0, 0.05))
-    if child.poll() is None:
-        os.kill(child.pid, signal.SIGKILL)
-    out, err = child.communicate()
+    out, err = killed(child)
     assert "Traceback" not in err, err
     return "imported" in out
 
