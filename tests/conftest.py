@@ -56,9 +56,9 @@ def browser(devices: object) -> Iterator[object]:
 @pytest.fixture(scope="session")
 def phone(playwright: object, tmp_path_factory: pytest.TempPathFactory) -> Iterator[object]:
     """The phone most tests play on: one Chromium profile kept for the whole session (each test
-    still gets a fresh page with nothing stored, see `page`). Flet's web client is 17 MB of
-    JavaScript and WebAssembly; kept in this profile's cache, the next test's page loads it
-    compiled instead of compiling it again (about 2.5 s of CPU less per test)."""
+    still gets the app loaded anew with nothing stored, see `open_on_phone`). Flet's web
+    client is 17 MB of JavaScript and WebAssembly; kept in this profile's cache, the next
+    test's page loads it compiled instead of compiling it again (2.5 s of CPU less a test)."""
     from tools.browser import launch_phone
 
     context = launch_phone(playwright, tmp_path_factory.mktemp("phone-profile"))  # type: ignore[arg-type]
@@ -105,23 +105,46 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) ->
         item.failed_call = report.failed  # type: ignore[attr-defined]
 
 
+# The page each phone keeps from one test to the next (by the context's id): loading the app
+# again in it costs a third less CPU than a new page (which starts a renderer process).
+KEPT: dict[int, Any] = {}
+
+
 def open_on_phone(phone: Any, app: Any) -> Any:
-    """The app in a phone-sized page, on a phone with nothing stored (as a new device)."""
-    from tools.browser import forget_site, open_app
+    """The app in a phone-sized page, on a phone with nothing stored (as a new device): the
+    page a test before put away, loaded anew (nothing of its document is left), or a new one."""
+    from tools.browser import PHONE, accessible, forget_site, open_app
 
     forget_site(phone, app.origin)
-    return open_app(phone, app.url)
+    kept = KEPT.pop(id(phone), None)
+    if kept is None or kept.is_closed():
+        return open_app(phone, app.url)
+    kept.set_viewport_size(PHONE)
+    kept.goto(app.url)
+    accessible(kept)
+    return kept
 
 
 def put_away(page: Any, request: pytest.FixtureRequest) -> None:
-    """After a test: on failure a screenshot goes to test-failures/; the test's page and any
-    tab it opened beside it are closed."""
-    if getattr(request.node, "failed_call", False):
+    """After a test: on failure a screenshot goes to test-failures/. Every tab the test opened
+    beside its page is closed; the page is kept for the next test, on a blank document (a page
+    left on the app keeps drawing, and took the CPU from every later test), unless the test
+    failed: then it is closed too, and the next test starts on a new one."""
+    if page.is_closed():
+        return
+    failed = getattr(request.node, "failed_call", False)
+    if failed:
         FAILURE_SHOTS.mkdir(exist_ok=True)
         page.screenshot(path=str(FAILURE_SHOTS / f"{request.node.name}.png"), full_page=True)
-    for left in page.context.pages:
-        left.close()
-    page.context.clear_permissions()
+    context = page.context
+    for left in context.pages:
+        if left is not page or failed:
+            left.close()
+    context.clear_permissions()
+    if not failed:
+        page.unroute_all()
+        page.goto("about:blank")
+        KEPT[id(context)] = page
 
 
 @pytest.fixture

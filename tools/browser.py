@@ -224,15 +224,18 @@ SITE_STORAGE = (
 
 
 def forget_site(context: BrowserContext, origin: str) -> None:
-    """Remove what `origin` stored in the browser (cookies, local storage, databases): the
-    next page of that origin starts as on a new device."""
-    helper = context.new_page()
+    """Remove what `origin` stored in the browser (cookies, local and session storage, where
+    Flet's client keeps its session id, databases): the next page of that origin starts as on
+    a new device (tests/test_e2e_phone.py)."""
+    opened = [page for page in context.pages if not page.is_closed()]
+    helper = opened[0] if opened else context.new_page()  # any page of the browser will do
     try:
         session = context.new_cdp_session(helper)
         session.send("Storage.clearDataForOrigin", {"origin": origin, "storageTypes": SITE_STORAGE})
         session.detach()
     finally:
-        helper.close()
+        if not opened:
+            helper.close()
 
 
 # Frames a second the app's pages draw at (None: as the display, 60). Slower frames widen the

@@ -1,0 +1,38 @@
+"""The phone the browser tests play on starts each test as a new device: its page is used
+again from one test to the next (tests/conftest.py), but nothing the test before stored in
+the browser is left, and the app loads anew on it."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from conftest import open_on_phone, put_away
+
+from tools.browser import see
+
+pytestmark = pytest.mark.e2e
+
+LEFT = """() => [localStorage.getItem("left"), sessionStorage.getItem("left"),
+    document.cookie.includes("left=1"), !!window.leftOver]"""
+SESSION = "() => sessionStorage.getItem('_flet_session_id')"  # Flet's client keeps it there
+
+
+def test_the_next_test_gets_the_page_as_a_new_device(
+    phone: Any, app: Any, request: pytest.FixtureRequest
+) -> None:
+    first = open_on_phone(phone, app)
+    session = first.evaluate(SESSION)
+    assert session
+    first.evaluate(
+        """() => { localStorage.setItem("left", "1"); sessionStorage.setItem("left", "1");
+        document.cookie = "left=1"; window.leftOver = true; }"""
+    )
+    put_away(first, request)
+    assert first.url == "about:blank"  # not drawing the app between two tests
+    second = open_on_phone(phone, app)
+    assert second is first  # the same page, loaded anew
+    see(second, "New game")
+    assert second.evaluate(LEFT) == [None, None, False, False]
+    assert second.evaluate(SESSION) not in (None, session)  # a session of its own
+    put_away(second, request)
