@@ -76,11 +76,11 @@ def test_fast_runs_everything_but_the_browser_tests_and_says_how_long_it_took(
     assert capsys.readouterr().out.splitlines()[-1].startswith("== took 0 min ")
 
 
-def test_the_full_command_runs_on_every_core_unless_told_otherwise(
+def test_the_full_command_runs_a_worker_more_than_cores_unless_told_otherwise(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     monkeypatch.setattr(dev.os, "cpu_count", lambda: 2)
-    assert recorded_test_run(monkeypatch, [])[-1][3:] == ["-n", "2", "--dist", "worksteal"]
+    assert recorded_test_run(monkeypatch, [])[-1][3:] == ["-n", "3", "--dist", "worksteal"]
     assert recorded_test_run(monkeypatch, ["-n", "0"])[-1][3:] == ["-n", "0"]
     assert recorded_test_run(monkeypatch, ["-p", "no:xdist"])[-1][3:] == ["-p", "no:xdist"]
 

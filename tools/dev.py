@@ -121,14 +121,16 @@ def test(arguments: list[str]) -> None:
 
 
 def parallel(arguments: list[str]) -> list[str]:
-    """pytest-xdist's options unless the caller chose: one worker per core, at least two (a
-    browser test spends much of its time waiting for the browser and the app), and tests
-    handed out one at a time as workers get free, so that the long ones do not queue."""
+    """pytest-xdist's options unless the caller chose: one worker per core and one more, and
+    tests handed out one at a time as workers get free, so that the long ones do not queue.
+    The one more keeps the cores busy while a test waits (for a server's deadline, a killed
+    child, the browser): on 2 cores, with two workers the CPU was idle for 114 of its 750
+    seconds, with three for 34, and the run ended 20 s sooner."""
     if any(a == "-n" or a.startswith(("-n", "--numprocesses", "--dist")) for a in arguments):
         return []
     if "-p" in arguments and "no:xdist" in arguments:
         return []
-    return ["-n", str(max(2, os.cpu_count() or 1)), "--dist", "worksteal"]
+    return ["-n", str((os.cpu_count() or 1) + 1), "--dist", "worksteal"]
 
 
 def main() -> None:
