@@ -30,7 +30,12 @@ from views.sharing import GUEST_SESSIONS_IN_ALL
 
 PLAYERS = ["Anna", "Ben", "Carla", "Dirk"]
 HOST_ONLY = ("New game", "Share this table", "Finish and save to history", "Export everything")
-ANSWER_SECONDS = 1.0  # what "the host still answers" means
+# What "the host still answers" means: within a second, or, on a machine loaded by more than
+# this test, within three times what the same answer took just before the attack (a speed is a
+# ratio to an anchor on the same machine: a loaded run once failed at 1.35 s for a flood the
+# host had held off, and six busy loops beside the tests failed it at 1.62 s).
+ANSWER_SECONDS = 1.0
+SLOWDOWN = 3
 
 
 @dataclass
@@ -45,6 +50,12 @@ class Table:
     cookie: str  # what the share link sets
     pin: str
     host_cookie: str
+    calm: float = 0.0  # seconds the host's first screen took before any attack
+
+    @property
+    def answer_limit(self) -> float:
+        """How soon the host must answer during or after an attack."""
+        return max(ANSWER_SECONDS, SLOWDOWN * self.calm)
 
     def guest(self, source: str = "127.0.0.1", device: str = "phone") -> FletClient:
         client = FletClient.open(self.door_port, self.cookie, self.door, source=source)
@@ -119,6 +130,7 @@ def shared_table(tmp_path: Path, open_files: int | None = None) -> Iterator[Tabl
         host = table.host(f"/game/{table.game_id}")  # guests see the game the host has open
         assert host.pump(30, b"Scoresheet")
         host.close()
+        table.calm = table.host_answers_within(ANSWER_SECONDS)  # the anchor, before any attack
         yield table
     finally:
         server.stop()
@@ -287,11 +299,11 @@ def test_idle_and_trickling_connections_neither_pile_up_nor_starve_the_host(
     threading.Thread(target=trickle, args=(table, trickling, stop), daemon=True).start()
     try:
         page = timed_host_page(table)
-        assert page < ANSWER_SECONDS, f"the host's page took {page:.2f} s"
-        session = table.host_answers_within(ANSWER_SECONDS, f"/game/{table.game_id}")
-        assert session < ANSWER_SECONDS, f"a new host session took {session:.2f} s"
+        in_time(table, page, "the host's page")
+        session = table.host_answers_within(table.answer_limit, f"/game/{table.game_id}")
+        in_time(table, session, "a new host session")
         saved = table.host_saves_a_setting()
-        assert saved < ANSWER_SECONDS, f"a setting took {saved:.2f} s to be saved"
+        in_time(table, saved, "saving a setting")
         assert table.server.process is not None
         in_use = len(list(Path(f"/proc/{table.server.process.pid}/fd").iterdir()))
         assert in_use < 1024 - 128, f"{in_use} of 1024 files open: no reserve left"
@@ -306,6 +318,11 @@ def test_idle_and_trickling_connections_neither_pile_up_nor_starve_the_host(
             connection.close()
     log = table.server.log.read_text()
     assert "Too many open files" not in log, log[-3000:]
+
+
+def in_time(table: Table, took: float, what: str) -> None:
+    """`what` (the host's answer) came within the limit for the host under attack."""
+    assert took < table.answer_limit, f"{what} took {took:.2f} s (limit {table.answer_limit:.2f} s)"
 
 
 def timed_host_page(table: Table) -> float:
@@ -367,10 +384,10 @@ def test_a_thousand_sessions_from_link_holders_leave_the_host_answering(table: T
         list(pool.map(attempt, range(1000)))
     assert admitted + refused == 1000
     assert admitted <= 200, f"{admitted} sessions let in"
-    took = table.host_answers_within(ANSWER_SECONDS, f"/game/{table.game_id}")
-    assert took < ANSWER_SECONDS, f"the host took {took:.2f} s"
-    again = table.host_answers_within(ANSWER_SECONDS)
-    assert again < ANSWER_SECONDS, f"the host's next screen took {again:.2f} s"
+    took = table.host_answers_within(table.answer_limit, f"/game/{table.game_id}")
+    in_time(table, took, "the host")
+    again = table.host_answers_within(table.answer_limit)
+    in_time(table, again, "the host's next screen")
 
 
 def test_phones_that_have_gone_make_room_for_new_ones(table: Table) -> None:
@@ -391,8 +408,8 @@ def test_a_websocket_registers_once(table: Table) -> None:
             guest.register(session_id=f"forged-{number}")
         guest.pump(5)
         guest.websocket.send(b"\x00")
-    took = table.host_answers_within(ANSWER_SECONDS)
-    assert took < ANSWER_SECONDS, f"the host took {took:.2f} s"
+    took = table.host_answers_within(table.answer_limit)
+    in_time(table, took, "the host")
 
 
 def test_a_flood_of_events_from_a_guest_waits_its_turn(table: Table) -> None:
@@ -402,8 +419,8 @@ def test_a_flood_of_events_from_a_guest_waits_its_turn(table: Table) -> None:
     guest = joined(table)
     for _ in range(2000):
         guest.event(999_999, "click")
-    took = table.host_answers_within(ANSWER_SECONDS)
-    assert took < ANSWER_SECONDS, f"the host took {took:.2f} s"
+    took = table.host_answers_within(table.answer_limit)
+    in_time(table, took, "the host")
     guest.close()
 
 
@@ -465,8 +482,8 @@ def test_big_messages_from_a_guest_are_refused_before_they_are_read(table: Table
         guest.websocket.close()
     grown = peak_memory(table.server.process.pid) - before
     assert grown < 64 * 1024 * 1024, f"the host's memory grew by {grown / 2**20:.0f} MB"
-    took = table.host_answers_within(ANSWER_SECONDS)
-    assert took < ANSWER_SECONDS, f"the host took {took:.2f} s"
+    took = table.host_answers_within(table.answer_limit)
+    in_time(table, took, "the host")
 
 
 def peak_memory(pid: int) -> int:
