@@ -14,7 +14,7 @@ import pytest
 from listening import listening
 
 from tools.app_forge import Forked
-from tools.browser import AppServer, PortTaken, free_port
+from tools.browser import FORKS, AppServer, PortTaken, free_port
 
 
 def status(server: AppServer, path: str) -> int:
@@ -26,6 +26,7 @@ def status(server: AppServer, path: str) -> int:
         connection.close()
 
 
+@pytest.mark.skipif(not FORKS, reason="the forge needs fork and pidfds (Linux)")
 def test_two_forked_apps_serve_their_own_folders_behind_their_own_secrets(tmp_path: Path) -> None:
     first = AppServer(tmp_path / "first").start()
     second = AppServer(tmp_path / "second").start()

@@ -56,6 +56,7 @@ def free_port() -> int:
         return int(sock.getsockname()[1])
 
 
+FORKS = hasattr(os, "fork") and hasattr(os, "pidfd_open")  # Linux: the forge can serve apps
 _forge: Forge | None = None
 
 
@@ -125,9 +126,10 @@ class AppServer:
         self.data_dir.parent.mkdir(parents=True, exist_ok=True)
         argv = [*(["--web"] if self.web else []), *self.args, "--port", str(self.port)]
         argv.append("--no-browser")
-        if self.extra_env or self.open_files:
+        if self.extra_env or self.open_files or not FORKS:
             # A test that changes how Python starts (PYTHONPATH, a fault injected by a
-            # sitecustomize) or limits the process needs a Python of its own.
+            # sitecustomize) or limits the process needs a Python of its own (as does every
+            # app on a system without fork and pidfds: the forge needs both).
             log = open(self.log, "ab")  # noqa: SIM115
             self.process = subprocess.Popen(
                 [sys.executable, "main.py", *argv],
