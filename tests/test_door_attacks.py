@@ -69,7 +69,7 @@ class Table:
         client.register(route=route)
         return client
 
-    def host_answers_within(self, seconds: float, route: str = "/") -> float:
+    def host_answer_time(self, route: str = "/") -> float:
         """Open the host's app (a new session of the host's browser) and time its first screen."""
         started = time.monotonic()
         client = self.host(route)
@@ -130,7 +130,7 @@ def shared_table(tmp_path: Path, open_files: int | None = None) -> Iterator[Tabl
         host = table.host(f"/game/{table.game_id}")  # guests see the game the host has open
         assert host.pump(30, b"Scoresheet")
         host.close()
-        table.calm = table.host_answers_within(ANSWER_SECONDS)  # the anchor, before any attack
+        table.calm = table.host_answer_time()  # the anchor, before any attack
         yield table
     finally:
         server.stop()
@@ -300,7 +300,7 @@ def test_idle_and_trickling_connections_neither_pile_up_nor_starve_the_host(
     try:
         page = timed_host_page(table)
         in_time(table, page, "the host's page")
-        session = table.host_answers_within(table.answer_limit, f"/game/{table.game_id}")
+        session = table.host_answer_time(f"/game/{table.game_id}")
         in_time(table, session, "a new host session")
         saved = table.host_saves_a_setting()
         in_time(table, saved, "saving a setting")
@@ -384,9 +384,9 @@ def test_a_thousand_sessions_from_link_holders_leave_the_host_answering(table: T
         list(pool.map(attempt, range(1000)))
     assert admitted + refused == 1000
     assert admitted <= 200, f"{admitted} sessions let in"
-    took = table.host_answers_within(table.answer_limit, f"/game/{table.game_id}")
+    took = table.host_answer_time(f"/game/{table.game_id}")
     in_time(table, took, "the host")
-    again = table.host_answers_within(table.answer_limit)
+    again = table.host_answer_time()
     in_time(table, again, "the host's next screen")
 
 
@@ -408,7 +408,7 @@ def test_a_websocket_registers_once(table: Table) -> None:
             guest.register(session_id=f"forged-{number}")
         guest.pump(5)
         guest.websocket.send(b"\x00")
-    took = table.host_answers_within(table.answer_limit)
+    took = table.host_answer_time()
     in_time(table, took, "the host")
 
 
@@ -419,7 +419,7 @@ def test_a_flood_of_events_from_a_guest_waits_its_turn(table: Table) -> None:
     guest = joined(table)
     for _ in range(2000):
         guest.event(999_999, "click")
-    took = table.host_answers_within(table.answer_limit)
+    took = table.host_answer_time()
     in_time(table, took, "the host")
     guest.close()
 
@@ -482,7 +482,7 @@ def test_big_messages_from_a_guest_are_refused_before_they_are_read(table: Table
         guest.websocket.close()
     grown = peak_memory(table.server.process.pid) - before
     assert grown < 64 * 1024 * 1024, f"the host's memory grew by {grown / 2**20:.0f} MB"
-    took = table.host_answers_within(table.answer_limit)
+    took = table.host_answer_time()
     in_time(table, took, "the host")
 
 
