@@ -36,9 +36,12 @@ def serve_copy(request: dict[str, Any]) -> int:
     try:
         signal.signal(signal.SIGCHLD, signal.SIG_DFL)  # the app may wait for its own children
         log = os.open(request["log"], os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
-        os.dup2(os.open(os.devnull, os.O_RDONLY), 0)
+        nothing = os.open(os.devnull, os.O_RDONLY)
+        os.dup2(nothing, 0)
         os.dup2(log, 1)
         os.dup2(log, 2)
+        os.close(nothing)  # the app holds no files but its own and these three
+        os.close(log)
         sys.stdout.reconfigure(line_buffering=True)  # type: ignore[union-attr]
         os.environ.clear()
         os.environ.update(request["env"])
