@@ -11,6 +11,7 @@ from __future__ import annotations
 import contextlib
 import http.client
 import json
+import os
 import resource
 import socket
 import threading
@@ -27,6 +28,7 @@ from websockets.exceptions import ConnectionClosed, InvalidStatus
 from storage import Store
 from tools.browser import AppServer
 from views.sharing import GUEST_SESSIONS_IN_ALL
+from web.limits import MESSAGES_IN_A_BURST
 
 PLAYERS = ["Anna", "Ben", "Carla", "Dirk"]
 HOST_ONLY = ("New game", "Share this table", "Finish and save to history", "Export everything")
@@ -412,6 +414,31 @@ def test_a_websocket_registers_once(table: Table) -> None:
     in_time(table, took, "the host")
 
 
+def test_taps_on_controls_a_guest_was_never_shown_cost_the_host_nothing(table: Table) -> None:
+    """A guest's taps on controls that do not exist, a burst as big as the door lets through:
+    the host spends on them no more CPU than on five of its own first screens. (Flet looked
+    for each such control in the whole of the guest's screen, 5 ms a tap; under load a burst
+    of them held up the host's answer past its limit.) Measured as the host's CPU time, which
+    other programs on the machine do not inflate as they do the time on the clock."""
+    assert table.server.process is not None
+    pid = table.server.process.pid
+    before = cpu_seconds(pid)
+    for _ in range(5):
+        table.host_answer_time()
+    five_screens = cpu_seconds(pid) - before
+    guest = joined(table)
+    before = cpu_seconds(pid)
+    for _ in range(MESSAGES_IN_A_BURST):
+        guest.event(999_999, "click")
+    table.host_answer_time()  # answered after the burst: the taps have been handled
+    spent = cpu_seconds(pid) - before
+    guest.close()
+    assert spent <= five_screens, (
+        f"{MESSAGES_IN_A_BURST} taps on unknown controls and one first screen cost the host "
+        f"{spent:.2f} s of CPU; five first screens cost {five_screens:.2f} s"
+    )
+
+
 def test_a_flood_of_events_from_a_guest_waits_its_turn(table: Table) -> None:
     """Two thousand taps on controls the guest was never shown, as fast as they can be sent:
     the host still answers within a second (each such tap makes Flet search the guest's
@@ -484,6 +511,13 @@ def test_big_messages_from_a_guest_are_refused_before_they_are_read(table: Table
     assert grown < 64 * 1024 * 1024, f"the host's memory grew by {grown / 2**20:.0f} MB"
     took = table.host_answer_time()
     in_time(table, took, "the host")
+
+
+def cpu_seconds(pid: int) -> float:
+    """The CPU time the process has used so far, user and system (Linux)."""
+    stat = Path(f"/proc/{pid}/stat").read_text()
+    fields = stat[stat.rfind(")") + 2 :].split()  # after the name, which may hold spaces
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def peak_memory(pid: int) -> int:
