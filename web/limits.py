@@ -16,7 +16,9 @@ tab, and nothing more:
   be at most `GUEST_MESSAGE_BYTES` (a guest sends taps, not backups);
 - **messages**: a guest's messages are let through at the pace of fingers, `MESSAGES_PER_SECOND`
   per address and `ALL_MESSAGES_PER_SECOND` from all guests (with room for a burst); the rest
-  wait their turn on their own connection, so a flood costs the host nothing;
+  wait their turn on their own connection, so a flood costs the host nothing; a tap on a
+  control the session does not have is dropped before Flet searches the screen for it
+  (`drop_events_for_unknown_controls`);
 - **sessions** a guest left behind are dropped `GUEST_SESSION_SECONDS` after it went (the
   number of guests' sessions is kept small by views/sharing.py);
 - **open files**: the process raises its own limit where the system allows (`raise_open_files`),
@@ -259,3 +261,32 @@ def is_registration(message: MutableMapping[str, Any]) -> bool:
         and isinstance(body["page_name"], str)
         and isinstance(body["page"], dict)
     )
+
+
+_DROPS_UNKNOWN = "_debrief_drops_unknown"
+
+
+def drop_events_for_unknown_controls() -> None:
+    """Drop an event for a control the session does not have before Flet looks for it.
+
+    Flet 1.0.5 looks for an event's control in the whole of the session's screen when its index
+    lacks it (`Session.__resolve_event_control`, there to recover a control it drew anew):
+    5 ms a tap on a guest's scoreboard, and a guest may send such taps as fast as the door
+    lets it, each holding up the host. The index holds every control the session has drawn
+    (Flet files each one there as it sends it), so an event for an id it lacks can only be
+    for nothing: a control long gone, or one a client made up. Installed once per process;
+    events for controls the index holds go to Flet as before."""
+    from flet.messaging.session import Session
+
+    dispatch = Session.dispatch_event
+    if getattr(dispatch, _DROPS_UNKNOWN, False):
+        return
+
+    async def dispatch_known(
+        session: Session, control_id: int, event_name: str, event_data: Any
+    ) -> None:
+        if control_id in session.index:
+            await dispatch(session, control_id, event_name, event_data)
+
+    setattr(dispatch_known, _DROPS_UNKNOWN, True)
+    Session.dispatch_event = dispatch_known  # type: ignore[method-assign, assignment]

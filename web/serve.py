@@ -31,6 +31,7 @@ from .limits import (
     Rate,
     Throttle,
     door_protocol,
+    drop_events_for_unknown_controls,
     raise_open_files,
 )
 
@@ -239,6 +240,7 @@ def shared_table(make_main: MakeMain, port: int, assets_dir: str) -> Sharing:
     """The table's sharing: its door on port + 1 when free, serving the guests a Flet web app
     that `make_main` builds knowing the sharing."""
     raise_open_files()
+    drop_events_for_unknown_controls()
     door = NetworkDoor(port + 1)
     sharing = Sharing(door)
     door.app = guests_flet_app(make_main(sharing), assets_dir)
