@@ -492,12 +492,15 @@ def painted(page: Page, timeout: float = PAGE_WAIT) -> None:
         raise AssertionError(f"the page drew no frame in {timeout / 1000:.0f} s") from None
 
 
+# True once the server has answered after `before` answers and two frames have been drawn since
+# (one wait, one round trip to the browser: each costs the CPU the tests are bound by).
+ANSWERED_AND_PAINTED = f"""before => window.__debrief.answers > before
+    && ({TWO_FRAMES})()"""
+
+
 def answered(page: Page, before: int, timeout: float = 15_000) -> None:
     """Wait until the server has answered an action (a message after `before`), painted."""
-    page.wait_for_function(
-        "before => window.__debrief.answers > before", arg=before, timeout=timeout
-    )
-    painted(page)
+    page.wait_for_function(ANSWERED_AND_PAINTED, arg=before, timeout=timeout)
 
 
 def tap(page: Page, name: str, role: str = "button", timeout: float = 15_000) -> None:
@@ -512,8 +515,7 @@ def click_answered(page: Page, target: Locator, name: str, timeout: float = 15_0
     """Click a control that is there (brought into view first) and wait for the app's answer;
     if none comes, say which side lost the tap: the page never sent it, or the server never
     answered."""
-    in_view(page, target)
-    before, sent = received(page), messages_sent(page)
+    before, sent = in_view(page, target)
     target.click(timeout=timeout)
     try:
         answered(page, before, timeout)
@@ -573,15 +575,10 @@ SHOWN_WHOLE = """(element) => {
 }"""
 
 
-def keyboard_closed(page: Page) -> None:
-    """Close the keyboard of a text field that has it (a player taps Done before tapping a
-    button under it): a button tapped while a field still edits took the focus from it, and
-    Flutter gave it back to the field and scrolled its page to the field, away from the
-    button, before the tap came (it hit nothing)."""
-    if page.evaluate(CLOSE_KEYBOARD):
-        settled(page)
-
-
+# Closes the keyboard of a text field that has it, as a player taps Done before tapping a button
+# under it (true if it did): a button tapped while a field still edits took the focus from it,
+# and Flutter gave it back to the field and scrolled its page to the field, away from the
+# button, before the tap came (it hit nothing).
 CLOSE_KEYBOARD = """() => {
     const field = document.activeElement;
     if (!field || !["INPUT", "TEXTAREA"].includes(field.tagName)) return false;
@@ -590,17 +587,32 @@ CLOSE_KEYBOARD = """() => {
 }"""
 
 
-def in_view(page: Page, target: Locator, attempts: int = 5) -> None:
+# Ready for a tap on the element: the keyboard closed (`CLOSE_KEYBOARD`) and the element shown
+# whole (`SHOWN_WHOLE`), with the page's message counts at that point; one round trip.
+READY_TO_TAP = f"""(element) => {{
+    const closed = ({CLOSE_KEYBOARD})();  // then Flutter moves things: look again once settled
+    return {{
+        closed,
+        whole: !closed && ({SHOWN_WHOLE})(element),
+        answers: window.__debrief.answers,
+        sent: window.__debrief.sent,
+    }};
+}}"""
+
+
+def in_view(page: Page, target: Locator, attempts: int = 5) -> tuple[int, int]:
     """Bring a control wholly onto the screen, away from the edges of the boxes that scroll it,
-    and wait until Flutter has drawn it there. Flutter takes a scroll of its accessibility
-    nodes (Playwright's before a click, or the browser's when a click focuses a control at the
-    edge of its box) as the user scrolling its page, and follows it a frame or more later; a
-    click in between hit what Flutter still drew at that point, under load nothing, and the
-    tap was lost. A control shown whole needs no scroll from either."""
-    keyboard_closed(page)
+    and wait until Flutter has drawn it there; a text field's keyboard is closed first (see
+    `CLOSE_KEYBOARD`). Flutter takes a scroll of its accessibility nodes (Playwright's before
+    a click, or the browser's when a click focuses a control at the edge of its box) as the
+    user scrolling its page, and follows it a frame or more later; a click in between hit what
+    Flutter still drew at that point, under load nothing, and the tap was lost. A control
+    shown whole needs no scroll from either. Returns the answers the page has received and
+    the messages it has sent (`received`, `messages_sent`) once the control is ready."""
     for _ in range(attempts):
-        if target.evaluate(SHOWN_WHOLE):
-            return
+        ready = target.evaluate(READY_TO_TAP)
+        if ready["whole"] and not ready["closed"]:
+            return int(ready["answers"]), int(ready["sent"])
         settled(page)
     raise AssertionError(f"{where_it_went(page, target)}: not shown whole after scrolling")
 
