@@ -20,7 +20,6 @@ from ui import (
     Seat,
     card_says,
     chip,
-    enter_deal,
     enter_kompromat_outcomes,
     enter_kompromat_round,
     enter_spy_event,
@@ -47,39 +46,6 @@ def names_of(record: dict[str, Any]) -> list[str]:
 
 def winner_line(result: dict[str, Any]) -> str:
     return EN("Game over: {names} won!", names=" & ".join(result["winners"]))
-
-
-def test_black_spy_full_game(page: Page) -> None:
-    record = scenario("black-spy-basic")
-    names = names_of(record)
-    # The scenario stops after deal 3; Ben's six black Spies in deal 4 end the game.
-    ending = {
-        "cards": {
-            "Anna": {
-                "black_spies": 0,
-                "black_low": 6,
-                "black_high": [8, 9, 10, 11],
-                "colored_spies": 4,
-            },
-            "Ben": {"black_spies": 6, "black_low": 0, "black_high": [], "colored_spies": 0},
-            "Carla": {"black_spies": 0, "black_low": 0, "black_high": [], "colored_spies": 0},
-            "Dirk": {"black_spies": 0, "black_low": 0, "black_high": [], "colored_spies": 0},
-        }
-    }
-    start_game(page, "Black Spy", names)
-    tap(page, "Start Black Spy")
-    for number, deal in enumerate(record["rounds"], start=1):
-        enter_deal(page, number, names, deal)
-    after_scenario = scoring.standings(record)
-    for name, total in after_scenario["totals"].items():
-        shown(page, f"{name}: total {EN.number(total)}")
-    shown(page, "Deal 4: Dirk deals 15 cards each")
-    enter_deal(page, 4, names, ending)
-    final = scoring.standings({**record, "rounds": [*record["rounds"], ending]})
-    assert final["finished"]
-    for name, total in final["totals"].items():
-        shown(page, f"{name}: total {EN.number(total)}")
-    shown(page, winner_line(final))
 
 
 def test_spy_full_game(page: Page) -> None:

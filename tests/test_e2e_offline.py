@@ -3,6 +3,10 @@
 Every request of the page is recorded from its first load (the app, Flutter's runtime, its
 fonts, the fallback font Flutter fetches for a glyph Roboto lacks such as the Mole draft's "→")
 to the winner's line.
+
+The game is also Black Spy's whole game in the card entry: the totals after the scenario's
+deals, the next deal's dealer and cards, the ending deal, the final totals and the winner, each
+as `scoring` says (it was played a second time for these in tests/test_e2e_games.py).
 """
 
 from __future__ import annotations
@@ -85,7 +89,19 @@ def test_a_whole_game_asks_no_other_host_and_finds_every_file(
         tap(page, "Start Black Spy")
         for number, deal in enumerate(record["rounds"], start=1):
             enter_deal(page, number, names, deal)
-        after = scoring.standings(record)["next_deal"]
+        so_far = scoring.standings(record)
+        for name, total in so_far["totals"].items():
+            shown(page, f"{name}: total {EN.number(total)}")
+        after = so_far["next_deal"]
+        shown(
+            page,
+            EN(
+                "Deal {number}: {dealer} deals {cards} cards each",
+                number=after["number"],
+                dealer=after["dealer"],
+                cards=after["cards_each"],
+            ),
+        )
         draft = EN.plural(
             "The Mole: {count} card set aside first. Draft: {order}",
             "The Mole: {count} cards set aside first. Draft: {order}",
@@ -95,6 +111,9 @@ def test_a_whole_game_asks_no_other_host_and_finds_every_file(
         shown(page, draft)
         enter_deal(page, 4, names, ending)
         final = scoring.standings({**record, "rounds": [*record["rounds"], ending]})
+        assert final["finished"]
+        for name, total in final["totals"].items():
+            shown(page, f"{name}: total {EN.number(total)}")
         shown(page, EN("Game over: {names} won!", names=" & ".join(final["winners"])))
     finally:
         context.close()
