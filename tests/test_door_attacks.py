@@ -13,6 +13,7 @@ import http.client
 import json
 import os
 import resource
+import selectors
 import socket
 import threading
 import time
@@ -309,10 +310,7 @@ def test_idle_and_trickling_connections_neither_pile_up_nor_starve_the_host(
         assert table.server.process is not None
         in_use = len(list(Path(f"/proc/{table.server.process.pid}/fd").iterdir()))
         assert in_use < 1024 - 128, f"{in_use} of 1024 files open: no reserve left"
-        deadline = time.monotonic() + 12
-        open_left = idle + trickling
-        while open_left and time.monotonic() < deadline:
-            open_left = [c for c in open_left if not closed_by_server(c)]
+        open_left = still_open_after(idle + trickling, seconds=12)
         assert not open_left, f"{len(open_left)} idle connections still open"
     finally:
         stop.set()
@@ -340,11 +338,33 @@ def timed_host_page(table: Table) -> float:
     return time.monotonic() - started
 
 
+def still_open_after(connections: list[socket.socket], seconds: float) -> list[socket.socket]:
+    """The connections the server has not closed within `seconds`: all are watched at once,
+    and each is looked at as soon as something comes on it (an end, an answer, an error)."""
+    deadline = time.monotonic() + seconds
+    open_left = set(connections)
+    with selectors.DefaultSelector() as watching:  # epoll: more than 1024 sockets
+        for connection in connections:
+            connection.setblocking(False)
+            watching.register(connection, selectors.EVENT_READ)
+        while open_left and (remaining := deadline - time.monotonic()) > 0:
+            for key, _ in watching.select(remaining):
+                connection = key.fileobj
+                assert isinstance(connection, socket.socket)
+                if closed_by_server(connection):
+                    watching.unregister(connection)
+                    open_left.discard(connection)
+    return list(open_left)
+
+
 def closed_by_server(connection: socket.socket) -> bool:
-    connection.settimeout(0.05)
+    """Whether the server has closed this (non-blocking) connection: what it sent read, then
+    its end, or an error."""
     try:
-        return connection.recv(4096) == b"" or closed_by_server(connection)
-    except TimeoutError:
+        while data := connection.recv(4096):
+            del data  # an answer before the end (a refusal): read on
+        return True
+    except BlockingIOError:
         return False
     except OSError:
         return True
