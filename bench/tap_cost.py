@@ -184,7 +184,7 @@ def main() -> int:
     args = parser.parse_args()
     from playwright.sync_api import sync_playwright
 
-    browser.animation_speed = float(os.environ.get("DEBRIEF_TEST_ANIMATION_SPEED") or 10)
+    browser.animation_speed = float(os.environ.get("DEBRIEF_TEST_ANIMATION_SPEED") or 100)
     with sync_playwright() as driver, tempfile.TemporaryDirectory() as profile:
         context = browser.launch_phone(driver, Path(profile))
         try:

@@ -19,8 +19,9 @@ if str(ROOT) not in sys.path:
 # DEBRIEF_TEST_FPS slows it (to reproduce what load does to taps; see tools/browser.py).
 FRAMES_PER_SECOND = int(os.environ.get("DEBRIEF_TEST_FPS") or 0) or None
 # How much faster than on a phone the app's animations run in the browser tests (see
-# tools/browser.py): ten times, unless DEBRIEF_TEST_ANIMATION_SPEED says otherwise (1: real).
-ANIMATION_SPEED = float(os.environ.get("DEBRIEF_TEST_ANIMATION_SPEED") or 10)
+# tools/browser.py): a hundred times, unless DEBRIEF_TEST_ANIMATION_SPEED says otherwise (1:
+# real).
+ANIMATION_SPEED = float(os.environ.get("DEBRIEF_TEST_ANIMATION_SPEED") or 100)
 
 
 @pytest.fixture(scope="session")

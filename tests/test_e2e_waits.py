@@ -128,7 +128,7 @@ def test_paced_frames_draw_at_the_rate_asked_and_cancel_as_asked(phone: Any) -> 
 def test_animations_run_as_much_faster_as_asked_and_their_clock_only_goes_forward(
     phone: Any,
 ) -> None:
-    """The browser tests run Flutter's animations ten times as fast (tools/browser.TIME_LAPSE):
+    """The browser tests run Flutter's animations faster (tools/browser.TIME_LAPSE); at ten times:
     an animation timed at one second by its frames' clock is over in a tenth of it, drawn in
     a few frames instead of sixty; the clock it is given never goes back."""
     page = phone.new_page()
