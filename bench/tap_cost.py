@@ -54,18 +54,26 @@ FLOOR_APP = textwrap.dedent(
 TICK = os.sysconf("SC_CLK_TCK")
 
 
-def descendants(pid: int) -> list[int]:
-    """Every process below `pid` (Chromium's, Playwright's driver, the servers)."""
-    children: dict[int, list[int]] = {}
+def processes() -> dict[int, tuple[int, float]]:
+    """Every process on the system: its parent and the CPU seconds it has used, user and system."""
+    found = {}
     for entry in os.listdir("/proc"):
         if entry.isdigit():
             try:
                 stat = Path(f"/proc/{entry}/stat").read_text()
             except OSError:
-                continue
-            parent = int(stat[stat.rfind(")") + 2 :].split()[1])
-            children.setdefault(parent, []).append(int(entry))
-    found, todo = [], [pid]
+                continue  # it has ended
+            fields = stat[stat.rfind(")") + 2 :].split()  # after the name, which may hold spaces
+            found[int(entry)] = (int(fields[1]), (int(fields[11]) + int(fields[12])) / TICK)
+    return found
+
+
+def with_descendants(pid: int, running: dict[int, tuple[int, float]]) -> list[int]:
+    """`pid` and every process below it (Chromium's, Playwright's driver, the servers)."""
+    children: dict[int, list[int]] = {}
+    for child, (parent, _) in running.items():
+        children.setdefault(parent, []).append(child)
+    found, todo = [pid], [pid]
     while todo:
         for child in children.get(todo.pop(), []):
             found.append(child)
@@ -94,15 +102,11 @@ def kind(pid: int) -> str | None:
 def cpu_by_kind() -> Counter[str]:
     """CPU seconds used so far by this process and those below it, by kind."""
     spent: Counter[str] = Counter()
-    for pid in [os.getpid(), *descendants(os.getpid())]:
+    running = processes()
+    for pid in with_descendants(os.getpid(), running):
         name = kind(pid)
-        try:
-            stat = Path(f"/proc/{pid}/stat").read_text()
-        except OSError:
-            continue
-        fields = stat[stat.rfind(")") + 2 :].split()
         if name is not None:
-            spent[name] += (int(fields[11]) + int(fields[12])) / TICK
+            spent[name] += running[pid][1]
     return spent
 
 

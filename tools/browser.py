@@ -611,7 +611,7 @@ def in_view(page: Page, target: Locator, attempts: int = 5) -> tuple[int, int]:
     the messages it has sent (`received`, `messages_sent`) once the control is ready."""
     for _ in range(attempts):
         ready = target.evaluate(READY_TO_TAP)
-        if ready["whole"] and not ready["closed"]:
+        if ready["whole"]:  # never while a keyboard was just closed
             return int(ready["answers"]), int(ready["sent"])
         settled(page)
     raise AssertionError(f"{where_it_went(page, target)}: not shown whole after scrolling")
@@ -631,7 +631,7 @@ def type_text(page: Page, field: str, text: str, submit: bool = False, drawn: bo
         settled(page)
         box.click()
         page.wait_for_function(EDITING, arg=field, timeout=15_000)
-    before, sent = received(page), int(page.evaluate("window.__debrief.sent"))
+    before, sent = received(page), messages_sent(page)
     box.fill(text)
     if submit:
         page.keyboard.press("Enter")
