@@ -2,12 +2,10 @@
 
 from __future__ import annotations
 
-import os
-import signal
-import subprocess
+from child_forge import Child
 
 
-def killed(child: subprocess.Popen[str]) -> tuple[str, str]:
+def killed(child: Child) -> tuple[str, str]:
     """Kill `child` (unless it has ended) and return what it printed on stdout and stderr
     that the test has not read yet. Read through the text streams, never `communicate()`:
     that reads the pipes themselves, past the lines a `readline()` before it had already
@@ -15,7 +13,7 @@ def killed(child: subprocess.Popen[str]) -> tuple[str, str]:
     at once, and those saves were lost to the test)."""
     assert child.stdout is not None and child.stderr is not None
     if child.poll() is None:
-        os.kill(child.pid, signal.SIGKILL)
+        child.kill()
     out, err = child.stdout.read(), child.stderr.read()  # the child is dead: both end
     child.wait()
     return out, err

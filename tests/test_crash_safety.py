@@ -17,6 +17,7 @@ from pathlib import Path
 
 import pytest
 from builders import ROOT
+from child_forge import Child, ChildForge
 from killed import killed
 
 from storage import Store
@@ -25,15 +26,11 @@ KILLS = 40
 CHILD = Path(__file__).resolve().parent / "crash_child.py"
 
 
-def run_and_kill(folder: Path, seed: int, rng: random.Random) -> list[tuple[str, int, str]]:
+def run_and_kill(
+    children: ChildForge, folder: Path, seed: int, rng: random.Random
+) -> list[tuple[str, int, str]]:
     """Start the child, kill it at a random moment, return what it reported saved."""
-    child = subprocess.Popen(
-        [sys.executable, str(CHILD), str(folder), str(seed)],
-        cwd=ROOT,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
+    child = children.start(str(folder), str(seed))
     when_ready = rng.random() < 0.8  # mostly while writing games; sometimes while opening
     out, err = kill_and_read(child, when_ready, rng.uniform(0, 0.3))
     assert "Traceback" not in err, err
@@ -45,7 +42,7 @@ def run_and_kill(folder: Path, seed: int, rng: random.Random) -> list[tuple[str,
     return saved
 
 
-def kill_and_read(child: subprocess.Popen[str], when_ready: bool, after: float) -> tuple[str, str]:
+def kill_and_read(child: Child, when_ready: bool, after: float) -> tuple[str, str]:
     """Kill the child `after` seconds (once it said "ready", if `when_ready`); return all it
     printed, on stdout and on stderr."""
     assert child.stdout is not None and child.stderr is not None
@@ -96,12 +93,13 @@ def test_sigkill_at_random_moments_loses_nothing_reported(tmp_path: Path) -> Non
     rng = random.Random(2026)
     reported: dict[str, tuple[int, str]] = {}
     kills_while_writing = 0
-    for seed in range(KILLS):
-        saved = run_and_kill(folder, seed, rng)
-        for game_id, rounds, state in saved:
-            reported[game_id] = (rounds, state)
-        kills_while_writing += bool(saved)
-        check_after_kill(folder, reported, saved[-1][0] if saved else None)
+    with ChildForge(CHILD, ROOT) as children:
+        for seed in range(KILLS):
+            saved = run_and_kill(children, folder, seed, rng)
+            for game_id, rounds, state in saved:
+                reported[game_id] = (rounds, state)
+            kills_while_writing += bool(saved)
+            check_after_kill(folder, reported, saved[-1][0] if saved else None)
     assert kills_while_writing >= KILLS // 2  # the kills did land in the middle of writing
     assert len(reported) > KILLS
 

@@ -15,12 +15,14 @@ import random
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import generators
 import pytest
 from builders import ROOT
+from child_forge import ChildForge
 from killed import killed
 
 from storage import Store
@@ -60,17 +62,13 @@ def a_backup(rng: random.Random) -> dict[str, Any]:
     return {"format": "debrief-backup/1", "players": players, "games": games}
 
 
-def kill_during_import(folder: Path, source: Path, rng: random.Random, after_journal: bool) -> bool:
+def kill_during_import(
+    children: ChildForge, folder: Path, source: Path, rng: random.Random, after_journal: bool
+) -> bool:
     """Run the child and kill it while the journal is there (or just after it is gone);
     returns whether it reported the import done."""
     journal = folder / "journal.json"
-    child = subprocess.Popen(
-        [sys.executable, str(CHILD), str(folder), str(source)],
-        cwd=ROOT,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
+    child = children.start(str(folder), str(source))
     assert child.stdout is not None
     assert child.stdout.readline().strip() == "ready"
     # Poll the folder with the shortest sleep: a busy loop here took a whole core from the
@@ -104,8 +102,15 @@ def imported(folder: Path, document: dict[str, Any]) -> tuple[int, int]:
         store.close()
 
 
+@pytest.fixture(scope="module")
+def children() -> Iterator[ChildForge]:
+    """The importing children, forked from one Python that imported Debrief."""
+    with ChildForge(CHILD, ROOT) as forge:
+        yield forge
+
+
 @pytest.mark.skipif(os.name == "nt", reason="SIGKILL is POSIX")
-def test_a_killed_import_leaves_all_of_it_or_none(tmp_path: Path) -> None:
+def test_a_killed_import_leaves_all_of_it_or_none(tmp_path: Path, children: ChildForge) -> None:
     rng = random.Random(9)
     document = a_backup(rng)
     source = tmp_path / "backup.json"
@@ -114,7 +119,7 @@ def test_a_killed_import_leaves_all_of_it_or_none(tmp_path: Path) -> None:
     outcomes: list[tuple[int, int]] = []
     for run in range(RUNS):
         folder = tmp_path / f"data-{run}"
-        done = kill_during_import(folder, source, rng, after_journal=run % 5 == 4)
+        done = kill_during_import(children, folder, source, rng, after_journal=run % 5 == 4)
         found = imported(folder, document)
         outcomes.append(found)
         assert found in ((0, 0), everything), f"run {run}: {found} of {everything}"
@@ -136,7 +141,7 @@ def test_a_killed_import_leaves_all_of_it_or_none(tmp_path: Path) -> None:
 
 @pytest.mark.skipif(os.name == "nt", reason="SIGKILL is POSIX")
 def test_recovering_an_interrupted_import_writes_each_file_once(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, children: ChildForge
 ) -> None:
     """Issue 9.4: recovery after a crash in a big import rewrote the index once per game
     (minutes for thousands of games); it must take one write per file, like the import."""
@@ -146,7 +151,7 @@ def test_recovering_an_interrupted_import_writes_each_file_once(
     source.write_text(json.dumps(document))
     folder = tmp_path / "data"
     while True:  # until a kill lands while the journal is there
-        done = kill_during_import(folder, source, rng, after_journal=False)
+        done = kill_during_import(children, folder, source, rng, after_journal=False)
         if (folder / "journal.json").exists() or not done:
             break
     assert (folder / "journal.json").exists()
