@@ -7,6 +7,7 @@ import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 import pytest
 
@@ -128,7 +129,7 @@ def open_on_phone(phone: Any, app: Any) -> Any:
 
 def put_away(page: Any, request: pytest.FixtureRequest) -> None:
     """After a test: on failure a screenshot goes to test-failures/. Every tab the test opened
-    beside its page is closed; the page is kept for the next test, on a blank document (a page
+    beside its page is closed; the page is kept for the next test, on a still document (a page
     left on the app keeps drawing, and took the CPU from every later test), unless the test
     failed: then it is closed too, and the next test starts on a new one."""
     if page.is_closed():
@@ -144,8 +145,27 @@ def put_away(page: Any, request: pytest.FixtureRequest) -> None:
     context.clear_permissions()
     if not failed:
         page.unroute_all()
-        page.goto("about:blank")
+        wait_on_a_still_document(page)
         KEPT[id(context)] = page
+
+
+def wait_on_a_still_document(page: Any) -> None:
+    """Where a kept page waits for the next test: a document that draws nothing, of the app's
+    own site (its icon, answered while the app still serves), so that Chromium keeps the page's
+    renderer process for the next test's app, which is served at the same address. After
+    about:blank, another site, loading the app took a new process: half as much CPU again
+    (1.9 s against 1.2 s a test, measured on 2 cores). A page whose app has stopped already
+    waits on about:blank."""
+    from playwright.sync_api import Error as PlaywrightError
+
+    address = urlsplit(page.url)
+    if address.scheme in ("http", "https"):
+        try:
+            page.goto(f"{address.scheme}://{address.netloc}/favicon.png")
+            return
+        except PlaywrightError:  # nothing answers there any more
+            pass
+    page.goto("about:blank")
 
 
 @pytest.fixture
