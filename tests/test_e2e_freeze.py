@@ -9,11 +9,10 @@ from pathlib import Path
 
 import pytest
 from damaged import good_folder
-from playwright.sync_api import Browser
 from startup import faults
-from ui import shown
+from ui import OnPhone, shown
 
-from tools.browser import AppServer, open_app, see, tap
+from tools.browser import see, tap
 
 pytestmark = pytest.mark.e2e
 
@@ -27,7 +26,7 @@ def wait_until(condition: Callable[[], bool], seconds: float = 15) -> None:
 
 
 def test_a_component_that_raises_once_does_not_freeze_the_session(
-    browser: Browser, tmp_path: Path
+    on_phone: OnPhone, tmp_path: Path
 ) -> None:
     """In flet 1.0.5 one exception while re-rendering ended the update loop for good: every
     later change was dropped without a word. Now the player is told, and the next change
@@ -41,23 +40,18 @@ def test_a_component_that_raises_once_does_not_freeze_the_session(
         "DEBRIEF_FAULT_SWITCH": str(switch),
         "DEBRIEF_FAULT_TARGET": "views.home:GameCard",
     }
-    server = AppServer(folder, env=env).start()
-    page = open_app(browser, server.url)
-    try:
-        shown(page, "Games in progress")
-        switch.write_text("on")
-        tap(page, "Players")  # the home screen is drawn again: its game card raises
-        wait_until(lambda: not switch.exists())  # it did raise
-        see(page, "Something went wrong")
-        # The failed drawing left the home screen, or the next one drew the players' screen
-        # (the change was kept): either way the change after it must reach the screen.
-        players = page.get_by_text("Add a player")
-        new_game = page.get_by_role("button", name="New game", exact=True)
-        players.or_(new_game).first.wait_for(state="visible", timeout=15_000)
-        if players.count():
-            tap(page, "Back")
-        tap(page, "New game")
-        shown(page, "Which game?")
-    finally:
-        page.close()
-        server.stop()
+    _, page = on_phone(folder, env=env)
+    shown(page, "Games in progress")
+    switch.write_text("on")
+    tap(page, "Players")  # the home screen is drawn again: its game card raises
+    wait_until(lambda: not switch.exists())  # it did raise
+    see(page, "Something went wrong")
+    # The failed drawing left the home screen, or the next one drew the players' screen
+    # (the change was kept): either way the change after it must reach the screen.
+    players = page.get_by_text("Add a player")
+    new_game = page.get_by_role("button", name="New game", exact=True)
+    players.or_(new_game).first.wait_for(state="visible", timeout=15_000)
+    if players.count():
+        tap(page, "Back")
+    tap(page, "New game")
+    shown(page, "Which game?")

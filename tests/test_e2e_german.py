@@ -14,10 +14,10 @@ from typing import Any
 
 import pytest
 from damaged import games_in_progress
-from playwright.sync_api import Browser, Page
-from ui import shown
+from playwright.sync_api import Page
+from ui import OnPhone, shown
 
-from tools.browser import AppServer, open_app, tap
+from tools.browser import tap
 from views.i18n import Translator
 
 pytestmark = pytest.mark.e2e
@@ -74,42 +74,37 @@ def open_game(page: Page, title: str) -> None:
     page.get_by_role("button", name=DE("Back"), exact=True).first.wait_for()
 
 
-def test_no_german_word_is_broken_on_any_screen(browser: Browser, tmp_path: Path) -> None:
+def test_no_german_word_is_broken_on_any_screen(on_phone: OnPhone, tmp_path: Path) -> None:
     folder = tmp_path / "data"
     games_in_progress(folder, "de")
-    app = AppServer(folder).start()
-    page = open_app(browser, app.url)
-    try:
-        # Tall enough that no screen scrolls (a box scrolled half out of view is clipped).
-        page.set_viewport_size({"width": 400, "height": 3000})
-        survey = Survey(page)
-        shown(page, DE("Games in progress"))
-        survey.look("Start")
-        open_game(page, "Black Spy")
-        survey.look("Black Spy")
-        tap(page, DE("Enter deal {number}", number=4))
-        survey.look("Black Spy, Runde eintragen")
-        tap(page, DE("Discard"))
+    _, page = on_phone(folder)
+    # Tall enough that no screen scrolls (a box scrolled half out of view is clipped).
+    page.set_viewport_size({"width": 400, "height": 3000})
+    survey = Survey(page)
+    shown(page, DE("Games in progress"))
+    survey.look("Start")
+    open_game(page, "Black Spy")
+    survey.look("Black Spy")
+    tap(page, DE("Enter deal {number}", number=4))
+    survey.look("Black Spy, Runde eintragen")
+    tap(page, DE("Discard"))
+    tap(page, DE("Back"))
+    open_game(page, "Kompromat")
+    survey.look("Kompromat")
+    page.get_by_role("button", name=re.compile(r"^Runde 2 von 6 eintragen")).first.click()
+    shown(page, DE("Mission card"))
+    survey.look("Kompromat, Runde eintragen")
+    tap(page, DE("Discard"))
+    tap(page, DE("Back"))
+    for title in ("SPY", "Spywhere"):
+        open_game(page, title)
+        survey.look(title)
         tap(page, DE("Back"))
-        open_game(page, "Kompromat")
-        survey.look("Kompromat")
-        page.get_by_role("button", name=re.compile(r"^Runde 2 von 6 eintragen")).first.click()
-        shown(page, DE("Mission card"))
-        survey.look("Kompromat, Runde eintragen")
-        tap(page, DE("Discard"))
+    tap(page, DE("New game"))
+    survey.look("Neues Spiel")
+    tap(page, DE("Back"))
+    for screen in ("History", "Players", "Settings"):
+        tap(page, DE(screen))
+        survey.look(DE(screen))
         tap(page, DE("Back"))
-        for title in ("SPY", "Spywhere"):
-            open_game(page, title)
-            survey.look(title)
-            tap(page, DE("Back"))
-        tap(page, DE("New game"))
-        survey.look("Neues Spiel")
-        tap(page, DE("Back"))
-        for screen in ("History", "Players", "Settings"):
-            tap(page, DE(screen))
-            survey.look(DE(screen))
-            tap(page, DE("Back"))
-    finally:
-        page.close()
-        app.stop()
     assert survey.broken == [], "\n".join(survey.broken)

@@ -9,7 +9,6 @@ from __future__ import annotations
 import json
 import re
 import sys
-from collections.abc import Iterator
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
@@ -17,7 +16,7 @@ from typing import Any
 import pytest
 from builders import ROOT, SCENARIOS
 from playwright.sync_api import Browser, Page
-from ui import EN, chip, shown, tap_starting
+from ui import EN, OnPhone, chip, shown, tap_starting
 
 import scoring
 from storage import Store
@@ -45,21 +44,20 @@ def records() -> list[dict[str, Any]]:
 
 
 @pytest.fixture
-def seeded(tmp_path: Path, records: list[dict[str, Any]]) -> Iterator[AppServer]:
+def seeded(
+    tmp_path: Path, records: list[dict[str, Any]], on_phone: OnPhone
+) -> tuple[AppServer, Page]:
+    """The app on a data folder that holds `records`, and the phone's page on it."""
     folder = tmp_path / "data"
     store = Store.open(folder)
     apply_import(store, plan_import(store, records, "test"))
     store.close()
-    server = AppServer(folder).start()
-    yield server
-    server.stop()
+    return on_phone(folder)
 
 
 @pytest.fixture
-def history_page(browser: Browser, seeded: AppServer) -> Iterator[Page]:
-    page = open_app(browser, seeded.url)
-    yield page
-    page.close()
+def history_page(seeded: tuple[AppServer, Page]) -> Page:
+    return seeded[1]
 
 
 def plays(record: dict[str, Any], name: str) -> bool:

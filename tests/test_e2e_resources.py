@@ -9,11 +9,11 @@ from pathlib import Path
 
 import pytest
 from builders import SCENARIOS
-from playwright.sync_api import Browser, Page
+from playwright.sync_api import Page
 from startup import faults
-from ui import chip, open_cards_entry, seat_table, shown
+from ui import OnPhone, chip, open_cards_entry, seat_table, shown
 
-from tools.browser import AppServer, open_app, see, tap
+from tools.browser import see, tap
 
 pytestmark = pytest.mark.e2e
 
@@ -39,7 +39,7 @@ def test_a_backup_bigger_than_16_mib_imports_in_the_browser(page: Page, tmp_path
 
 
 def test_a_full_disk_refuses_a_save_in_words_and_keeps_the_entry(
-    browser: Browser, tmp_path: Path
+    on_phone: OnPhone, tmp_path: Path
 ) -> None:
     switch = tmp_path / "disk-full"
     env: dict[str, str | None] = {
@@ -48,21 +48,16 @@ def test_a_full_disk_refuses_a_save_in_words_and_keeps_the_entry(
         "DEBRIEF_FAULT_SWITCH": str(switch),
     }
     seat_table(tmp_path / "data", "black-spy", ["Anna", "Ben", "Carla"])
-    server = AppServer(tmp_path / "data", env=env).start()
-    page = open_app(browser, server.url)  # it opens on the game at the table
-    try:
-        open_cards_entry(page, "Enter deal 1")
-        chip(page, "Anna: black Spies: 6")
-        switch.write_text("full")
-        tap(page, "Save deal")
-        see(page, "The disk is full")
-        # What was entered is still there (six black Spies) and the entry is still open, as
-        # nothing was stored.
-        six = page.get_by_role("checkbox", name="Anna: black Spies: 6", exact=True)
-        assert six.get_attribute("aria-checked") == "true"
-        os.remove(switch)
-        tap(page, "Save deal")
-        see(page, "Deal 1 saved")
-    finally:
-        page.close()
-        server.stop()
+    _, page = on_phone(tmp_path / "data", env=env)  # it opens on the game at the table
+    open_cards_entry(page, "Enter deal 1")
+    chip(page, "Anna: black Spies: 6")
+    switch.write_text("full")
+    tap(page, "Save deal")
+    see(page, "The disk is full")
+    # What was entered is still there (six black Spies) and the entry is still open, as
+    # nothing was stored.
+    six = page.get_by_role("checkbox", name="Anna: black Spies: 6", exact=True)
+    assert six.get_attribute("aria-checked") == "true"
+    os.remove(switch)
+    tap(page, "Save deal")
+    see(page, "Deal 1 saved")

@@ -8,9 +8,10 @@ from typing import Any
 
 import pytest
 from builders import SCENARIOS
-from playwright.sync_api import Browser, Page
+from playwright.sync_api import Page
 from ui import (
     EN,
+    OnPhone,
     Seat,
     chip,
     enter_deal,
@@ -22,7 +23,7 @@ from ui import (
 )
 
 import scoring
-from tools.browser import AppServer, open_app, see, tap, type_text
+from tools.browser import see, tap, type_text
 
 pytestmark = pytest.mark.e2e
 
@@ -147,7 +148,7 @@ def test_the_mole_draft_says_who_counts_as_older_for_having_no_birth_date(page: 
 
 
 def test_a_game_stored_before_a_rule_opens_at_the_round_to_correct(
-    browser: Browser, tmp_path: Path
+    on_phone: OnPhone, tmp_path: Path
 ) -> None:
     """Issue 8: a stored game that breaks a rule added since is reported, kept, and opens at
     the offending round; once corrected it is an ordinary game again."""
@@ -155,28 +156,23 @@ def test_a_game_stored_before_a_rule_opens_at_the_round_to_correct(
 
     folder = tmp_path / "data"
     stored_by_version_2(folder, [stale_kompromat()], [])
-    server = AppServer(folder).start()
-    page = open_app(browser, server.url)
-    try:
-        shown(page, "Round 1 needs a correction")  # on the game's card at home
-        see(page, "breaks a rule in round 1: Anna played no cards on mission 4 of round 1")
-        tap_starting(page, "Kompromat · Anna, Ben")
-        shown(
-            page,
-            "This game was saved before Debrief knew a rule it breaks. Correct the "
-            "round to go on; until then the game counts in no statistics.",
-        )
-        shown(page, "Correct round 1")
-        chip(page, "Mission 4")
-        tap(page, "Anna plays 6")
-        save(page, "Save round", "Round 1 saved.")
-        fixed = scenario_record("kompromat-first-round")
-        for name, total in scoring.standings(fixed)["totals"].items():
-            shown(page, f"{name}: {EN.number(total)} VP")
-        shown(page, "Enter round 2 of 6 (Anna starts)")
-    finally:
-        page.close()
-        server.stop()
+    _, page = on_phone(folder)
+    shown(page, "Round 1 needs a correction")  # on the game's card at home
+    see(page, "breaks a rule in round 1: Anna played no cards on mission 4 of round 1")
+    tap_starting(page, "Kompromat · Anna, Ben")
+    shown(
+        page,
+        "This game was saved before Debrief knew a rule it breaks. Correct the "
+        "round to go on; until then the game counts in no statistics.",
+    )
+    shown(page, "Correct round 1")
+    chip(page, "Mission 4")
+    tap(page, "Anna plays 6")
+    save(page, "Save round", "Round 1 saved.")
+    fixed = scenario_record("kompromat-first-round")
+    for name, total in scoring.standings(fixed)["totals"].items():
+        shown(page, f"{name}: {EN.number(total)} VP")
+    shown(page, "Enter round 2 of 6 (Anna starts)")
 
 
 def scenario_record(name: str) -> dict[str, Any]:
@@ -184,23 +180,18 @@ def scenario_record(name: str) -> dict[str, Any]:
 
 
 def test_the_app_starts_on_a_damaged_folder_and_says_what_was_kept_aside(
-    browser: Browser, tmp_path: Path
+    on_phone: OnPhone, tmp_path: Path
 ) -> None:
     """Issue 9.5: every damage of tests/damaged.py at once; the app starts, shows each notice
     and the game in progress."""
     from damaged import damaged_folder
 
     folder = damaged_folder(tmp_path / "data")
-    server = AppServer(folder).start()
-    page = open_app(browser, server.url)
-    try:
-        tap_starting(page, "Black Spy · Anna, Ben, Carla, Dirk")
-        shown(page, "Deal 4: Dirk deals 15 cards each")
-        tap(page, "Back")
-        see(page, "the data's version mark was damaged")
-        see(page, "an interrupted change could not be completed")
-        see(page, "debrief.lock was not a lock file")
-        see(page, "an entry of active.json (chess-1) cannot be used")
-    finally:
-        page.close()
-        server.stop()
+    _, page = on_phone(folder)
+    tap_starting(page, "Black Spy · Anna, Ben, Carla, Dirk")
+    shown(page, "Deal 4: Dirk deals 15 cards each")
+    tap(page, "Back")
+    see(page, "the data's version mark was damaged")
+    see(page, "an interrupted change could not be completed")
+    see(page, "debrief.lock was not a lock file")
+    see(page, "an entry of active.json (chess-1) cannot be used")

@@ -22,6 +22,8 @@ from views.i18n import Translator
 EN = Translator("en")
 # The `table` fixture: table(game, names, options=None, rounds=None) -> (app, page).
 Seat = Callable[..., tuple[AppServer, Page]]
+# The `on_phone` fixture: on_phone(folder, env=None) -> (app, page).
+OnPhone = Callable[..., tuple[AppServer, Page]]
 TARGETS = {
     "safe-1": "Safe 1",
     "safe-2": "Safe 2",
