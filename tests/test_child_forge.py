@@ -14,10 +14,11 @@ SCRIPT = textwrap.dedent(
     """
     import sys, time
     def main():
-        print("ready", *sys.argv[1:], flush=True)
         if sys.argv[1] == "fail":
+            print("ready fail", flush=True)
             raise ValueError("as asked")
-        print("to stderr", file=sys.stderr, flush=True)
+        print("to stderr", file=sys.stderr, flush=True)  # before "ready": the test reads both
+        print("ready", *sys.argv[1:], flush=True)
         time.sleep(60)
     """
 )
