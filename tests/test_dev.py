@@ -101,3 +101,13 @@ def test_a_python_without_venv_support_names_the_package_to_install(
     assert stopped.value.code == 1
     assert "sudo apt install python3-venv" in capsys.readouterr().out
     assert not (tmp_path / ".venv").exists()
+
+
+def test_the_tests_run_on_every_core_and_the_fast_ones_on_more_workers(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(dev.os, "cpu_count", lambda: 2)
+    assert dev.parallel([]) == ["-n", "3", "--dist", "worksteal"]
+    assert dev.parallel(["-m", "not e2e"], fast=True) == ["-n", "4", "--dist", "worksteal"]
+    assert dev.parallel(["-n", "1"], fast=True) == []  # the caller's choice
+    assert dev.parallel(["-p", "no:xdist"]) == []
