@@ -4,8 +4,8 @@ script's imports once, then forks a copy of itself for every child a test starts
     python tests/child_forge.py SCRIPT SOCKET_FD
 
 A kill test starts dozens of children (tests/crash_child.py, tests/import_child.py) and kills
-each at a random moment; a fresh `python SCRIPT` spent about a third of a second importing
-Debrief before the moment the test is about, four fifths of the test's CPU. Each copy runs the
+each at a random moment; a fresh `python SCRIPT` spent up to half a second importing Debrief
+before the moment the test is about (the two kill tests took 27 s, forked 21 s). Each copy runs the
 script's `main()` with its own arguments and its own stdout and stderr, as `python SCRIPT ARGS`
 would, from the point where the imports are done; SIGKILL ends it as it would end that Python.
 
