@@ -111,3 +111,11 @@ def test_the_tests_run_on_every_core_and_the_fast_ones_on_more_workers(
     assert dev.parallel(["-m", "not e2e"], fast=True) == ["-n", "4", "--dist", "worksteal"]
     assert dev.parallel(["-n", "1"], fast=True) == []  # the caller's choice
     assert dev.parallel(["-p", "no:xdist"]) == []
+
+
+def test_the_tests_keep_compiled_modules_where_the_environment_says_not_to(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv("PYTHONDONTWRITEBYTECODE", "1")
+    dev.keep_compiled_modules()
+    assert "PYTHONDONTWRITEBYTECODE" not in dev.os.environ
