@@ -205,9 +205,9 @@ def on_phone(
 def table(
     on_phone: Callable[..., tuple[Any, Any]], tmp_path: Path
 ) -> Callable[..., tuple[Any, Any]]:
-    """`table(game, names, options=None, rounds=None)`: the app served with that game at the
-    table, as New game starts it (`ui.seat_table`), and a page on it as `page` opens one;
-    returns (app, page)."""
+    """`table(game, names, options=None, rounds=None, born=None)`: the app served with that
+    game at the table, as New game starts it (`ui.seat_table`), and a page on it as `page`
+    opens one; returns (app, page)."""
     from ui import seat_table
 
     def seat(
@@ -215,8 +215,9 @@ def table(
         names: list[str],
         options: dict[str, Any] | None = None,
         rounds: list[dict[str, Any]] | None = None,
+        born: dict[str, str] | None = None,
     ) -> tuple[Any, Any]:
-        seat_table(tmp_path / "data", game, names, options, rounds)
+        seat_table(tmp_path / "data", game, names, options, rounds, born)
         return on_phone(tmp_path / "data")
 
     return seat

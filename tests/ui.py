@@ -20,7 +20,7 @@ from views.games.kompromat import effect_label
 from views.i18n import Translator
 
 EN = Translator("en")
-# The `table` fixture: table(game, names, options=None, rounds=None) -> (app, page).
+# The `table` fixture: table(game, names, options=None, rounds=None, born=None) -> (app, page).
 Seat = Callable[..., tuple[AppServer, Page]]
 # The `on_phone` fixture: on_phone(folder, env=None) -> (app, page).
 OnPhone = Callable[..., tuple[AppServer, Page]]
@@ -105,22 +105,26 @@ def seat_table(
     names: list[str],
     options: dict[str, Any] | None = None,
     rounds: list[dict[str, Any]] | None = None,
+    born: dict[str, str] | None = None,
 ) -> str:
     """What New game makes of `names` seated in this order, with the game's default options or
-    those its form set (`options`): the players in the roster, the game started (with `rounds`
-    saved) and the app reopening on it. Written to `folder` before the app is served from it
-    (the `table` fixture), for tests whose point comes after New game: drawing that screen and
-    typing the names cost more than most of them (tests of its own drive it). Returns the
-    game's id."""
+    those its form set (`options`) and the birth dates typed there (`born`): the players in the
+    roster, the game started (with `rounds` saved) and the app reopening on it. Written to
+    `folder` before the app is served from it (the `table` fixture), for tests whose point
+    comes after New game: drawing that screen and typing the names cost more than most of
+    them (tests of its own drive it). Returns the game's id."""
     from storage import Store
     from views import games
 
     options_of = games.view_of(game).options_of
     store = Store.open(folder)
     try:
+        born = born or {}
         for name in names:
-            store.add_player(name)
-        players = [{"name": name} for name in names]
+            store.add_player(name, born.get(name))
+        players = [
+            {"name": name, **({"born": born[name]} if name in born else {})} for name in names
+        ]
         record = store.create_game(game, players, options_of(tuple(names), options or {}))
         for round_ in rounds or []:
             store.append_round(record["meta"]["id"], round_)
