@@ -69,7 +69,7 @@ def test_every_target_on_every_screen_is_at_least_48_px(page: Page) -> None:
     survey.look("Black Spy sheet")
     tap(page, "Back")
 
-    start_game(page, "Kompromat", ["Anna", "Ben"])
+    start_game(page, "Kompromat", ["Anna", "Ben"], known=True)
     survey.look("new Kompromat game")
     tap(page, "Start Kompromat")
     tap_starting(page, "Enter round 1 of 6")
@@ -82,13 +82,13 @@ def test_every_target_on_every_screen_is_at_least_48_px(page: Page) -> None:
     tap(page, "Discard")
     tap(page, "Back")
 
-    start_game(page, "SPY", names)
+    start_game(page, "SPY", names, known=True)
     tap(page, "Start SPY")
     enter_spy_event(page, {"by": "Anna", "base": "Ben", "event": "target"}, 1)
     survey.look("SPY table")
     tap(page, "Back")
 
-    start_game(page, "Spywhere", names)
+    start_game(page, "Spywhere", names, known=True)
     survey.look("new Spywhere game")
     tap(page, "Start Spywhere")
     survey.look("Spywhere ending, quick")

@@ -134,11 +134,16 @@ def seat_table(
         store.close()
 
 
-def start_game(page: Page, title: str, names: list[str]) -> None:
+def start_game(page: Page, title: str, names: list[str], known: bool = False) -> None:
+    """New game of `title` with `names` seated in this order: typed as new players, or, when
+    they are `known` (in the roster), tapped on their chips."""
     tap(page, "New game")
     tap_starting(page, title)
     for name in names:
-        type_text(page, "New player", name, submit=True)
+        if known:
+            chip(page, name)
+        else:
+            type_text(page, "New player", name, submit=True)
         page.get_by_role("button", name=f"Move {name} up").wait_for(timeout=15_000)
 
 
