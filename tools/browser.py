@@ -276,7 +276,7 @@ PACED_FRAMES = """((perSecond) => {
 
 
 # How much faster than real time the app's animations run (1: as on a phone). The browser
-# tests play them ten times as fast (tests/conftest.py), as Android's UI tests are run with
+# tests play them a hundred times as fast (tests/conftest.py), as Android's UI tests are run with
 # the system's animation scale turned down: a page's slide or a button's ripple is drawn in a
 # few frames instead of twenty to forty, and the CPU that drawing them took (a third of the
 # tests' time) goes to the next step. Flutter times every animation by the frames' clock.
