@@ -16,6 +16,7 @@ from ui import (
     EN,
     Seat,
     chip,
+    choose_form,
     enter_kompromat_outcomes,
     open_round_with_cards,
     save,
@@ -112,3 +113,22 @@ def test_a_perfect_21_after_a_vesper_martini_says_why(table: Seat) -> None:
         ),
     )
     shown(page, EN("Perfect 21: {name} returns a token", name="Anna"))
+
+
+def test_a_token_taken_earlier_in_the_round_goes_back_on_a_perfect_21(table: Seat) -> None:
+    """Issue 24: Anna starts the round without tokens, takes one above 21 on mission 1 and has
+    a perfect 21 on mission 2: she may return it (the screen read the tokens held at the
+    round's start, none, and kept the chip disabled; the engine returns it)."""
+    _, page = table("kompromat", NAMES, {"first_player": "Anna"})
+    tap_starting(page, "Enter round 1 of 6")
+    choose_form(page, "Quick")
+    chip(page, "Anna: above 21")  # Ben wins by the marks; Anna takes a fail token
+    tap(page, "Mission card: Target (5 VP)", role="checkbox")  # mission 2 opens by itself
+    page.get_by_role("checkbox", name="Mission 2", checked=True).wait_for()
+    chip(page, "Anna: 21")
+    back = page.get_by_role("checkbox", name="Perfect 21: Anna returns a token", exact=True)
+    back.wait_for()
+    assert back.is_enabled(), "Anna holds the token she took on mission 1"
+    chip(page, "Perfect 21: Anna returns a token")  # and a single 21 wins the mission
+    tap(page, "Mission card: Target (3 VP)", role="checkbox")  # mission 3 opens by itself
+    shown(page, "Mission 2: Anna wins. Tokens: Anna 0, Ben 0")  # the token went back

@@ -784,3 +784,27 @@ def test_usb_stick_repeats_an_item_either_player_used_decision() -> None:
     assert [e.code for e in errors_of(game(*missions, m(T3, [9], [8], effects=[as_drone])))] == [
         "ItemNotUsedYet"
     ]
+
+
+def test_a_token_taken_earlier_in_the_round_may_go_back_on_a_perfect_21() -> None:
+    """Issue 24: Anna holds no token when round 1 starts; at 21 on mission 1 she has none to
+    return; above 21 there she takes one, and at 21 on mission 2 she may return it, as saving
+    does (the screen read the tokens held at the round's start and refused)."""
+    import scoring
+
+    start = scoring.replay(game())
+    outcome = {"winner": "Anna", "busts": [], "perfect": ["Anna"]}  # a single 21 wins
+    at_21_first = [{"card": CODE, "alarm": 0, "outcome": outcome}]
+    first = rules.RoundDraft.from_json({"missions": at_21_first}, start.table)
+    assert rules.RULES.preview(start.state, first)[0].may_return == frozenset()
+    bust_then_21 = [
+        {"card": DOC, "alarm": 0, "outcome": {"winner": "Ben", "busts": ["Anna"], "perfect": []}},
+        {"card": CODE, "alarm": 0, "outcome": outcome},
+    ]
+    draft = rules.RoundDraft.from_json({"missions": bust_then_21}, start.table)
+    assert rules.RULES.preview(start.state, draft)[1].may_return == {"Anna"}
+    returned = draft.with_mission(1, draft.missions[1].with_return("Anna"))
+    previews = rules.RULES.preview(start.state, returned)
+    assert previews[1].tokens == {"Anna": 0, "Ben": 0}  # saving returns it too
+    unresolved = draft.with_mission(0, draft.missions[0].with_outcome(rules.OutcomeDraft()))
+    assert rules.RULES.preview(start.state, unresolved)[1].may_return == {"Anna"}  # not known
