@@ -446,6 +446,10 @@ class MissionPreview:
     # that changed their total (Decision: a 21 after a Newspaper or Vesper Martini is perfect;
     # none: 21 by the cards). In outcome form, the players the table marked at 21.
     perfect: dict[str, tuple[Effect, ...]] = field(default_factory=dict)
+    # The players at 21 who may return a token here: those holding one before this mission
+    # (tokens taken on earlier missions of the round count). While an earlier mission is not
+    # resolved the tokens are not known yet: everyone at 21 may.
+    may_return: frozenset[str] = frozenset()
 
     @property
     def ends_game(self) -> bool:
@@ -1277,6 +1281,7 @@ class Kompromat(GameRules[Options, KompromatRound, State]):
             after_items = {
                 n: mission_total(plays[n], modifiers[n]) if plays[n] else None for n in table.names
             }
+            perfect = self._perfect(table, entered, after_items)
             preview = MissionPreview(
                 totals=after_items,
                 values={n: tuple(counted_values(plays[n], modifiers[n])) for n in table.names},
@@ -1284,7 +1289,10 @@ class Kompromat(GameRules[Options, KompromatRound, State]):
                 left=left,
                 offers={name: () for name in table.names},
                 ended=ended,
-                perfect=self._perfect(table, entered, after_items),
+                perfect=perfect,
+                may_return=frozenset(
+                    name for name in perfect if known is None or known.holdings[name].tokens > 0
+                ),
             )
             if known is not None and not known.token_losers:
                 totals = self._mission_totals(table, mission) if mission else None

@@ -659,7 +659,7 @@ def after_reveal(
                 t("Perfect 21: {name} returns a token", name=name),
                 returning,
                 lambda: change(lambda m: m.with_return(name)),
-                disabled=player.tokens == 0 and not returning,
+                disabled=name not in preview.may_return and not returning,
             )
         )
     extra += item_effects(t, name, mission, preview, change)
