@@ -535,3 +535,18 @@ def test_draft_points_while_typing_and_once_complete() -> None:
     assert scoring.draft_points(rec, draft)["Anna"] == 18
     complete = moon(FOUR, "Carla", {"Ben": 4})
     assert scoring.draft_points(rec, complete) == {"Anna": 60, "Ben": 40, "Carla": 0, "Dirk": 60}
+
+
+def test_the_distance_to_the_end_is_what_ends_the_game_decision() -> None:
+    """Issue 24: with Going Back a game ends only above the end value, so from 91 it takes 10
+    points (9 only reach 100, and are halved); from 37.5 (an exact half) it takes 63. Without
+    Going Back, reaching the end value ends it: 9."""
+
+    def sheet(total: Fraction, going_back: bool) -> rules.Sheet:
+        return rules.Sheet((), {"Anna": total}, (), 100, going_back, frozenset(), None)
+
+    assert sheet(Fraction(91), going_back=True).to_end("Anna") == 10
+    assert sheet(Fraction(75, 2), going_back=True).to_end("Anna") == 63
+    assert sheet(Fraction(100), going_back=True).to_end("Anna") == 1
+    assert sheet(Fraction(91), going_back=False).to_end("Anna") == 9
+    assert sheet(Fraction(100), going_back=False).to_end("Anna") == 0

@@ -199,3 +199,12 @@ def test_the_app_starts_on_a_damaged_folder_and_says_what_was_kept_aside(
     see(page, "an interrupted change could not be completed")
     see(page, "debrief.lock was not a lock file")
     see(page, "an entry of active.json (chess-1) cannot be used")
+
+
+def test_with_going_back_the_sheet_says_how_far_it_is_to_go_above_the_end(table: Seat) -> None:
+    """Issue 24: with Going Back a game ends only above the end value: from 0 it takes 101
+    points to pass 100 (the sheet said 100, which only reaches it), and the sheet says so."""
+    options = {"first_dealer": "Anna", "variants": ["going-back"], "end_value": 100}
+    _, page = table("black-spy", ["Anna", "Ben", "Carla", "Dirk"], options)
+    shown(page, EN("To end: the points that take a total above {end} (Going Back).", end=100))
+    shown(page, "101")
