@@ -287,8 +287,13 @@ class Sheet:
         return Fraction(self.end_value, 2)
 
     def to_end(self, name: str) -> Fraction:
-        """How far a total is from the end value (never below 0: see `over_by`)."""
-        return max(Fraction(0), self.end_value - self.totals[name])
+        """The points a total still needs to end the game: to reach the end value, or with
+        Going Back to go above it (deals score whole points, so from 91 that is 10, from an
+        exact half of 37.5 it is 63). Never below 0: past the end, see `over_by`."""
+        left = self.end_value - self.totals[name]
+        if self.going_back:
+            return Fraction(math.floor(left) + 1) if left >= 0 else Fraction(0)
+        return max(Fraction(0), left)
 
     def over_by(self, name: str) -> Fraction:
         """How far a total went past the end value (0 when it did not)."""

@@ -397,6 +397,15 @@ def scoresheet(
     )
     rows.append(row(t("To end"), [cell(distance_to_end(t, pad, n)) for n in names]))
     keys: list[ft.Control] = []
+    if pad.going_back:  # the row counts to above the end value, not to it: say so
+        keys.append(
+            note(
+                t(
+                    "To end: the points that take a total above {end} (Going Back).",
+                    end=pad.end_value,
+                )
+            )
+        )
     if any(deal.halved_to for deal in pad.deals):
         keys.append(note(t("75 ÷ 2 = 37.5: the total reached, halved (Going Back)")))
     symbols = [(LEADER_ICON, t("leading"))]
