@@ -131,4 +131,5 @@ def test_the_sheet_shows_what_a_halved_total_became_and_never_a_negative_distanc
     assert sum(deal.points["Anna"] for deal in sheet.deals[:2]) == 50
     assert sheet.totals["Anna"] == 25 + sheet.deals[2].points["Anna"]
     assert sheet.to_end("Ben") == 0 and sheet.over_by("Ben") == 30
-    assert sheet.over_by("Anna") == 0 and sheet.to_end("Anna") == 75
+    # With Going Back the game ends only above 100: from 25 that takes 76 points (issue 24).
+    assert sheet.over_by("Anna") == 0 and sheet.to_end("Anna") == 76
