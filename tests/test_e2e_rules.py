@@ -208,3 +208,28 @@ def test_with_going_back_the_sheet_says_how_far_it_is_to_go_above_the_end(table:
     _, page = table("black-spy", ["Anna", "Ben", "Carla", "Dirk"], options)
     shown(page, EN("To end: the points that take a total above {end} (Going Back).", end=100))
     shown(page, "101")
+
+
+def test_the_halving_legend_shows_a_halving_of_this_game(table: Seat) -> None:
+    """Issue 24: the legend under the sheet said "75 ÷ 2 = 37.5" whatever the game; it shows a
+    halving the sheet has (end value 100, three players: Anna reaches 50, halved to 25)."""
+
+    def pile(spies: int = 0) -> dict[str, Any]:
+        return {"black_spies": spies, "black_low": 0, "black_high": [], "colored_spies": 0}
+
+    rest = {"black_spies": 0, "black_low": 6, "black_high": [8, 9, 10, 11], "colored_spies": 4}
+    rounds = [
+        {"cards": {"Anna": pile(2), "Ben": pile(4), "Carla": rest}},
+        {"cards": {"Anna": pile(3), "Ben": pile(3), "Carla": rest}},  # Anna: 50, halved
+    ]
+    options = {"first_dealer": "Anna", "variants": ["going-back"], "end_value": 100}
+    _, page = table("black-spy", ["Anna", "Ben", "Carla"], options, rounds)
+    shown(page, "Anna: total 25")
+    shown(
+        page,
+        EN(
+            "{reached} ÷ 2 = {became}: the total reached, halved (Going Back)",
+            reached="50",
+            became="25",
+        ),
+    )
