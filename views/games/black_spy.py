@@ -406,8 +406,18 @@ def scoresheet(
                 )
             )
         )
-    if any(deal.halved_to for deal in pad.deals):
-        keys.append(note(t("75 ÷ 2 = 37.5: the total reached, halved (Going Back)")))
+    halvings = [halved for deal in pad.deals for halved in deal.halved_to.values()]
+    if halvings:  # explained with the first halving on this sheet
+        reached, became = halvings[0]
+        keys.append(
+            note(
+                t(
+                    "{reached} ÷ 2 = {became}: the total reached, halved (Going Back)",
+                    reached=t.number(reached),
+                    became=t.number(became),
+                )
+            )
+        )
     symbols = [(LEADER_ICON, t("leading"))]
     if any(deal.moon for deal in pad.deals):  # each key only for a symbol on the sheet
         symbols.insert(0, (MOON_ICON, t("took all 16 black cards")))
