@@ -20,8 +20,6 @@ import contextlib
 import json
 import os
 import runpy
-import select
-import signal
 import socket
 import subprocess
 import sys
@@ -30,6 +28,11 @@ import traceback
 from collections.abc import Callable
 from pathlib import Path
 from typing import IO
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path[:0] = [] if str(ROOT) in sys.path else [str(ROOT)]  # also when run as the forge
+
+from tools.app_forge import Forked  # noqa: E402
 
 FORKS = hasattr(os, "fork") and hasattr(os, "pidfd_open")
 
@@ -81,29 +84,20 @@ def forge(script: str, connection: socket.socket) -> None:
         os.close(handle)
 
 
-class ForkedChild:
-    """A forked copy, as much of `subprocess.Popen[str]` as the kill tests use."""
+class ForkedChild(Forked):
+    """A forked copy with its pipes, as much of `subprocess.Popen[str]` as the kill tests use
+    (signals and waiting as for the app forge's copies)."""
 
     def __init__(self, pid: int, handle: int, stdout: int, stderr: int) -> None:
-        self.pid = pid
-        self.handle = handle
+        super().__init__(pid, handle)
         self.stdout: IO[str] = open(stdout, encoding="utf-8")  # noqa: SIM115 (closed in wait)
         self.stderr: IO[str] = open(stderr, encoding="utf-8")  # noqa: SIM115
 
-    def poll(self) -> int | None:
-        return 0 if select.select([self.handle], [], [], 0)[0] else None
-
-    def kill(self) -> None:
-        with contextlib.suppress(ProcessLookupError):  # it has ended already
-            signal.pidfd_send_signal(self.handle, signal.SIGKILL)
-
     def wait(self, timeout: float | None = None) -> int:
-        if not select.select([self.handle], [], [], timeout)[0]:
-            raise subprocess.TimeoutExpired(f"process {self.pid}", timeout or 0)
-        os.close(self.handle)
+        code = super().wait(timeout)
         self.stdout.close()
         self.stderr.close()
-        return 0
+        return code
 
 
 Child = subprocess.Popen[str] | ForkedChild

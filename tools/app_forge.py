@@ -76,18 +76,20 @@ def forge() -> None:
 
 class Forked:
     """A copy served by the forge, as much of `subprocess.Popen` as AppServer uses. Its exit
-    code is the forge's to know; `poll` says 0 once it has ended."""
+    code is the forge's to know; `poll` says 0 once it has ended. `handle`: a pidfd of it
+    opened already (by a forge that opens it before the copy can be reaped)."""
 
-    def __init__(self, pid: int) -> None:
+    def __init__(self, pid: int, handle: int | None = None) -> None:
         self.pid = pid
-        self.handle = os.pidfd_open(pid)
+        self.handle = os.pidfd_open(pid) if handle is None else handle
 
     def poll(self) -> int | None:
         return 0 if self._ended(0) else None
 
-    def wait(self, timeout: float) -> int:
+    def wait(self, timeout: float | None = None) -> int:
+        """Until it has ended (`timeout` None: however long that takes)."""
         if not self._ended(timeout):
-            raise subprocess.TimeoutExpired(f"process {self.pid}", timeout)
+            raise subprocess.TimeoutExpired(f"process {self.pid}", timeout or 0)
         os.close(self.handle)
         return 0
 
@@ -97,7 +99,7 @@ class Forked:
     def kill(self) -> None:
         self._signal(signal.SIGKILL)
 
-    def _ended(self, timeout: float) -> bool:
+    def _ended(self, timeout: float | None) -> bool:
         return bool(select.select([self.handle], [], [], timeout)[0])
 
     def _signal(self, number: int) -> None:
