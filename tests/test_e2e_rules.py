@@ -233,3 +233,26 @@ def test_the_halving_legend_shows_a_halving_of_this_game(table: Seat) -> None:
             became="25",
         ),
     )
+
+
+def test_the_halving_choice_shows_what_this_end_value_halves_to(page: Page) -> None:
+    """Issue 24: the halving option read "Exact (37.5)" whatever the end value. Three players
+    end at 200: 200 → 100 → 50, every halving is whole and the choice changes nothing; at 210,
+    105 halves to 52.5, or 52 rounded down, 53 up."""
+    start_game(page, "Black Spy", ["Anna", "Ben", "Carla"])
+    chip(page, "Going Back")
+    shown(page, EN("Halving"))
+    shown(
+        page,
+        EN(
+            "With the end value {end} every halving is whole ({steps}): the choice changes "
+            "nothing.",
+            end=200,
+            steps="200 → 100 → 50",
+        ),
+    )
+    tap(page, "End value plus")
+    shown(page, EN("Halving {reached} ÷ 2", reached="105"))
+    shown(page, EN("Exact {half}", half="52.5"))
+    shown(page, EN("Down {half}", half="52"))
+    shown(page, EN("Up {half}", half="53"))
