@@ -512,6 +512,29 @@ def halve(total: Fraction, halves: str) -> Fraction:
     return half
 
 
+def halvings(end_value: int) -> list[Fraction]:
+    """The totals Going Back halves with this end value, each reached by scoring: the end
+    value and, when it is whole, its half (points are whole, so only then can a deal reach it).
+
+    >>> halvings(200), halvings(150)
+    ([Fraction(200, 1), Fraction(100, 1)], [Fraction(150, 1), Fraction(75, 1)])
+    >>> halvings(75)
+    [Fraction(75, 1)]
+    """
+    end = Fraction(end_value)
+    return [total for total in (end, end / 2) if total.denominator == 1]
+
+
+def uneven_halving(end_value: int) -> Fraction | None:
+    """The first total this end value halves to a half (150: 75 → 37.5), the one the house
+    rule rounds; None when every halving is whole and rounding changes nothing (200 → 100 → 50).
+
+    >>> uneven_halving(150), uneven_halving(210), uneven_halving(200)
+    (Fraction(75, 1), Fraction(105, 1), None)
+    """
+    return next((total for total in halvings(end_value) if total % 2 == 1), None)
+
+
 def going_back(before: Fraction, points: Fraction, options: Options) -> tuple[Fraction, bool]:
     """The total after a deal with Going Back, and whether it was halved.
 

@@ -91,7 +91,9 @@ VARIANT_TEXT = {
         N_("Exceed the end value to end; exactly it, or half of it, is halved."),
     ),
 }
-HALVES_TEXT = {"exact": N_("Exact (37.5)"), "down": N_("Round down"), "up": N_("Round up")}
+HALVES_TEXT = {"exact": N_("Exact"), "down": N_("Round down"), "up": N_("Round up")}
+# The same choice with what it makes of this end value's uneven halving (105 → 52.5, 52, 53).
+HALVES_RESULT = {"exact": N_("Exact {half}"), "down": N_("Down {half}"), "up": N_("Up {half}")}
 END_VALUE_STEP = 10
 END_VALUE_RANGE = (10, 1000)
 
@@ -797,15 +799,7 @@ def options_form(form: NewGameForm) -> list[ft.Control]:
         )
     )
     if "going-back" in variants:
-        controls.append(ft.Text(t("Halving")))
-        controls.append(
-            segmented(
-                selected=[halves],
-                key=drawn_as("halves", halves),
-                segments=[ft.Segment(value=k, label=ft.Text(t(v))) for k, v in HALVES_TEXT.items()],
-                on_change=lambda e: update(halves=e.control.selected[0]),
-            )
-        )
+        controls += halving_choice(t, end_value, halves, lambda chosen: update(halves=chosen))
     if "mole" in variants:
         controls.append(
             ft.Text(t("Birth dates (for The Mole: on equal totals the youngest picks first)"))
@@ -820,6 +814,49 @@ def options_form(form: NewGameForm) -> list[ft.Control]:
                 )
             )
     return controls
+
+
+def halving_choice(
+    t: Translator, end_value: int, halves: str, choose: Callable[[str], None]
+) -> list[ft.Control]:
+    """Going Back's halving, exact or rounded, shown on the halving this end value makes
+    uneven ("Halving 105 ÷ 2": Exact 52.5, Down 52, Up 53); when every halving is whole the
+    choice stays, with a note that it changes nothing."""
+    uneven = black_spy.uneven_halving(end_value)
+    if uneven is None:
+        title = t("Halving")
+        labels = {mode: t(text) for mode, text in HALVES_TEXT.items()}
+        steps = " → ".join(t.number(total) for total in black_spy.halvings(end_value))
+        last = black_spy.halvings(end_value)[-1] / 2
+        explained: list[ft.Control] = [
+            note(
+                t(
+                    "With the end value {end} every halving is whole ({steps}): the choice "
+                    "changes nothing.",
+                    end=end_value,
+                    steps=f"{steps} → {t.number(last)}",
+                )
+            )
+        ]
+    else:
+        title = t("Halving {reached} ÷ 2", reached=t.number(uneven))
+        labels = {
+            mode: t(text, half=t.number(black_spy.halve(uneven, mode)))
+            for mode, text in HALVES_RESULT.items()
+        }
+        explained = []
+    return [
+        ft.Text(title),
+        segmented(
+            selected=[halves],
+            key=drawn_as("halves", halves),
+            segments=[
+                ft.Segment(value=mode, label=ft.Text(label)) for mode, label in labels.items()
+            ],
+            on_change=lambda e: choose(e.control.selected[0]),
+        ),
+        *explained,
+    ]
 
 
 def options_of(seats: tuple[str, ...], options: scoring.Record) -> scoring.Record:
