@@ -85,6 +85,28 @@ def test_a_quick_deal_is_corrected_on_the_pad_and_the_form_is_remembered(table: 
     shown(page, "Anna's pile: nothing yet")  # the pad again: the game's form
 
 
+def test_a_saved_quick_deal_is_corrected_on_the_pad_at_once(table: Seat) -> None:
+    """Issue 24: correcting a saved quick deal, the pad was dead (every pile typed, none
+    chosen: keys did nothing, the last pile did not fill itself in). It opens as a new deal
+    does: the pad on the first pile, the last pile filled in from the rest."""
+    _, page = table("black-spy", NAMES)
+    deal = counted_game()[0]  # Anna 18, Ben 20, Carla 20, Dirk 2
+    enter_deal_quickly(page, 1, NAMES, deal, OPTIONS)
+    tap_starting(page, "Edit deal 1")
+    shown(page, "Anna's pile: 18")
+    tap(page, "2")  # the first key starts Anna's pile afresh
+    tap(page, "8")
+    shown(page, "Anna's pile: 28")
+    shown(page, "Dirk's pile: −8")  # filled in: 60 − 28 − 20 − 20
+    tap(page, "Ben's pile: 20")
+    tap(page, "Next pile")  # on to Carla
+    tap(page, "1")
+    tap(page, "5")
+    shown(page, "Dirk's pile: −3")
+    save(page, "Save deal", "Deal 1 saved")
+    totals_shown(page, [{"points": {"Anna": 28, "Ben": 20, "Carla": 15, "Dirk": -3}}])
+
+
 def test_after_a_long_entry_the_sheet_opens_at_its_top(table: Seat) -> None:
     """Saving an entry scrolled down to its Save shows the sheet from its top, with the button
     for the next deal in view (the sheet kept the entry's scroll offset: with a sheet longer
