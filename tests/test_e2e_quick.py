@@ -72,10 +72,9 @@ def test_a_quick_deal_is_corrected_on_the_pad_and_the_form_is_remembered(table: 
     tap(page, "Anna's pile: 18")
     rules = black_spy.Options(NAMES[0], frozenset(), 150)
     type_pile(page, 28, *black_spy.pile_limits(rules, moon=False))
-    tap(page, "Dirk's pile: 2")  # four piles typed: Dirk gives the 10 back
-    tap(page, "Delete a digit")
+    tap(page, "Dirk's pile: −8")  # filled in: Dirk gives the 10 back; typed here too
     tap(page, "Minus")
-    shown(page, "Dirk's pile: −")  # the tap shows (the filled-in 2 stayed: a tap that did nothing)
+    shown(page, "Dirk's pile: −")  # being typed: its "−", not the −8 that would fill it
     tap(page, "8")
     tap(page, "Save deal")
     corrected = copy.deepcopy(deals)

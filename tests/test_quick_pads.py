@@ -74,3 +74,24 @@ def test_a_minus_typed_on_the_pile_that_fills_itself_in_shows_and_stops_filling_
     assert counted.typed["Dirk"] == "−"
     assert counted.auto is None and "Dirk" not in counted.piles(options)
     assert counted.pressed("8", options).piles(options)["Dirk"] == -8
+
+
+def test_a_saved_deal_corrected_on_the_pad_moves_on_as_on_paper() -> None:
+    """A saved quick deal opens with the pad on the first pile and the last one filled in;
+    a full number or Next moves to the next typed pile in seating order, the filled-in pile
+    is skipped, and after the last the pad stops (issue 24: the pad was dead)."""
+    from views.games.black_spy import Counted
+    from views.numpad import NEXT
+
+    options = black_spy.Options("Anna", frozenset(), 150)
+    saved = {"points": {"Anna": 18, "Ben": 20, "Carla": 20, "Dirk": 2}}
+    counted = Counted.of_round(saved, FOUR)
+    assert counted.active == "Anna" and counted.auto == "Dirk"
+    assert counted.piles(options) == saved["points"]
+    counted = counted.pressed("2", options).pressed("8", options)
+    assert counted.active == "Ben" and counted.piles(options)["Dirk"] == -8
+    counted = counted.pressed(NEXT, options)
+    assert counted.active == "Carla"
+    counted = counted.pressed("1", options).pressed("5", options)
+    assert counted.active is None
+    assert counted.to_round(options) == {"points": {"Anna": 28, "Ben": 20, "Carla": 15, "Dirk": -3}}

@@ -906,15 +906,16 @@ class Counted:
 
     @classmethod
     def of_round(cls, raw: object, names: list[str]) -> Counted:
-        """A saved deal in points form, to correct (every pile typed, none chosen)."""
+        """A saved deal in points form, to correct as a new one is entered: the pad on the
+        first pile (its first key starts it afresh), the last pile filled in from the rest."""
         fields = raw if isinstance(raw, dict) else {}
         points = fields.get("points")
         points = points if isinstance(points, dict) else {}
-        typed = {n: minus_sign(points[n]) if n in points else "" for n in names}
+        typed = {n: minus_sign(points[n]) if n in points else "" for n in names[:-1]}
         taker, choice = fields.get("moon_taker"), fields.get("moon_choice")
         return cls(
-            typed,
-            None,
+            {**typed, names[-1]: ""},
+            names[0],
             moon_taker=taker if taker in names else None,
             moon_choice=choice if choice in black_spy.MOON_CHOICES else None,
         )
@@ -1011,14 +1012,17 @@ class Counted:
         return replace(self, typed={**self.typed, name: text}, fresh=False)
 
     def advanced(self) -> Counted:
-        """On to the next pile not typed yet, in seating order; none when only the pile that
-        fills itself in is left."""
+        """On to the next pile not typed yet, in seating order. When only the pile that fills
+        itself in is left untyped (a deal being corrected), on to the next typed pile after
+        this one, as on paper; none after the last."""
         names = list(self.typed)
         waiting = [n for n in self.untyped if n != self.active]
         just_typed = self.active not in self.untyped
-        if not waiting or (just_typed and len(waiting) == 1):  # that one fills itself in
-            return replace(self, active=None, fresh=True)
         start = names.index(self.active) + 1 if self.active in names else 0
+        if not waiting or (just_typed and len(waiting) == 1):  # that one fills itself in
+            filler = waiting[0] if waiting else None
+            later = [n for n in names[start:] if n != filler]
+            return replace(self, active=later[0] if later else None, fresh=True)
         following = names[start:] + names[:start]
         return replace(self, active=next(n for n in following if n in waiting), fresh=True)
 
