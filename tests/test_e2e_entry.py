@@ -28,6 +28,7 @@ from tools.browser import (
     address_held,
     held_address,
     held_answers,
+    messages_sent,
     open_app,
     painted,
     released_address,
@@ -260,3 +261,27 @@ def test_adding_a_new_player_does_not_move_the_name_field(page: Page) -> None:
         page.get_by_role("button", name=f"Move {name} up").wait_for()
         painted(page)
         assert field.bounding_box() == where, name
+
+
+def tap_chosen(page: Page, label: str) -> None:
+    """Tap a chip that is chosen already, and wait until the page has sent the tap and drawn
+    what followed (such a tap changes nothing, so the server has nothing to answer)."""
+    target = page.get_by_role("checkbox", name=label, exact=True).first
+    expect(target).to_have_attribute("aria-checked", "true")
+    sent = messages_sent(page)
+    target.click()
+    page.wait_for_function("sent => window.__debrief.sent > sent", arg=sent)
+    painted(page)
+
+
+def test_a_tap_on_the_chosen_chip_keeps_it_chosen(table: Seat) -> None:
+    """Issue 24: tapping the chosen "Who spied?" chip drew it unchosen while the entry kept
+    it (the browser flipped the chip by itself and the server, holding no change, drew
+    nothing). A one-of choice stays as the entry holds it."""
+    _, page = table("spy", ["Anna", "Ben", "Carla"])
+    chip(page, "Who spied?: Ben")
+    tap_chosen(page, "Who spied?: Ben")
+    ben = page.get_by_role("checkbox", name="Who spied?: Ben")
+    assert ben.get_attribute("aria-checked") == "true"
+    tap(page, "Found Safe 1")  # the event is Ben's, on Anna's base
+    shown(page, "Ben found Anna's Safe 1")
