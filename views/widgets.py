@@ -47,7 +47,12 @@ def show_note(page: ft.Page, text: str, seconds: float) -> None:
 
 def chip(label: ft.Control, selected: bool = False, **options: Any) -> ft.Chip:
     """A chip a finger can hit on every platform, whose selected state stands out from any
-    panel it sits on (drawn in the primary colour, not the panels' secondary container)."""
+    panel it sits on (drawn in the primary colour, not the panels' secondary container).
+
+    A chip with `on_select` is flipped by the browser itself; that suits an on/off chip (the
+    server flips it too, see `drawn_as`). One of several (a player, a count, a mission) takes
+    `on_click`: a tap on the chosen one changes nothing, and an `on_select` chip would be drawn
+    unchosen while the entry keeps it, the server having no change to draw."""
     return ft.Chip(
         label=label,
         selected=selected,
@@ -105,7 +110,7 @@ def count_chips(
             selected=n == value,
             key=drawn_as(label, n, n == value),
             disabled=not enabled,
-            on_select=lambda e, n=n: on_count(n),
+            on_click=lambda e, n=n: on_count(n),
             show_checkmark=False,  # a checkmark would widen the chip and move the ones after it
         )
         for n in range(limit + 1)
@@ -162,7 +167,7 @@ def choice_chips(
                     chip(
                         ft.Text(text, semantics_label=f"{label}: {text}"),
                         selected=key == selected,
-                        on_select=lambda e, k=key: on_pick(k),
+                        on_click=lambda e, k=key: on_pick(k),
                         key=drawn_as(label, key, key == selected),
                     )
                     for key, text in options

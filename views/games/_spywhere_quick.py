@@ -232,7 +232,7 @@ def player_row(
                 ),
             ),
             selected=count == named,
-            on_select=lambda e, count=count: change(lambda c: c.with_correct(name, count)),
+            on_click=lambda e, count=count: change(lambda c: c.with_correct(name, count)),
             key=drawn_as(name, "correct", count, count == named),
         )
         for count in range(most_correct + 1)

@@ -321,7 +321,7 @@ def RoundEntry(
                     label=ft.Text(str(i + 1), semantics_label=t("Mission {number}", number=i + 1)),
                     selected=i == mission_index,
                     key=drawn_as("mission", i, i == mission_index),
-                    on_select=lambda e, i=i: set_mission(i),
+                    on_click=lambda e, i=i: set_mission(i),
                 )
                 for i in range(played)
             ],
