@@ -7,15 +7,27 @@ drafts); a device is another context."""
 from __future__ import annotations
 
 import json
+import random
 import re
 
+import generators
 import pytest
 from builders import SCENARIOS
 from playwright.sync_api import Browser, Page
-from ui import Seat, chip, enter_deal, enter_spy_event, open_cards_entry, pile_shows, shown
+from ui import (
+    Seat,
+    chip,
+    choose_form,
+    enter_deal,
+    enter_spy_event,
+    open_cards_entry,
+    pile_shows,
+    shown,
+    tap_starting,
+)
 
 import scoring
-from tools.browser import held_answers, open_app, released_answers, see, tap
+from tools.browser import css_string, held_answers, in_view, open_app, released_answers, see, tap
 
 pytestmark = pytest.mark.e2e
 BLACK_SPY = json.loads((SCENARIOS / "black-spy-basic.json").read_text())
@@ -91,3 +103,39 @@ def test_a_save_from_an_old_state_is_refused_and_the_entry_kept(
         shown(page, "Enter deal 3")
     finally:
         other.close()
+
+
+def said_above(page: Page, text: str, button: str) -> None:
+    """`text` is shown in the entry, above the button it is about, with the button in view
+    (not in a note over the bottom of the screen, which covers what is there and goes away).
+    Flutter also hands a note's text to an announcer off the screen: only what is drawn on
+    the screen counts."""
+    label = page.locator(f"flt-semantics[aria-label*={css_string(text)}]")
+    said = page.get_by_text(text, exact=False).or_(label)
+    said.first.wait_for(state="attached", timeout=15_000)
+    target = page.get_by_role("button", name=button, exact=True).first
+    in_view(page, target)
+    button_box = target.bounding_box()
+    boxes = [box for box in (said.nth(i).bounding_box() for i in range(said.count())) if box]
+    drawn = [box for box in boxes if box["y"] >= 0]
+    assert button_box is not None and drawn, (text, boxes)
+    assert all(box["y"] + box["height"] <= button_box["y"] for box in drawn), (
+        text,
+        drawn,
+        button_box,
+    )
+
+
+def test_a_refused_save_is_said_in_the_entry_above_save(table: Seat) -> None:
+    """Issue 24: a refused save was said in the entry in Black Spy and in a note at the
+    bottom of the screen in Kompromat (over the Save button): one way for every game and
+    every refusal, in the entry above Save."""
+    names = ["Anna", "Ben"]
+    record = generators.in_outcome_form(
+        generators.kompromat_record(random.Random(1), max_rounds=1, names=names)
+    )
+    _, page = table("kompromat", names, record["options"])
+    tap_starting(page, "Enter round 1 of 6")
+    choose_form(page, "Quick")
+    tap(page, "Save round")  # nothing entered: the rules refuse it
+    said_above(page, "Not saved: ", "Save round")
