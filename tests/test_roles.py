@@ -20,8 +20,8 @@ import pytest
 from builders import FOUR, deal, pile
 
 from storage import Store
-from views.sharing import Sharing
 from views.state import HOST, SCORER, VIEWER, AppState, NotAllowed, roles_of
+from web.sharing import Sharing
 
 # Methods that read or change no stored data of their own (or decide for themselves, tested
 # below): navigation, notes on the screen, the translator, a viewer's PIN.

@@ -11,10 +11,10 @@ from storage import Store
 from storage.errors import StorageError
 from web.guard import GUEST, Caller, current_caller
 from web.guard import HOST as HOST_CALLER
+from web.sharing import Sharing
 
 from . import guest, history, home, new_game, players, safe, settings, table
 from .hooks import use_made
-from .sharing import Sharing
 from .state import HOST, SCORER, VIEWER, AppState
 from .theme import DARK, LIGHT, theme
 

@@ -32,9 +32,9 @@ from storage import Store, backup
 from storage.errors import ChangedElsewhere, StartupNotice, StorageError
 from storage.store import Player
 from storage.summaries import Summary
+from web.sharing import PinAttempt, Sharing
 
 from .i18n import Translator, system_language
-from .sharing import PinAttempt, Sharing
 from .widgets import show_note
 
 T = TypeVar("T")
