@@ -212,29 +212,25 @@ def later():
     assert "web.serve" in import_graph()["main"]  # main() imports it: desktops only
 
 
+def imports_across(package: str, forbidden: set[str]) -> list[str]:
+    """Each import by a module of `package` of anything under a top-level name in `forbidden`
+    ("web.serve imports views.sharing")."""
+    modules = app_modules()
+    return [
+        f"{name} imports {imported}"
+        for name, path in modules.items()
+        if name.split(".")[0] == package
+        for imported in sorted(imports_of(path, modules))
+        if imported.split(".")[0] in forbidden
+    ]
+
+
 def test_web_does_not_import_views() -> None:
     """web/ serves the app and guards its door; the screens sit above it and plug in (web.serve
     takes the app to serve as an argument), so the server can be read and tested alone."""
-    modules = app_modules()
-    found = [
-        f"{name} imports {imported}"
-        for name, path in modules.items()
-        if name.split(".")[0] == "web"
-        for imported in sorted(imports_of(path, modules))
-        if imported.split(".")[0] == "views"
-    ]
-    assert found == []
+    assert imports_across("web", {"views"}) == []
 
 
 def test_scoring_imports_no_ui_and_no_storage() -> None:
     """The rules are pure (scoring/__init__.py): no UI, no I/O, nothing of the app above them."""
-    forbidden = {"flet", "tinydb", "storage", "views", "web"}
-    modules = app_modules()
-    found = [
-        f"{name} imports {imported}"
-        for name, path in modules.items()
-        if name.split(".")[0] == "scoring"
-        for imported in sorted(imports_of(path, modules))
-        if imported.split(".")[0] in forbidden
-    ]
-    assert found == []
+    assert imports_across("scoring", {"flet", "tinydb", "storage", "views", "web"}) == []
