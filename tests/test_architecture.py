@@ -4,6 +4,7 @@ a game lives in its own module, and only AppState touches the store."""
 from __future__ import annotations
 
 import ast
+from collections.abc import Collection
 from pathlib import Path
 
 from builders import ROOT
@@ -119,3 +120,117 @@ def test_no_tooltip_on_a_screen_with_a_text_field() -> None:
             and not (isinstance(keyword.value, ast.Constant) and keyword.value.value is None)
         ]
     assert found == []
+
+
+# --- imports between the app's packages (issue 24) ---------------------------------------------
+
+APP_PACKAGES = ("scoring", "storage", "views", "web")
+
+
+def module_name(path: Path) -> str:
+    """The dotted name a file of the app is imported by (views/games/__init__.py: views.games)."""
+    parts = path.relative_to(ROOT).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def app_modules() -> dict[str, Path]:
+    """Every module of the app: its packages and main.py (tests, tools and bench stand above)."""
+    paths = [ROOT / "main.py"]
+    paths += [path for package in APP_PACKAGES for path in sorted((ROOT / package).rglob("*.py"))]
+    return {module_name(path): path for path in paths}
+
+
+def imports_of(path: Path, modules: Collection[str]) -> set[str]:
+    """What the module at `path` imports (see `imports_in`)."""
+    name = module_name(path)
+    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    return imports_in(ast.parse(path.read_text()), package, modules)
+
+
+def imports_in(tree: ast.AST, package: str, modules: Collection[str]) -> set[str]:
+    """What a module of `package` imports, wherever the import stands (inside a function or
+    under `if TYPE_CHECKING:` too: a lazy import still ties two modules together). `from X
+    import a` imports X.a where that is one of `modules`, else X; the packages Python loads on
+    the way (X for X.a) do not count, or every package would be in a cycle with its modules."""
+    found: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            found |= {alias.name for alias in node.names}
+        elif isinstance(node, ast.ImportFrom):
+            base = absolute(node, package)
+            for alias in node.names:
+                submodule = f"{base}.{alias.name}"
+                found.add(submodule if submodule in modules else base)
+    return found
+
+
+def absolute(node: ast.ImportFrom, package: str) -> str:
+    """The module a `from ... import` reads, by its full name (`..state` in views.games:
+    views.state)."""
+    if node.level == 0:
+        return node.module or ""
+    parts = package.split(".")
+    anchor = parts[: len(parts) - node.level + 1]
+    return ".".join([*anchor, *([node.module] if node.module else [])])
+
+
+def import_graph() -> dict[str, set[str]]:
+    """Each module of the app, and the modules of the app it imports."""
+    modules = app_modules()
+    return {name: imports_of(path, modules) & modules.keys() for name, path in modules.items()}
+
+
+def reachable(graph: dict[str, set[str]], start: str) -> set[str]:
+    """Every module that `start` imports, straight or through others."""
+    seen: set[str] = set()
+    waiting = [start]
+    while waiting:
+        for module in graph[waiting.pop()] - seen:
+            seen.add(module)
+            waiting.append(module)
+    return seen
+
+
+def test_no_import_cycle() -> None:
+    """Modules that import each other (even lazily, inside a function) cannot be understood,
+    tested or moved one at a time: each module stands above all it imports."""
+    graph = import_graph()
+    in_a_cycle = sorted(module for module in graph if module in reachable(graph, module))
+    assert in_a_cycle == []
+
+
+def test_the_import_graph_sees_lazy_and_relative_imports() -> None:
+    """What the cycle test reads: an import inside a function counts, relative ones resolved."""
+    source = """
+def later():
+    from ..state import AppState
+    from . import black_spy, view_of
+    import scoring.table
+"""
+    modules = {"views.state", "views.games", "views.games.black_spy", "scoring.table"}
+    assert imports_in(ast.parse(source), "views.games", modules) == modules
+    assert "web.serve" in import_graph()["main"]  # main() imports it: desktops only
+
+
+def imports_across(package: str, forbidden: set[str]) -> list[str]:
+    """Each import by a module of `package` of anything under a top-level name in `forbidden`
+    ("web.serve imports views.sharing")."""
+    modules = app_modules()
+    return [
+        f"{name} imports {imported}"
+        for name, path in modules.items()
+        if name.split(".")[0] == package
+        for imported in sorted(imports_of(path, modules))
+        if imported.split(".")[0] in forbidden
+    ]
+
+
+def test_web_does_not_import_views() -> None:
+    """web/ serves the app and guards its door; the screens sit above it and plug in (web.serve
+    takes the app to serve as an argument), so the server can be read and tested alone."""
+    assert imports_across("web", {"views"}) == []
+
+
+def test_scoring_imports_no_ui_and_no_storage() -> None:
+    """The rules are pure (scoring/__init__.py): no UI, no I/O, nothing of the app above them."""
+    assert imports_across("scoring", {"flet", "tinydb", "storage", "views", "web"}) == []

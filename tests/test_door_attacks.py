@@ -28,8 +28,8 @@ from websockets.exceptions import ConnectionClosed, InvalidStatus
 
 from storage import Store
 from tools.browser import AppServer
-from views.sharing import GUEST_SESSIONS_IN_ALL
 from web.limits import MESSAGES_IN_A_BURST
+from web.sharing import GUEST_SESSIONS_IN_ALL
 
 PLAYERS = ["Anna", "Ben", "Carla", "Dirk"]
 HOST_ONLY = ("New game", "Share this table", "Finish and save to history", "Export everything")

@@ -20,8 +20,9 @@ import pytest
 from builders import FOUR, deal, pile
 
 from storage import Store
-from views.sharing import Sharing
+from views.app import round_name_of
 from views.state import HOST, SCORER, VIEWER, AppState, NotAllowed, roles_of
+from web.sharing import Sharing
 
 # Methods that read or change no stored data of their own (or decide for themselves, tested
 # below): navigation, notes on the screen, the translator, a viewer's PIN.
@@ -88,7 +89,15 @@ def at_table(store: Store, role: str) -> tuple[AppState, str, str]:
     sharing = Sharing(Door())
     in_thread(lambda: asyncio.run(sharing.start()))
     sharing.show(shared)
-    state = AppState.load(store, "/", device="phone", tab="tab", role=role, sharing=sharing)
+    state = AppState.load(
+        store,
+        "/",
+        device="phone",
+        tab="tab",
+        role=role,
+        sharing=sharing,
+        round_name_of=round_name_of,
+    )
     return state, shared, other
 
 

@@ -11,7 +11,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
-from views.sharing import (
+from web.sharing import (
     GUEST_SESSIONS_IN_ALL,
     GUEST_SESSIONS_PER_ADDRESS,
     LOCKED_SECONDS,

@@ -26,7 +26,7 @@ import flet as ft
 import main
 import web.serve
 from storage import Store
-from views.sharing import Sharing
+from web.sharing import Sharing
 
 shared: list[Sharing | None] = []
 real_window_sharing = web.serve.window_sharing

@@ -11,10 +11,10 @@ from storage import Store
 from storage.errors import StorageError
 from web.guard import GUEST, Caller, current_caller
 from web.guard import HOST as HOST_CALLER
+from web.sharing import Sharing
 
-from . import guest, history, home, new_game, players, safe, settings, table
+from . import games, guest, history, home, new_game, players, safe, settings, table
 from .hooks import use_made
-from .sharing import Sharing
 from .state import HOST, SCORER, VIEWER, AppState
 from .theme import DARK, LIGHT, theme
 
@@ -25,6 +25,12 @@ GUEST_REFUSED = (
     "\n\nDieser Tisch wird nicht mehr geteilt, oder zu viele Handys sind verbunden: frag "
     "den Gastgeber."
 )
+
+
+def round_name_of(game: str) -> str:
+    """How a game calls a round ("deal {number}"): `AppState` names the round in its note of a
+    change another tab or device made first, and the games' views, who know it, stand above it."""
+    return games.view_of(game).round_name
 
 
 def screens_for(state: AppState) -> list[ft.View]:
@@ -82,7 +88,15 @@ def App(store: Store, device: str, sharing: Sharing | None, caller: Caller) -> l
             role = SCORER if scorer else VIEWER
         route = page.route or "/"
         return AppState.load(
-            store, route, device, page.session.id, page, role, sharing, caller.address
+            store,
+            route,
+            device,
+            page.session.id,
+            page,
+            role,
+            sharing,
+            caller.address,
+            round_name_of=round_name_of,
         )
 
     state, _ = use_made(load)

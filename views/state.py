@@ -32,9 +32,9 @@ from storage import Store, backup
 from storage.errors import ChangedElsewhere, StartupNotice, StorageError
 from storage.store import Player
 from storage.summaries import Summary
+from web.sharing import PinAttempt, Sharing
 
 from .i18n import Translator, system_language
-from .sharing import PinAttempt, Sharing
 from .widgets import show_note
 
 T = TypeVar("T")
@@ -166,6 +166,10 @@ class History:
 @dataclass
 class AppState:
     _store: Store
+    # How a game calls a round ("deal {number}"), by the game's id: the games' views know it,
+    # and they stand above this module (each game's screen gets an AppState), so the app hands
+    # their lookup in.
+    _round_name_of: Callable[[str], str]
     route: str = "/"
     language_setting: str = "system"  # "system", "en" or "de"
     theme_setting: str = "system"  # "system", "light" or "dark"
@@ -195,15 +199,19 @@ class AppState:
         role: str = HOST,
         sharing: Sharing | None = None,
         address: str = "",
+        *,
+        round_name_of: Callable[[str], str],
     ) -> AppState:
         """The state at start; opened at the home screen, the host's returns to the game the
         table was playing when the app was closed (if that game is still in progress). It
-        follows every change another tab or device makes to the data."""
+        follows every change another tab or device makes to the data. `round_name_of` tells how
+        a game calls a round (see `views.games.view_of`), for the note of a change overtaken."""
         if route in ("", "/") and role == HOST:
             route = cls._last_table(store) or "/"
         guest = role != HOST  # a guest's phone: its own language and theme, not the host's
         state = cls(
             _store=store,
+            _round_name_of=round_name_of,
             route=route,
             language_setting="system" if guest else str(store.setting("language", "system")),
             theme_setting="system" if guest else str(store.setting("theme", "system")),
@@ -592,10 +600,8 @@ class AppState:
         return "tab" if change.get("device") == self.device else "device"
 
     def _round_word(self, game_id: str) -> str:
-        from .games import view_of  # the views of the games import this module
-
         try:
-            return view_of(str(self._store.load_game(game_id)["game"])).round_name
+            return self._round_name_of(str(self._store.load_game(game_id)["game"]))
         except (StorageError, KeyError):
             return N_("round {number}")
 

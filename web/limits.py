@@ -20,7 +20,7 @@ tab, and nothing more:
   control the session does not have is dropped before Flet searches the screen for it
   (`drop_events_for_unknown_controls`);
 - **sessions** a guest left behind are dropped `GUEST_SESSION_SECONDS` after it went (the
-  number of guests' sessions is kept small by views/sharing.py);
+  number of guests' sessions is kept small by web/sharing.py);
 - **open files**: the process raises its own limit where the system allows (`raise_open_files`),
   and the limits above keep the door far below it, so the host's own port and its data writes
   always have files left.

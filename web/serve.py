@@ -21,8 +21,6 @@ from typing import Any
 
 import flet as ft
 
-from views.sharing import GuestSession, Sharing
-
 from .guard import Addresses, Guard
 from .limits import (
     GUEST_MESSAGE_BYTES,
@@ -34,6 +32,7 @@ from .limits import (
     drop_events_for_unknown_controls,
     raise_open_files,
 )
+from .sharing import GuestSession, Sharing
 
 LOOPBACK = "127.0.0.1"
 EVERY_ADDRESS = "0.0.0.0"
