@@ -21,10 +21,10 @@ from scoring import Record
 from scoring.errors import N_
 
 from .games import AtTable
-from .hooks import use_made
+from .hooks import use_made, use_value
 from .safe import safe_effect
 from .state import DETAILED, QUICK, REFUSALS
-from .widgets import drawn_as, segmented, show_note
+from .widgets import drawn_as, segmented
 
 NEW = -1  # the index of a round being entered that is not saved yet
 D = TypeVar("D")
@@ -127,14 +127,30 @@ def discard(at: AtTable, close: Callable[[], None]) -> Callable[[], None]:
 # --- errors speak when spoken to ----------------------------------------------------------------
 
 
-def refuse(at: AtTable, errors: list[scoring.RecordError]) -> None:
-    """A Save tapped while the entry breaks a rule: nothing is saved; why is said at the bottom
-    of the screen, where the finger is (each problem also stands next to the entry)."""
+def not_saved(at: AtTable, errors: list[scoring.RecordError]) -> str:
+    """Why a Save was refused by the rules, in one line: the first problem and how many more
+    (each also stands next to the part of the entry it is about)."""
     t = at.t
     text = t("Not saved: {problem}", problem=subject(at, errors[0]))
     if len(errors) > 1:
         text += " " + t.plural("({count} more problem)", "({count} more problems)", len(errors) - 1)
-    show_note(ft.context.page, text, seconds=6)
+    return text
+
+
+Report = Callable[[list[str]], None]
+
+
+def use_refusal(entered: object) -> tuple[list[str], Report]:
+    """(what the last Save or Delete was refused for, how to say it): said in the entry above
+    its Save, the one place every game says it, while the entry is as it was refused; the
+    next change answers it."""
+    text = json.dumps(entered, sort_keys=True, default=str)
+    refused, set_refused = use_value(("", list[str]()))
+
+    def report(messages: list[str]) -> None:
+        set_refused((text, messages))
+
+    return (refused[1] if refused[0] == text else []), report
 
 
 def save_checked(
@@ -142,23 +158,32 @@ def save_checked(
     errors: list[scoring.RecordError],
     set_tried: Callable[[bool], None],
     store: Callable[[], T],
-    report: Callable[[list[str]], None] | None = None,
+    report: Report,
 ) -> T | None:
-    """Save an entry unless it breaks a rule: then nothing is stored, why is said where the
-    finger is (`refuse`) and from now on every problem stands next to the entry. A save the
-    store refuses (another device saved first, a full disk) keeps the entry and says why, in
-    a note or through `report`. The store's answer; None when nothing was saved."""
+    """Save an entry unless it breaks a rule: then nothing is stored, why is said through
+    `report` and from now on every problem stands next to the entry. A save the store refuses
+    (another device saved first, a full disk) keeps the entry and says why, the same way. The
+    store's answer; None when nothing was saved."""
     if errors:
         set_tried(True)
-        refuse(at, errors)
+        report([not_saved(at, errors)])
         return None
-    if report is None:
-        return at.state.attempt(store)
     try:
         return store()
     except REFUSALS as refused:
         report(at.state.refusal(refused))
         return None
+
+
+def delete_checked(at: AtTable, delete: Callable[[], object], report: Report) -> bool:
+    """Delete a saved round; a refusal (another device changed the game) is said through
+    `report`, as a refused save is. Whether it was deleted."""
+    try:
+        delete()
+    except REFUSALS as refused:
+        report(at.state.refusal(refused))
+        return False
+    return True
 
 
 ROUND_PATH = re.compile(r"^rounds\[\d+\]\.?")

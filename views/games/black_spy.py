@@ -17,6 +17,8 @@ from scoring.reader import as_whole
 
 from ..entry import (
     NEW,
+    Report,
+    delete_checked,
     discard,
     form_switch,
     opener,
@@ -26,6 +28,7 @@ from ..entry import (
     subject,
     use_kept,
     use_opening,
+    use_refusal,
 )
 from ..frame import (
     asked_first,
@@ -34,10 +37,10 @@ from ..frame import (
     game_over_panel,
     screen,
 )
-from ..hooks import NO_ROUND, NO_TEXT, use_messages, use_value
+from ..hooks import NO_ROUND, NO_TEXT, use_value
 from ..i18n import Translator
 from ..numpad import DELETE, MINUS, NEXT, PinnedPad, number_pad, pad_field, pad_row_key
-from ..state import DETAILED, QUICK, REFUSALS
+from ..state import DETAILED, QUICK
 from ..widgets import (
     TARGET,
     chip,
@@ -449,8 +452,8 @@ def DealEntry(
     names = list(at.result.table.names)
     index = len(at.rounds) if editing == NEW else editing
     correcting = None if editing == NEW else editing
-    problems, set_problems = use_messages()
     deal = draft.to_json()
+    problems, report = use_refusal(deal)
     errors = scoring.check_round(at.record, deal, correcting)
     before = scoring.replay({**at.record, "rounds": at.rounds[:index]}, stored=True)
     options: black_spy.Options = before.setup.options
@@ -481,9 +484,7 @@ def DealEntry(
         set_touched(lambda parts: parts | {"moon_choice"})
         change(modify, automatic)
 
-    save, delete = deal_actions(
-        at, editing, draft.to_json(), errors, set_tried, set_problems, saved
-    )
+    save, delete = deal_actions(at, editing, deal, errors, set_tried, report, saved)
     title = deal_title(t, editing, index)
     controls: list[ft.Control] = [
         ft.Row([heading(title), switch], alignment=ft.MainAxisAlignment.SPACE_BETWEEN),
@@ -527,7 +528,7 @@ def deal_actions(
     deal: Record,
     errors: list[scoring.RecordError],
     set_tried: Callable[[bool], None],
-    set_problems: Callable[[list[str]], None],
+    report: Report,
     saved: Callable[[], None],
 ) -> tuple[Callable[[], None], Callable[[], None]]:
     """(save, delete) of a deal's entry, in either form: a Save with errors is refused and
@@ -538,19 +539,15 @@ def deal_actions(
 
     def save() -> None:
         store = partial(state.save_round, at.game_id, correcting, deal)
-        after = save_checked(at, errors, set_tried, store, report=set_problems)
+        after = save_checked(at, errors, set_tried, store, report)
         if after is not None:
             state.say(deal_saved_message(t, after, index))
             saved()
 
     def delete() -> None:
-        try:
-            state.delete_round(at.game_id, editing)
-        except REFUSALS as refused:
-            set_problems(state.refusal(refused))
-            return
-        state.say(t("Deal {number} deleted", number=editing + 1))
-        saved()
+        if delete_checked(at, partial(state.delete_round, at.game_id, editing), report):
+            state.say(t("Deal {number} deleted", number=editing + 1))
+            saved()
 
     return save, delete
 
@@ -1060,16 +1057,15 @@ def QuickDealEntry(
     piles = counted.piles(options)
     errors = scoring.check_round(at.record, deal, correcting)
     points = black_spy.RULES.draft_points(before.state, deal)
-    problems, set_problems = use_messages()
+    problems, report = use_refusal(deal)
     tried, set_tried = use_value(False)
     complete = not counted.untyped or counted.auto is not None
     shown = errors if tried or (complete and counted.active is None) else []
 
     def press(key: str) -> None:
-        set_problems([])
         change(lambda current: current.pressed(key, options))
 
-    save, delete = deal_actions(at, editing, deal, errors, set_tried, set_problems, saved)
+    save, delete = deal_actions(at, editing, deal, errors, set_tried, report, saved)
     title = deal_title(t, editing, index)
     active = counted.active
     low, _ = black_spy.pile_limits(

@@ -24,6 +24,7 @@ from scoring.kompromat import (
 
 from ..entry import (
     NEW,
+    delete_checked,
     discard,
     form_switch,
     opener,
@@ -32,6 +33,7 @@ from ..entry import (
     subject,
     use_kept,
     use_opening,
+    use_refusal,
 )
 from ..frame import (
     asked_first,
@@ -285,6 +287,7 @@ def RoundEntry(
     touched, set_touched = use_value(frozenset[str]())
     moved_on = ft.use_ref(False)  # the mission shown opened by itself: scroll up to it
     tried, set_tried = use_value(False)  # Save was tapped: every error speaks
+    problems, report = use_refusal(entered)
 
     def change_in(part: str) -> Callable[[Update], None]:
         """A change to `part` of this mission, applied to it as it is when the change arrives
@@ -302,12 +305,12 @@ def RoundEntry(
 
     def save() -> None:
         store = partial(state.save_round, at.game_id, correcting, entered)
-        if save_checked(at, errors, set_tried, store) is not None:
+        if save_checked(at, errors, set_tried, store, report) is not None:
             state.say(t("Round {number} saved.", number=index + 1))
             saved()
 
     def delete() -> None:
-        if state.tried(lambda: state.delete_round(at.game_id, editing)):
+        if delete_checked(at, partial(state.delete_round, at.game_id, editing), report):
             state.say(t("Round {number} deleted", number=index + 1))
             saved()
 
@@ -415,7 +418,8 @@ def RoundEntry(
     controls.append(mission_result(t, preview, draft.quick))
     if preview.ends_game:
         controls.append(game_over_box(t, preview, mission_index < len(draft.missions) - 1))
-    controls.append(error_box([subject(at, e) for e in spoken_to(errors, touched, tried)]))
+    spoken = [subject(at, e) for e in spoken_to(errors, touched, tried)]
+    controls.append(error_box([*problems, *spoken]))
     nav: list[ft.Control] = []
     if mission_index > 0:
         nav.append(

@@ -21,6 +21,7 @@ from ..entry import (
     spoken_to,
     subject,
     use_kept,
+    use_refusal,
 )
 from ..frame import asked_first, correction_banner, game_over_panel, screen
 from ..hooks import Setter, use_made, use_value
@@ -110,10 +111,11 @@ def SpywhereScreen(at: AtTable, key: str | None = None) -> ft.View:
 
     touched, set_touched = use_value(frozenset[str]())
     tried, set_tried = use_value(False)  # Save was tapped: every error speaks
+    problems, report = use_refusal(entered)
 
     def save() -> None:
         store = partial(state.save_round, at.game_id, editing, entered)
-        if save_checked(at, errors, set_tried, store) is None:
+        if save_checked(at, errors, set_tried, store, report) is None:
             return
         if at.fix_round is None:  # a stored game's correction gets a fresh screen (GameScreen)
             set_step(NO_STEP)
@@ -144,15 +146,18 @@ def SpywhereScreen(at: AtTable, key: str | None = None) -> ft.View:
         )
         if form == QUICK:
             everyone_typed = tally.active is None and all(tally.typed.values())
-            problem = errors[:1] if tried or everyone_typed else []
-            line = problem_line([subject(at, e) for e in problem]) if problem else None
+            problem = [subject(at, e) for e in errors[:1]] if tried or everyone_typed else []
+            said = problems or problem  # a refusal says it all: the first problem, how many
+            line = problem_line(said) if said else None
             rows, pad = quick_ending(t, at.record, tally, set_tally, save, line)
             rows_and_title = [title_row, *rows]
             controls.append(PinnedPad(rows_and_title, pad, list(tally.typed), tally.active))
             return screen(at, spywhere.RULES.title, controls, entering=True, fills=True)
         controls.append(title_row)
         shown = spoken_to(errors, touched, tried)
-        wizard = Wizard(at, draft, set_draft, step, set_step, (errors, shown), save, set_touched)
+        wizard = Wizard(
+            at, draft, set_draft, step, set_step, (errors, shown, problems), save, set_touched
+        )
         controls += wizard.controls()
     return screen(at, spywhere.RULES.title, controls, entering=step is not None)
 
@@ -209,7 +214,8 @@ class Wizard:
         set_draft: Setter[spywhere.Ending],
         step: int,
         set_step: Setter[int | None],
-        errors: tuple[list[scoring.RecordError], list[scoring.RecordError]],  # (all, shown)
+        # (all errors, those shown, what a Save was refused for)
+        errors: tuple[list[scoring.RecordError], list[scoring.RecordError], list[str]],
         save: Callable[[], None],
         set_touched: Setter[frozenset[str]],
     ) -> None:
@@ -220,7 +226,7 @@ class Wizard:
         self.each = spywhere.passports_each(len(self.names))
         self.draft, self.set_draft = draft, set_draft
         self.step, self.set_step = step, set_step
-        (self.errors, self.shown), self.save = errors, save
+        (self.errors, self.shown, self.refused), self.save = errors, save
         self.set_touched = set_touched
 
     def change(
@@ -278,7 +284,7 @@ class Wizard:
                 spacing=10,
                 horizontal_alignment=ft.CrossAxisAlignment.STRETCH,
             ),
-            ft.Column([error_box(shown)], key="messages"),
+            ft.Column([error_box([*self.refused, *shown])], key="messages"),
             ft.Row(self.navigation(), key="nav"),
         ]
 
