@@ -7,11 +7,10 @@ A game record (FORMAT.md) goes in; standings come out, always derived from what 
 ['black-spy', 'kompromat', 'spy', 'spywhere']
 """
 
-from .base import JSON, GameRules, Record, Setup
+from .base import JSON, AnyRules, GameRules, Record, Setup
 from .errors import InvalidRecord, Problem, RecordError, Term
 from .registry import GAMES
 from .replay import (
-    AnyRules,
     Correction,
     Replay,
     blank_round,
