@@ -7,11 +7,20 @@ A game record (FORMAT.md) goes in; standings come out, always derived from what 
 ['black-spy', 'kompromat', 'spy', 'spywhere']
 """
 
-from .base import JSON, GameRules, Record, Setup
+from .base import JSON, AnyRules, GameRules, Record, Setup
 from .errors import InvalidRecord, Problem, RecordError, Term
+from .record import (
+    GameRecord,
+    Meta,
+    as_int,
+    as_list,
+    as_object,
+    game_record,
+    options_as,
+    state_as,
+)
 from .registry import GAMES
 from .replay import (
-    AnyRules,
     Correction,
     Replay,
     blank_round,
@@ -31,22 +40,30 @@ __all__ = [
     "JSON",
     "AnyRules",
     "Correction",
+    "GameRecord",
     "GameRules",
     "InvalidRecord",
+    "Meta",
     "Problem",
     "Record",
     "RecordError",
     "Replay",
     "Setup",
     "Term",
+    "as_int",
+    "as_list",
+    "as_object",
     "blank_round",
     "check_round",
     "checked",
     "complete_round",
     "draft_points",
+    "game_record",
+    "options_as",
     "problems",
     "replay",
     "replay_until_broken",
     "round_of",
     "standings",
+    "state_as",
 ]

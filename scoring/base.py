@@ -12,16 +12,20 @@ from abc import ABC, abstractmethod
 from collections.abc import Mapping
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any, ClassVar, Generic, TypeVar
+from typing import ClassVar, Generic, Protocol, TypeAlias, TypeVar
 
 from .reader import Reader
 from .table import Table
 
-JSON = Any  # a value json.dumps accepts
+# A value json.dumps accepts (and json.loads gives).
+JSON: TypeAlias = dict[str, "JSON"] | list["JSON"] | str | int | float | bool | None
 Record = dict[str, JSON]  # a game record (FORMAT.md), or one of its rounds
 OptionsT = TypeVar("OptionsT")
+OptionsT_co = TypeVar("OptionsT_co", covariant=True)
 RoundT = TypeVar("RoundT")
 StateT = TypeVar("StateT")
+T = TypeVar("T")
+T_co = TypeVar("T_co", covariant=True)
 RankKey = TypeVar("RankKey", Fraction, tuple[int, int])  # a total, or (points, tie-break)
 
 
@@ -38,11 +42,36 @@ def rank(keys: Mapping[str, RankKey]) -> dict[str, int]:
 
 
 @dataclass(frozen=True)
-class Setup(Generic[OptionsT]):
+class Setup(Generic[OptionsT_co]):
     """What is fixed for a whole game: who sits where, and the options."""
 
     table: Table
-    options: OptionsT
+    options: OptionsT_co  # covariant: any game's setup is a `Setup[object]`
+
+
+class RulesUser(Protocol[T_co]):
+    """Something done with one game's rules, whatever its options, round and state types: the
+    registry holds `AnyRules`, and `AnyRules.use` hands the rules over with their types."""
+
+    def __call__(self, rules: GameRules[OptionsT, RoundT, StateT], /) -> T_co: ...
+
+
+class AnyRules(Protocol):
+    """Some game's rules, its types unknown: what every game tells without them; `use` for
+    the rest (every `GameRules` is one)."""
+
+    @property
+    def id(self) -> str: ...
+    @property
+    def title(self) -> str: ...
+    @property
+    def min_players(self) -> int: ...
+    @property
+    def max_players(self) -> int: ...
+    @property
+    def lower_is_better(self) -> bool: ...
+
+    def use(self, user: RulesUser[T]) -> T: ...
 
 
 class GameRules(ABC, Generic[OptionsT, RoundT, StateT]):
@@ -121,3 +150,7 @@ class GameRules(ABC, Generic[OptionsT, RoundT, StateT]):
         return the draft unchanged.
         """
         return draft
+
+    def use(self, user: RulesUser[T]) -> T:
+        """`user`'s result for these rules (see `AnyRules`)."""
+        return user(self)

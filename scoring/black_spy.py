@@ -13,7 +13,7 @@ from collections import defaultdict
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
-from typing import Any, ClassVar
+from typing import ClassVar
 
 from . import errors as e
 from .base import JSON, GameRules, Setup
@@ -89,14 +89,19 @@ class Pile:
 
     def with_count(self, part: str, count: int) -> Pile:
         """A counted part as the player counts it, kept within what a deal holds."""
-        counted: dict[str, Any] = {part: max(0, min(PART_LIMITS[part], count))}
-        return replace(self, **counted)
+        counted = max(0, min(PART_LIMITS[part], count))
+        return replace(
+            self,
+            black_spies=counted if part == "black_spies" else self.black_spies,
+            black_low=counted if part == "black_low" else self.black_low,
+            colored_spies=counted if part == "colored_spies" else self.colored_spies,
+        )
 
     def to_json(self) -> dict[str, JSON]:
         return {
             "black_spies": self.black_spies,
             "black_low": self.black_low,
-            "black_high": sorted(self.black_high),
+            "black_high": list[JSON](sorted(self.black_high)),
             "colored_spies": self.colored_spies,
         }
 

@@ -118,11 +118,11 @@ class Outcome:
     def to_json(self) -> dict[str, JSON]:
         outcome: dict[str, JSON] = {
             "winner": self.winner,
-            "busts": sorted(self.busts),
-            "perfect": sorted(self.perfect),
+            "busts": list[JSON](sorted(self.busts)),
+            "perfect": list[JSON](sorted(self.perfect)),
         }
         if self.no_cards:
-            outcome["no_cards"] = sorted(self.no_cards)
+            outcome["no_cards"] = list[JSON](sorted(self.no_cards))
         return outcome
 
 
@@ -236,9 +236,12 @@ class OutcomeDraft:
 
     def to_json(self) -> dict[str, JSON]:
         outcome: dict[str, JSON] = {"winner": self.winner} if self.decided else {}
-        outcome |= {"busts": sorted(self.busts), "perfect": sorted(self.perfect)}
+        outcome |= {
+            "busts": list[JSON](sorted(self.busts)),
+            "perfect": list[JSON](sorted(self.perfect)),
+        }
         if self.no_cards:
-            outcome["no_cards"] = sorted(self.no_cards)
+            outcome["no_cards"] = list[JSON](sorted(self.no_cards))
         return outcome
 
     def won_by(self, winner: str | None) -> OutcomeDraft:
@@ -290,7 +293,7 @@ class MissionDraft:
                 name: [card_json(label) for label in cards] for name, cards in self.plays.items()
             }
         if self.perfect_return:
-            mission["perfect_return"] = sorted(self.perfect_return)
+            mission["perfect_return"] = list[JSON](sorted(self.perfect_return))
         if self.effects:
             mission["effects"] = [effect.to_json() for effect in self.effects]
         return mission
@@ -1436,12 +1439,14 @@ class Kompromat(GameRules[Options, KompromatRound, State]):
             "tokens": {name: held.tokens for name, held in holdings.items()},
             "lost_by_tokens": losers[0] if len(losers) == 1 else None,
             "token_losers": list(losers),
-            "breakdown": {name: held.breakdown() for name, held in holdings.items()},
+            "breakdown": {
+                name: dict[str, JSON](held.breakdown()) for name, held in holdings.items()
+            },
             "items": {
-                name: {"won": list(held.items), "unused": held.unused_items()}
+                name: {"won": list(held.items), "unused": list[JSON](held.unused_items())}
                 for name, held in holdings.items()
             },
-            "used_items": sorted(state.used_items),
+            "used_items": list[JSON](sorted(state.used_items)),
             "perfect": {name: held.perfect for name, held in holdings.items()},
             "next_round": next_round,
             "cards_left": self._cards_left(state),
@@ -1449,7 +1454,7 @@ class Kompromat(GameRules[Options, KompromatRound, State]):
         }
 
     @staticmethod
-    def _cards_left(state: State) -> list[dict[str, JSON]]:
+    def _cards_left(state: State) -> list[JSON]:
         return [{**card.to_json(), "left": left} for card, left in deck_not_laid(state)]
 
     def board(self, state: State) -> Board:

@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from . import black_spy, kompromat, spy, spywhere
-from .base import GameRules
+from .base import AnyRules
 
-GAMES: dict[str, GameRules[Any, Any, Any]] = {
+GAMES: dict[str, AnyRules] = {
     rules.id: rules for rules in (black_spy.RULES, kompromat.RULES, spy.RULES, spywhere.RULES)
 }

@@ -7,10 +7,10 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any
+from typing import Generic, Protocol, TypeVar
 
 from . import errors as e
-from .base import JSON, GameRules, Setup
+from .base import JSON, AnyRules, GameRules, Setup
 from .numbers import to_json
 from .reader import Reader, child, show, too_deep
 from .registry import GAMES
@@ -23,16 +23,56 @@ MAX_NOTES = 10_000  # characters (FORMAT.md limits)
 MAX_ROUNDS = 1_000
 MAX_DEPTH = 32  # levels of nesting; a valid record has fewer than 10
 
-AnyRules = GameRules[Any, Any, Any]  # some game's rules
+OptionsT = TypeVar("OptionsT")
+RoundT = TypeVar("RoundT")
+StateT = TypeVar("StateT")
+
+
+class Replay(Protocol):
+    """A validated record played through, whatever its game: the final state and the totals
+    after every round (a `GameReplay`; a game's screen narrows `state` and `setup.options` to
+    its own types with isinstance)."""
+
+    @property
+    def rules(self) -> AnyRules: ...
+    @property
+    def setup(self) -> Setup[object]: ...
+    @property
+    def state(self) -> object: ...
+    @property
+    def round_totals(self) -> tuple[dict[str, Fraction], ...]: ...
+    @property
+    def table(self) -> Table: ...
+    @property
+    def finished(self) -> bool: ...
+    @property
+    def winners(self) -> list[str]: ...
+    @property
+    def totals(self) -> dict[str, Fraction]: ...
+    @property
+    def places(self) -> dict[str, int]: ...
+    @property
+    def ranking(self) -> list[str]: ...
+    @property
+    def leaders(self) -> list[str]: ...
+    @property
+    def player_facts(self) -> dict[str, dict[str, int]]: ...
+    @property
+    def end_value(self) -> int | None: ...
+    def standings(self) -> dict[str, JSON]: ...
+    def blank_round(self) -> dict[str, JSON]: ...
+    def complete_round(self, draft: dict[str, JSON], player: str) -> dict[str, JSON]: ...
+    def draft_points(self, draft: object) -> dict[str, Fraction]: ...
 
 
 @dataclass(frozen=True)
-class Replay:
-    """A validated record played through: the final state and the totals after every round."""
+class GameReplay(Generic[OptionsT, RoundT, StateT]):
+    """A validated record of one game played through: the final state and the totals after
+    every round."""
 
-    rules: AnyRules
-    setup: Setup[Any]
-    state: Any
+    rules: GameRules[OptionsT, RoundT, StateT]
+    setup: Setup[OptionsT]
+    state: StateT
     round_totals: tuple[dict[str, Fraction], ...]
 
     @property
@@ -80,12 +120,25 @@ class Replay:
         return {
             "game": self.rules.id,
             "finished": self.finished,
-            "winners": self.winners,
+            "winners": list[JSON](self.winners),
             "totals": _scores_json(self.totals),
             "round_totals": [_scores_json(totals) for totals in self.round_totals],
-            "places": self.places,
+            "places": dict[str, JSON](self.places),
             **self.rules.details(self.state),
         }
+
+    @property
+    def end_value(self) -> int | None:
+        return self.rules.end_value(self.state)
+
+    def blank_round(self) -> dict[str, JSON]:
+        return self.rules.blank_round(self.state)
+
+    def complete_round(self, draft: dict[str, JSON], player: str) -> dict[str, JSON]:
+        return self.rules.complete_round(self.state, draft, player)
+
+    def draft_points(self, draft: object) -> dict[str, Fraction]:
+        return self.rules.draft_points(self.state, draft)
 
 
 def _scores_json(scores: Mapping[str, Fraction]) -> dict[str, JSON]:
@@ -95,7 +148,8 @@ def _scores_json(scores: Mapping[str, Fraction]) -> dict[str, JSON]:
 @dataclass(frozen=True)
 class _Envelope:
     rules: AnyRules
-    setup: Setup[Any]
+    table: Table
+    options: object  # as the record has it: read by the game's rules
     rounds: list[object]
 
 
@@ -116,10 +170,7 @@ def _read_envelope(reader: Reader, record: object, stored: bool) -> _Envelope | 
         _read_meta(reader, fields["meta"])
     if reader.errors or rules is None or table is None or rounds is None:
         return None
-    options = rules.read_options(reader, table, fields["options"])
-    if options is None or reader.errors:
-        return None
-    return _Envelope(rules, Setup(table, options), rounds)
+    return _Envelope(rules, table, fields["options"], rounds)
 
 
 def _read_game(reader: Reader, value: object, present: bool) -> AnyRules | None:
@@ -177,11 +228,37 @@ def _replay(reader: Reader, record: object, stored: bool = False) -> Replay | No
     envelope = _read_envelope(reader, record, stored)
     if envelope is None:
         return None
-    rules, setup = envelope.rules, envelope.setup
+    return envelope.rules.use(_PlayThrough(reader, envelope))
+
+
+@dataclass(frozen=True)
+class _PlayThrough:
+    """The rounds of `envelope` played by its game's rules (a `RulesUser`)."""
+
+    reader: Reader
+    envelope: _Envelope
+
+    def __call__(
+        self, rules: GameRules[OptionsT, RoundT, StateT], /
+    ) -> GameReplay[OptionsT, RoundT, StateT] | None:
+        reader, envelope = self.reader, self.envelope
+        options = rules.read_options(reader, envelope.table, envelope.options)
+        if options is None or reader.errors:
+            return None
+        setup = Setup(envelope.table, options)
+        return _play_rounds(reader, rules, setup, envelope.rounds)
+
+
+def _play_rounds(
+    reader: Reader,
+    rules: GameRules[OptionsT, RoundT, StateT],
+    setup: Setup[OptionsT],
+    rounds: list[object],
+) -> GameReplay[OptionsT, RoundT, StateT] | None:
     state = rules.start(setup)
     round_totals: list[dict[str, Fraction]] = []
     broken = False  # after a broken round the state is unknown: later rounds get shape checks only
-    for index, raw in enumerate(envelope.rounds):
+    for index, raw in enumerate(rounds):
         path = child("rounds", index)
         if not broken and rules.finished(state):
             reader.add(e.GameAlreadyOver(path, after=index))
@@ -198,7 +275,7 @@ def _replay(reader: Reader, record: object, stored: bool = False) -> Replay | No
         round_totals.append(rules.totals(state))
     if reader.errors:
         return None
-    return Replay(rules, setup, state, tuple(round_totals))
+    return GameReplay(rules, setup, state, tuple(round_totals))
 
 
 def replay(record: object, *, stored: bool = False) -> Replay:
@@ -313,7 +390,7 @@ def check_round(record: object, draft: object, index: int | None = None) -> list
 def blank_round(record: object) -> dict[str, JSON]:
     """A round of the record's game to start entering from (the record must be valid)."""
     result = replay(record, stored=True)
-    return result.rules.blank_round(result.state)
+    return result.blank_round()
 
 
 def complete_round(record: object, draft: dict[str, JSON], player: str) -> dict[str, JSON]:
@@ -322,10 +399,10 @@ def complete_round(record: object, draft: dict[str, JSON], player: str) -> dict[
     name = result.table.resolve(player)
     if name is None:
         return draft
-    return result.rules.complete_round(result.state, draft, name)
+    return result.complete_round(draft, name)
 
 
 def draft_points(record: object, draft: object) -> dict[str, Fraction]:
     """Each player's points for a round being entered, as far as they can be read."""
     result = replay(record, stored=True)
-    return result.rules.draft_points(result.state, draft)
+    return result.draft_points(draft)

@@ -479,7 +479,7 @@ class Spywhere(GameRules[Options, AnyEnding, State]):
 
     def details(self, state: State) -> dict[str, JSON]:
         ending = state.ending
-        correct = {
+        correct: dict[str, JSON] = {
             name: correct_identifications(ending, name) if ending else 0
             for name in state.table.names
         }

@@ -9,15 +9,27 @@ rule it breaks) counts nowhere until it is corrected.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Iterable, Mapping
+from collections.abc import Callable, Collection, Iterable
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any
+from typing import TypedDict
 
 from .registry import GAMES
 from .table import folded_name, name_key
 
-Summary = Mapping[str, Any]
+
+class Summary(TypedDict):
+    """What statistics read of a game's summary (storage's summaries hold more)."""
+
+    game: str
+    players: list[str]
+    finished: bool
+    winners: list[str]
+    totals: dict[str, int | float]  # JSON numbers
+    places: dict[str, int]
+    facts: dict[str, dict[str, int]]
+    needs_correction: int | None
+    deleted_at: str | None
 
 
 @dataclass

@@ -17,7 +17,7 @@ from typing import Generic, TypeVar
 import flet as ft
 
 import scoring
-from scoring import Record
+from scoring import JSON, Record
 from scoring.errors import N_
 
 from .games import AtTable
@@ -41,11 +41,12 @@ def kept_entry(at: AtTable) -> tuple[int, Record] | None:
     if kept is None:
         return None
     index = kept["round"]
-    if index is None:
-        return NEW, kept["entry"]
-    if 0 <= index < len(at.rounds):
-        return index, kept["entry"]
-    return None
+    if index is not None and not (isinstance(index, int) and 0 <= index < len(at.rounds)):
+        return None
+    entry = kept["entry"]
+    if not isinstance(entry, dict):  # a draft of another version: no game's entry reads it
+        return None
+    return NEW if index is None else index, entry
 
 
 def restored(kept: tuple[int, Record] | None, read: Callable[[Record], D]) -> tuple[int, D] | None:
@@ -69,7 +70,7 @@ class Opening(Generic[D]):
 
 def use_opening(
     at: AtTable,
-    from_round: Callable[[Record], D],
+    from_round: Callable[[JSON], D],
     blank: Callable[[], D],
     from_entry: Callable[[Record], D],
 ) -> Opening[D]:

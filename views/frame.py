@@ -109,7 +109,7 @@ def game_over_panel(at: AtTable, explanation: list[ft.Control] | None = None) ->
     return info_box(controls, ft.Colors.TERTIARY_CONTAINER)
 
 
-def result_text(t: Translator, record: scoring.Record, result: scoring.Replay) -> str:
+def result_text(t: Translator, record: scoring.GameRecord, result: scoring.Replay) -> str:
     """The result as a message to send: "Black Spy, 14 Nov: Greta 120, Ben 165, …" (winner
     first)."""
     title = view_of(str(record["game"])).title

@@ -186,7 +186,7 @@ def PinView(state: AppState) -> ft.View:
         elif result == "locked":
             set_said(t("Too many wrong PINs: wait a minute, then try again."))
 
-    def key(face: ft.Control, on_click: Callable[..., None]) -> ft.Control:
+    def key(face: ft.Control, on_click: Callable[[], None]) -> ft.Control:
         return ft.Container(
             ft.FilledTonalButton(content=face, height=TARGET + 16, on_click=on_click),
             expand=True,

@@ -161,7 +161,7 @@ def totals_chart(t: Translator, result: scoring.Replay) -> ft.Control:
         )
         for index, name in enumerate(names)
     ]
-    end_value = result.rules.end_value(result.state)
+    end_value = result.end_value
     if end_value is not None:
         series.append(
             fch.LineChartData(
@@ -243,8 +243,9 @@ def GamePageView(state: AppState, game_id: str) -> ft.View:
     _ = state.revision
     notes, set_notes = use_value(NO_TEXT)
     try:
-        record = state.record(game_id)
-        result, correction = scoring.replay_until_broken(record)
+        stored = state.record(game_id)
+        result, correction = scoring.replay_until_broken(stored)
+        record = scoring.game_record(stored)
     except (StorageError, scoring.InvalidRecord) as error:
         problems = error.errors if isinstance(error, scoring.InvalidRecord) else [error]
         return ft.View(
@@ -292,7 +293,7 @@ def GamePageView(state: AppState, game_id: str) -> ft.View:
                     t("This game needs a correction: an import refuses it until it is corrected.")
                 )
         else:
-            data = backup.csv_of_game(record).encode()
+            data = backup.csv_of_game(stored).encode()
             await ft.FilePicker().save_file(file_name=f"{stem}.csv", src_bytes=data)
 
     facts = [when(t, summary), t.plural("{count} round", "{count} rounds", summary["rounds"])]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import flet as ft
 
+import scoring
 from storage.summaries import Summary
 
 from .games import view_of
@@ -105,7 +106,7 @@ def GameCard(state: AppState, summary: Summary) -> ft.Control:
         status = t("Round {number}", number=summary["rounds"] + 1)
     kept = state.draft(summary["id"])
     if kept is not None:
-        index = summary["rounds"] if kept["round"] is None else int(kept["round"])
+        index = summary["rounds"] if kept["round"] is None else scoring.as_int(kept["round"])
         name = t(game.round_name, number=index + 1)
         status += " · " + t("{round} kept as a draft", round=name[:1].upper() + name[1:])
     return ft.Card(

@@ -20,7 +20,6 @@ from __future__ import annotations
 import logging
 import weakref
 from collections.abc import Callable
-from typing import Any
 
 import flet as ft
 from flet.components.component import Component
@@ -71,10 +70,10 @@ def tell_player(session: Session | None = None) -> None:
         logger.exception("could not tell the player about a failure")
 
 
-def safe_effect(setup: Callable[[], Any]) -> Callable[[], Any]:
+def safe_effect(setup: Callable[[], object]) -> Callable[[], object]:
     """`setup` for `ft.use_effect`, told like a failed drawing when it raises."""
 
-    def guarded() -> Any:
+    def guarded() -> object:
         try:
             return setup()
         except Exception:

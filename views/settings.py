@@ -8,6 +8,7 @@ from collections.abc import Callable
 
 import flet as ft
 
+import scoring
 from storage import backup
 from storage.errors import StorageError
 
@@ -42,7 +43,9 @@ def SettingsView(state: AppState) -> ft.View:
         data = json.dumps(document, ensure_ascii=False, indent=1).encode()
         await ft.FilePicker().save_file(file_name=f"debrief-backup-{today}.json", src_bytes=data)
         made = t.plural(
-            "Backup of {count} game made.", "Backup of {count} games made.", len(document["games"])
+            "Backup of {count} game made.",
+            "Backup of {count} games made.",
+            len(scoring.as_list(document["games"])),
         )
         refused = state.needing_correction(document)
         if refused:

@@ -136,9 +136,9 @@ class Step:
     def from_json(cls, data: Record) -> Step:
         return cls(
             str(data["what"]),
-            int(data["index"]),
-            dict(data["record"]),
-            int(data["rev"]),
+            scoring.as_int(data["index"]),
+            dict(scoring.as_object(data["record"])),
+            scoring.as_int(data["rev"]),
             str(data.get("tab", "")),
         )
 
@@ -155,8 +155,8 @@ class History:
     def from_json(cls, data: Record) -> History:
         try:
             return cls(
-                tuple(Step.from_json(s) for s in data["undo"]),
-                tuple(Step.from_json(s) for s in data["redo"]),
+                tuple(Step.from_json(scoring.as_object(s)) for s in scoring.as_list(data["undo"])),
+                tuple(Step.from_json(scoring.as_object(s)) for s in scoring.as_list(data["redo"])),
             )
         except (KeyError, TypeError, ValueError):  # written by another version: start afresh
             return cls()

@@ -56,10 +56,10 @@ def GameScreen(state: AppState, game_id: str) -> ft.View:
             controls=[ft.Text(t.problem(problem)) for problem in problems],
         )
     fix_round = None if correction is None else correction.round
-    at = games.AtTable(state, game_id, record, result, fix_round)
+    at = games.AtTable(state, game_id, scoring.game_record(record), result, fix_round)
     # One screen instance across saves, so a tap that was on its way while a round was saved
     # still reaches the control it was aimed at (a new instance per round count dropped it:
     # the next SPY event went to the first player). A stored game's correction is a different
     # screen: a new instance per round to correct.
     key = f"{game_id}:{fix_round}"
-    return games.view_of(record["game"]).screen(at, key=key)
+    return games.view_of(at.record["game"]).screen(at, key=key)

@@ -3,11 +3,41 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import TypedDict, Unpack
 
 import flet as ft
 
 from .i18n import Translator
+
+
+class ToggleChipOptions(TypedDict, total=False):
+    """What a toggle chip may set besides its label, state and change (Flet's `Chip` types)."""
+
+    disabled: bool
+    tooltip: ft.TooltipValue | None
+
+
+class ChipOptions(ToggleChipOptions, total=False):
+    """What a chip may set besides its label and state (Flet's `Chip` types)."""
+
+    key: ft.KeyValue | None
+    on_click: ft.ControlEventHandler[ft.Chip] | None
+    on_select: ft.ControlEventHandler[ft.Chip] | None
+    on_delete: ft.ControlEventHandler[ft.Chip] | None
+    delete_icon_tooltip: str | None
+    show_checkmark: bool
+
+
+class SegmentedOptions(TypedDict, total=False):
+    """What a segmented button may set (Flet's `SegmentedButton` types)."""
+
+    segments: list[ft.Segment]
+    selected: list[str]
+    allow_empty_selection: bool
+    on_change: ft.ControlEventHandler[ft.SegmentedButton] | None
+    key: ft.KeyValue | None
+    tooltip: ft.TooltipValue | None
+    disabled: bool
 
 
 def body(controls: list[ft.Control], spacing: int = 10) -> ft.Control:
@@ -45,7 +75,7 @@ def show_note(page: ft.Page, text: str, seconds: float) -> None:
     page.show_dialog(ft.SnackBar(ft.Text(text), duration=int(seconds * 1000)))
 
 
-def chip(label: ft.Control, selected: bool = False, **options: Any) -> ft.Chip:
+def chip(label: ft.Control, selected: bool = False, **options: Unpack[ChipOptions]) -> ft.Chip:
     """A chip a finger can hit on every platform, whose selected state stands out from any
     panel it sits on (drawn in the primary colour, not the panels' secondary container).
 
@@ -65,7 +95,9 @@ def chip(label: ft.Control, selected: bool = False, **options: Any) -> ft.Chip:
     )
 
 
-def toggle_chip(label: str, on: bool, on_change: Callable[[], Any], **options: Any) -> ft.Control:
+def toggle_chip(
+    label: str, on: bool, on_change: Callable[[], object], **options: Unpack[ToggleChipOptions]
+) -> ft.Control:
     """Something switched on or off (a variant, an item's effect): a chip, 48 px on every
     platform (a checkbox or switch is 40 px on a desktop, and a height stretches it)."""
     return ft.Row(
@@ -81,7 +113,7 @@ def toggle_chip(label: str, on: bool, on_change: Callable[[], Any], **options: A
     )
 
 
-def segmented(**options: Any) -> ft.SegmentedButton:
+def segmented(**options: Unpack[SegmentedOptions]) -> ft.SegmentedButton:
     """A segmented button whose segments a finger can hit on every platform."""
     return ft.SegmentedButton(
         style=ft.ButtonStyle(
@@ -122,7 +154,7 @@ def count_chips(
 def icon_button(
     icon: ft.IconData,
     label: str,
-    on_click: Callable[..., Any],
+    on_click: ft.ControlEventHandler[ft.IconButton],
     disabled: bool = False,
     selected: bool | None = None,
 ) -> ft.IconButton:
@@ -151,7 +183,10 @@ def drawn_as(*state: object) -> str:
 
 
 def choice_chips(
-    label: str, options: list[tuple[str, str]], selected: str | None, on_pick: Callable[[str], Any]
+    label: str,
+    options: list[tuple[str, str]],
+    selected: str | None,
+    on_pick: Callable[[str], object],
 ) -> ft.Control:
     """Pick one of a few options with one tap. Each chip is named "label: option" for screen
     readers (Flutter's dropdowns have no accessible name)."""
@@ -250,7 +285,10 @@ def info_box(content: list[ft.Control], color: str = ft.Colors.SECONDARY_CONTAIN
 
 
 def back_bar(
-    title: str, on_back: Callable[[], Any], t: Translator, actions: list[ft.Control] | None = None
+    title: str,
+    on_back: Callable[[], object],
+    t: Translator,
+    actions: list[ft.Control] | None = None,
 ) -> ft.AppBar:
     return ft.AppBar(
         leading=icon_button(ft.Icons.ARROW_BACK, t("Back"), lambda: on_back()),

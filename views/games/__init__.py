@@ -20,7 +20,7 @@ from typing import Protocol
 import flet as ft
 
 import scoring
-from scoring import Record, Term
+from scoring import JSON, GameRecord, Record, Term
 from scoring.errors import N_
 
 from ..hooks import Setter
@@ -36,7 +36,7 @@ class AtTable:
 
     state: AppState
     game_id: str
-    record: Record
+    record: GameRecord
     result: scoring.Replay  # the game so far (up to the round to correct, if any)
     fix_round: int | None  # a stored game that breaks a rule added since: the round to correct
 
@@ -45,7 +45,7 @@ class AtTable:
         return self.state.t
 
     @property
-    def rounds(self) -> list[Record]:
+    def rounds(self) -> list[JSON]:
         return list(self.record["rounds"])
 
     @property

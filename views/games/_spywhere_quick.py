@@ -10,7 +10,7 @@ from dataclasses import dataclass, replace
 import flet as ft
 
 import scoring
-from scoring import Record, spywhere
+from scoring import GameRecord, Record, spywhere
 from scoring.reader import as_whole
 
 from ..i18n import Translator
@@ -86,9 +86,10 @@ class Tally:
         counts: Record = {}
         for name in self.typed:
             own = self.own_cards(name)
-            counts[name] = {"correct": self.correct[name]}
+            mine: Record = {"correct": self.correct[name]}
             if own is not None:
-                counts[name] = {"own_cards": own, **counts[name]}
+                mine = {"own_cards": own, **mine}
+            counts[name] = mine
         return {"counts": counts, "ended_by": self.ended_by}
 
     def chosen(self, name: str) -> Tally:
@@ -130,7 +131,7 @@ class Tally:
 TallyChange = Callable[[Callable[[Tally], Tally]], None]
 
 
-def points_so_far(record: Record, tally: Tally) -> dict[str, int]:
+def points_so_far(record: GameRecord, tally: Tally) -> dict[str, int]:
     """Each typed player's points as the rules count them (a player's score needs only their
     own counts and who ended the game; those not typed yet are left out)."""
     counts = {
@@ -150,7 +151,7 @@ def points_so_far(record: Record, tally: Tally) -> dict[str, int]:
 
 def quick_ending(
     t: Translator,
-    record: Record,
+    record: GameRecord,
     tally: Tally,
     change: TallyChange,
     save: Callable[[], None],

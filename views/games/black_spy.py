@@ -129,13 +129,18 @@ def BlackSpyScreen(at: AtTable, key: str | None = None) -> ft.View:
     form, set_form = use_value(str(kept_form or opening_form(at, opening.editing)))
     counted, set_counted = use_value(opened_counted(at, opening.editing, opening.entry))
     blank_counted = Counted.blank(names).to_json()
-    untouched = {
+    untouched: Record = {
         "deal": Deal.blank(table).completed(names[-1]).to_json(),
         "auto": names[-1],
         "form": form,
         "counted": blank_counted,
     }
-    kept = {"deal": draft.to_json(), "auto": auto, "form": form, "counted": counted.to_json()}
+    kept: Record = {
+        "deal": draft.to_json(),
+        "auto": auto,
+        "form": form,
+        "counted": counted.to_json(),
+    }
     use_kept(at, editing, kept, untouched)
 
     def open_entry(index: int) -> None:
@@ -177,7 +182,8 @@ def opening_form(at: AtTable, editing: int | None) -> str:
     """How a deal's entry opens: a saved deal in the form it was entered, a new one as the
     table last chose."""
     if editing is not None and editing != NEW and editing < len(at.rounds):
-        return QUICK if "points" in at.rounds[editing] else DETAILED
+        deal = at.rounds[editing]
+        return QUICK if isinstance(deal, dict) and "points" in deal else DETAILED
     return at.state.entry_mode(at.game_id, at.record["game"])
 
 
@@ -199,7 +205,7 @@ def fill(draft: Deal, automatic: str | None) -> Deal:
 
 def sheet(at: AtTable, open_entry: Callable[[int], None]) -> list[ft.Control]:
     t, result = at.t, at.result
-    pad = black_spy.RULES.sheet(result.state, tuple(result.leaders))
+    pad = black_spy.RULES.sheet(scoring.state_as(result, black_spy.State), tuple(result.leaders))
     controls: list[ft.Control] = [game_over_panel(at)]
     if pad.next_deal is not None:
         controls.append(next_deal_panel(t, pad, pad.next_deal))
@@ -456,11 +462,12 @@ def DealEntry(
     problems, report = use_refusal(deal)
     errors = scoring.check_round(at.record, deal, correcting)
     before = scoring.replay({**at.record, "rounds": at.rounds[:index]}, stored=True)
-    options: black_spy.Options = before.setup.options
+    options = scoring.options_as(before, black_spy.Options)
     # Until a pile besides the automatic one is entered, the automatic one holds every card,
     # a moon only on paper: no points and no moon box yet.
     blank = auto is not None and all(draft.piles[n] == Pile() for n in names if n != auto)
-    points = {} if blank else black_spy.RULES.deal_points_so_far(before.state, draft)
+    before_state = scoring.state_as(before, black_spy.State)
+    points = {} if blank else black_spy.RULES.deal_points_so_far(before_state, draft)
 
     touched, set_touched = use_value(frozenset[str]())
     last_pile, set_last_pile = use_value(NO_TEXT)  # the pile changed last: its card speaks
@@ -723,7 +730,7 @@ def by_pile(
 
 
 def deal_saved_message(t: Translator, result: scoring.Replay, index: int) -> str:
-    pad = black_spy.RULES.sheet(result.state, tuple(result.leaders))
+    pad = black_spy.RULES.sheet(scoring.state_as(result, black_spy.State), tuple(result.leaders))
     parts = [t("Deal {number} saved.", number=index + 1)]
     for name in sorted(pad.deals[index].halved, key=result.table.seat):
         parts.append(
@@ -746,25 +753,25 @@ def options_form(form: NewGameForm) -> list[ft.Control]:
     options = form.options
     first = str(options.get("first_dealer") or seats[0])
     first = first if first in seats else seats[0]
-    variants = set(options.get("variants") or [])
+    variants = set(variants_of(options))
     default_end = black_spy.default_end_value(len(seats))
-    end_value = int(options.get("end_value") or default_end)
+    end_value = scoring.as_int(options.get("end_value") or default_end)
     halves = str(options.get("halves") or "exact")
 
-    def update(**changes: object) -> None:
+    def update(**changes: scoring.JSON) -> None:
         form.set_options(lambda current: {**current, **changes})
 
     def toggle(variant: str) -> None:
         form.set_options(
             lambda current: {
                 **current,
-                "variants": sorted(set(current.get("variants") or []) ^ {variant}),
+                "variants": list[scoring.JSON](sorted(set(variants_of(current)) ^ {variant})),
             }
         )
 
     def step_end(step: int) -> None:
         def stepped(current: scoring.Record) -> scoring.Record:
-            value = int(current.get("end_value") or default_end) + END_VALUE_STEP * step
+            value = scoring.as_int(current.get("end_value") or default_end) + END_VALUE_STEP * step
             low, high = END_VALUE_RANGE
             return {**current, "end_value": min(high, max(low, value))}
 
@@ -860,15 +867,22 @@ def options_of(seats: tuple[str, ...], options: scoring.Record) -> scoring.Recor
     """The options as the record writes them: a first dealer who is seated, halving only with
     Going Back, the end value only when changed."""
     first = options.get("first_dealer")
+    variants = sorted(variants_of(options))
     complete: scoring.Record = {
         "first_dealer": first if first in seats else seats[0],
-        "variants": sorted(options.get("variants") or []),
+        "variants": list[scoring.JSON](variants),
     }
     if options.get("end_value") is not None:
         complete["end_value"] = options["end_value"]
-    if "going-back" in complete["variants"]:
+    if "going-back" in variants:
         complete["halves"] = options.get("halves") or "exact"
     return complete
+
+
+def variants_of(options: scoring.Record) -> list[str]:
+    """The variants `options` names (none when it names none)."""
+    variants = options.get("variants")
+    return [v for v in variants if isinstance(v, str)] if isinstance(variants, list) else []
 
 
 VIEW = GameView(
@@ -929,9 +943,9 @@ class Counted:
         )
         return cls(typed, active, bool(raw.get("fresh", True)), taker, choice)
 
-    def to_json(self) -> dict[str, object]:
+    def to_json(self) -> Record:
         return {
-            "typed": dict(self.typed),
+            "typed": dict[str, scoring.JSON](self.typed),
             "active": self.active,
             "fresh": self.fresh,
             "moon_taker": self.moon_taker,
@@ -962,9 +976,9 @@ class Counted:
             points[self.auto] = black_spy.counted_rest(options, points)
         return {name: points[name] for name in self.typed if name in points}
 
-    def to_round(self, options: black_spy.Options) -> dict[str, object]:
+    def to_round(self, options: black_spy.Options) -> Record:
         """The deal as the record writes it (FORMAT.md's points form)."""
-        deal: dict[str, object] = {"points": self.piles(options)}
+        deal: Record = {"points": dict[str, scoring.JSON](self.piles(options))}
         if self.moon_taker is not None:
             deal["moon_taker"] = self.moon_taker
             if self.moon_choice is not None:
@@ -1052,11 +1066,11 @@ def QuickDealEntry(
     index = len(at.rounds) if editing == NEW else editing
     correcting = None if editing == NEW else editing
     before = scoring.replay({**at.record, "rounds": at.rounds[:index]}, stored=True)
-    options: black_spy.Options = before.setup.options
+    options = scoring.options_as(before, black_spy.Options)
     deal = counted.to_round(options)
     piles = counted.piles(options)
     errors = scoring.check_round(at.record, deal, correcting)
-    points = black_spy.RULES.draft_points(before.state, deal)
+    points = black_spy.RULES.draft_points(scoring.state_as(before, black_spy.State), deal)
     problems, report = use_refusal(deal)
     tried, set_tried = use_value(False)
     complete = not counted.untyped or counted.auto is not None

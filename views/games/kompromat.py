@@ -86,7 +86,7 @@ def KompromatScreen(at: AtTable, key: str | None = None) -> ft.View:
     correction is open (`at.result` is the game up to it)."""
     state, t = at.state, at.t
     table = at.result.table
-    board = rules.RULES.board(at.result.state)
+    board = rules.RULES.board(scoring.state_as(at.result, rules.State))
     game = at.record["game"]
 
     def blank() -> RoundDraft:
@@ -102,7 +102,7 @@ def KompromatScreen(at: AtTable, key: str | None = None) -> ft.View:
     editing, set_editing = use_value(opening.editing)
     draft, set_draft = use_value(opening.draft)
     scroller: ft.MutableRef[ft.Column | None] = ft.use_ref(None)
-    untouched = {"round": RoundDraft.blank(table, quick=draft.quick).to_json()}
+    untouched: scoring.Record = {"round": RoundDraft.blank(table, quick=draft.quick).to_json()}
     use_kept(at, editing, {"round": draft.to_json()}, untouched)
 
     def open_entry(index: int) -> None:
@@ -270,9 +270,10 @@ def RoundEntry(
     index = len(at.rounds) if editing == NEW else editing
     correcting = None if editing == NEW else editing
     before = scoring.replay({**at.record, "rounds": at.rounds[:index]}, stored=True)
-    board = rules.RULES.board(before.state)
+    before_state = scoring.state_as(before, rules.State)
+    board = rules.RULES.board(before_state)
     names = list(before.table.names)
-    previews = rules.RULES.preview(before.state, draft)
+    previews = rules.RULES.preview(before_state, draft)
     # Up to the mission that ended the game by 9 tokens (the engine's word): nothing after it
     # is asked for, and the round is saved as it stands.
     played = rules.missions_played(previews)
@@ -337,7 +338,7 @@ def RoundEntry(
         """Whether this mission, so changed, ends the game by 9 tokens (the engine's preview
         says): then no mission opens after it."""
         changed = draft.with_mission(mission_index, update(mission))
-        return rules.RULES.preview(before.state, changed)[mission_index].ends_game
+        return rules.RULES.preview(before_state, changed)[mission_index].ends_game
 
     def decide(winner: str | None) -> None:
         """Quick entry: a mission is complete with its card and who took it, tapped in either

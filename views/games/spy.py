@@ -6,6 +6,7 @@ from collections.abc import Callable
 
 import flet as ft
 
+import scoring
 from scoring import spy
 from scoring.errors import N_
 
@@ -54,9 +55,10 @@ def SpyScreen(at: AtTable, key: str | None = None) -> ft.View:
     """`at.fix_round`: the game was stored before a rule it breaks; only that event's
     correction is open (`at.result` is the game up to it)."""
     state, t = at.state, at.t
-    board = spy.RULES.board(at.result.state)
+    board = spy.RULES.board(scoring.state_as(at.result, spy.State))
     still_in = list(board.still_in)
     fixing = None if at.fix_round is None else at.rounds[at.fix_round]
+    fixing = fixing if isinstance(fixing, dict) else None  # an event has "by" and "base"
     by, set_by = use_value(str(fixing["by"]) if fixing else NO_TEXT)
     base, set_base = use_value(str(fixing["base"]) if fixing else NO_TEXT)
     editing, set_editing = use_value(at.fix_round if at.fix_round is not None else NO_ROUND)
@@ -75,7 +77,7 @@ def SpyScreen(at: AtTable, key: str | None = None) -> ft.View:
         except REFUSALS as refused:
             set_problems(state.refusal(refused))
             return
-        log = spy.RULES.board(after.state).log
+        log = spy.RULES.board(scoring.state_as(after, spy.State)).log
         state.say(describe(t, log[editing if editing is not None else len(log) - 1]))
         if at.fix_round is None:
             set_problems([])
@@ -95,7 +97,7 @@ def SpyScreen(at: AtTable, key: str | None = None) -> ft.View:
         saved()
 
     def edit(index: int) -> None:
-        event = at.rounds[index]
+        event = scoring.as_object(at.rounds[index])
         set_editing(index)
         set_by(str(event["by"]))
         set_base(str(event["base"]))

@@ -70,7 +70,7 @@ def SpywhereScreen(at: AtTable, key: str | None = None) -> ft.View:
         lambda: restored(
             kept_entry(at),
             lambda entry: (
-                int(entry["step"]),
+                scoring.as_int(entry["step"]),
                 spywhere.Ending.from_json(entry["ending"], table),
                 str(entry.get("form", DETAILED)),  # drafts before quick entry: the wizard's
                 Tally.from_json(entry.get("tally"), names),
@@ -93,7 +93,7 @@ def SpywhereScreen(at: AtTable, key: str | None = None) -> ft.View:
         lambda: kept[1][3] if kept else Tally.of_round(at.rounds[0] if at.rounds else {}, names)
     )
     editing = 0 if at.rounds else None
-    untouched = {
+    untouched: scoring.Record = {
         "step": 0,
         "ending": spywhere.Ending.blank(table).to_json(),
         "form": form,
@@ -165,13 +165,13 @@ def SpywhereScreen(at: AtTable, key: str | None = None) -> ft.View:
 def opening_form(at: AtTable) -> str:
     """A saved ending opens in the form it was entered in; a new one as the table last chose."""
     if at.rounds:
-        return QUICK if "counts" in at.rounds[0] else DETAILED
+        return QUICK if "counts" in scoring.as_object(at.rounds[0]) else DETAILED
     return at.state.entry_mode(at.game_id, at.record["game"])
 
 
 def results(at: AtTable) -> list[ft.Control]:
     t, result = at.t, at.result
-    game: spywhere.State = result.state
+    game = scoring.state_as(result, spywhere.State)
     ending = game.ending
     rows: list[ft.Control] = [game_over_panel(at), heading(t("Scores"))]
     if ending is None:
@@ -221,7 +221,7 @@ class Wizard:
     ) -> None:
         self.at, self.t = at, at.t
         self.names = list(at.result.table.names)
-        options: spywhere.Options = at.result.setup.options
+        options = scoring.options_as(at.result, spywhere.Options)
         self.nationalities = list(options.in_play)
         self.each = spywhere.passports_each(len(self.names))
         self.draft, self.set_draft = draft, set_draft
