@@ -5,49 +5,36 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from fractions import Fraction
-from functools import partial
 
 import flet as ft
 
 import scoring
-from scoring import Record, black_spy
+from scoring import JSON, Record, black_spy
 from scoring.black_spy import Deal, Pile
 from scoring.errors import N_
 from scoring.reader import as_whole
 
 from ..entry import (
     NEW,
-    Report,
-    delete_checked,
-    discard,
-    form_switch,
     opener,
     part_of,
-    save_checked,
-    spoken_to,
-    subject,
-    use_kept,
-    use_opening,
-    use_refusal,
 )
 from ..frame import (
     asked_first,
     correction_banner,
-    entry_exits,
     game_over_panel,
     screen,
 )
-from ..hooks import NO_ROUND, NO_TEXT, use_value
+from ..hooks import NO_TEXT, use_value
 from ..i18n import Translator
-from ..numpad import DELETE, MINUS, NEXT, PinnedPad, number_pad, pad_field, pad_row_key
-from ..state import DETAILED, QUICK
+from ..numpad import DELETE, MINUS, NEXT, pad_field, pad_row_key
+from ..round_entry import Drawn, Entering, Form, Pad, RoundEntryOf, use_round_entry
 from ..widgets import (
     TARGET,
     chip,
     choice_chips,
     count_chips,
     drawn_as,
-    error_box,
     heading,
     icon_button,
     info_box,
@@ -110,94 +97,12 @@ def signed(t: Translator, points: int) -> str:
 def BlackSpyScreen(at: AtTable, key: str | None = None) -> ft.View:
     """`at.fix_round`: the game was stored before a rule it breaks; only that deal's correction
     is open (`at.result` is the game up to it)."""
-    state = at.state
-    table = at.result.table
-    names = list(table.names)
-    opening = use_opening(
-        at,
-        lambda raw: Deal.from_json(raw, table),
-        lambda: Deal.blank(table),
-        lambda entry: Deal.from_json(entry["deal"], table),
-    )
-    # None: the sheet; NEW or a deal's index: entry
-    editing, set_editing = use_value(opening.editing)
-    draft, set_draft = use_value(opening.draft)
-    # the player whose pile is "the rest"
-    auto, set_auto = use_value(str(opening.entry["auto"]) if opening.entry.get("auto") else NO_TEXT)
-    # quick entry (each pile's points) or detailed (the cards); a correction keeps its form
-    kept_form = opening.entry.get("form") or (DETAILED if opening.entry else None)  # older drafts
-    form, set_form = use_value(str(kept_form or opening_form(at, opening.editing)))
-    counted, set_counted = use_value(opened_counted(at, opening.editing, opening.entry))
-    blank_counted = Counted.blank(names).to_json()
-    untouched: Record = {
-        "deal": Deal.blank(table).completed(names[-1]).to_json(),
-        "auto": names[-1],
-        "form": form,
-        "counted": blank_counted,
-    }
-    kept: Record = {
-        "deal": draft.to_json(),
-        "auto": auto,
-        "form": form,
-        "counted": counted.to_json(),
-    }
-    use_kept(at, editing, kept, untouched)
-
-    def open_entry(index: int) -> None:
-        set_form(opening_form(at, index))
-        set_counted(opened_counted(at, index, {}))
-        if index == NEW:
-            auto_player: str | None = names[-1]
-            set_draft(Deal.blank(table).completed(names[-1]))
-        else:
-            auto_player = None
-            set_draft(Deal.from_json(at.rounds[index], table))
-        set_auto(auto_player)
-        set_editing(index)
-
-    def change(modify: Callable[[Deal], Deal], automatic: str | None) -> None:
-        """Apply `modify` to the draft as it is when the change arrives (two quick taps on
-        "plus" count twice), then work out the automatic player's pile again."""
-        set_auto(automatic)
-        set_draft(lambda current: fill(modify(current), automatic))
-
-    controls: list[ft.Control]
-    if editing is not None:
-        leave, saved = entry_exits(state, at.fix_round, lambda: set_editing(NO_ROUND))
-        switch = form_switch(at, form, set_form)
-        if form == QUICK:
-            entry = QuickDealEntry(
-                at, counted, editing, set_counted, switch, discard(at, leave), saved
-            )
-        else:
-            entry = DealEntry(at, draft, editing, auto, change, switch, discard(at, leave), saved)
-        controls = [*correction_banner(state.t, at.fix_round), entry]
+    entry = use_round_entry(at, ENTRY)
+    if entry.control is not None:
+        controls = [*correction_banner(at.t, at.fix_round), entry.control]
     else:
-        controls = sheet(at, open_entry)
-    quick = editing is not None and form == QUICK
-    return screen(at, black_spy.RULES.title, controls, entering=editing is not None, fills=quick)
-
-
-def opening_form(at: AtTable, editing: int | None) -> str:
-    """How a deal's entry opens: a saved deal in the form it was entered, a new one as the
-    table last chose."""
-    if editing is not None and editing != NEW and editing < len(at.rounds):
-        deal = at.rounds[editing]
-        return QUICK if isinstance(deal, dict) and "points" in deal else DETAILED
-    return at.state.entry_mode(at.game_id, at.record["game"])
-
-
-def opened_counted(at: AtTable, editing: int | None, entry: Record) -> Counted:
-    names = list(at.result.table.names)
-    if "counted" in entry:
-        return Counted.from_json(entry["counted"], names)
-    if editing is not None and editing != NEW and editing < len(at.rounds):
-        return Counted.of_round(at.rounds[editing], names)
-    return Counted.blank(names)
-
-
-def fill(draft: Deal, automatic: str | None) -> Deal:
-    return draft if automatic is None else draft.completed(automatic)
+        controls = sheet(at, entry.open_round)
+    return screen(at, black_spy.RULES.title, controls, entering=entry.open, fills=entry.fills)
 
 
 # --- the sheet ---------------------------------------------------------------------------------
@@ -443,35 +348,48 @@ def scoresheet(
 Change = Callable[[Callable[[Deal], Deal], str | None], None]
 
 
-@ft.component
-def DealEntry(
-    at: AtTable,
-    draft: Deal,
-    editing: int,
-    auto: str | None,
-    change: Change,
-    switch: ft.Control,
-    close: Callable[[], None],
-    saved: Callable[[], None],
-) -> ft.Control:
-    t = at.t
-    names = list(at.result.table.names)
-    index = len(at.rounds) if editing == NEW else editing
-    correcting = None if editing == NEW else editing
-    deal = draft.to_json()
-    problems, report = use_refusal(deal)
-    errors = scoring.check_round(at.record, deal, correcting)
-    before = scoring.replay({**at.record, "rounds": at.rounds[:index]}, stored=True)
-    options = scoring.options_as(before, black_spy.Options)
+@dataclass(frozen=True)
+class Dealt:
+    """A deal entered with the cards: each pile, and whose pile fills itself in with what the
+    others leave (None once that player's own pile was entered)."""
+
+    deal: Deal
+    auto: str | None
+
+    def changed(self, modify: Callable[[Deal], Deal], automatic: str | None) -> Dealt:
+        """`modify` applied, `automatic` the pile filled in from the rest."""
+        deal = modify(self.deal)
+        return Dealt(deal if automatic is None else deal.completed(automatic), automatic)
+
+
+def blank_dealt(before: scoring.Replay) -> Dealt:
+    last = before.table.names[-1]
+    return Dealt(Deal.blank(before.table).completed(last), last)
+
+
+def kept_dealt(before: scoring.Replay, entry: Record) -> Dealt:
+    auto = entry.get("auto")
+    deal = Deal.from_json(entry["deal"], before.table)
+    return Dealt(deal, auto if isinstance(auto, str) else None)
+
+
+def dealt_fields(entering: Entering[Dealt]) -> Drawn:
+    """Each player's pile by its cards, the last filled in with what is left; a moon's choice
+    once the piles add up. A problem of a pile stands in the card of the pile changed last."""
+    t, draft, auto = entering.t, entering.draft.deal, entering.draft.auto
+    names = list(entering.before.table.names)
+    options = scoring.options_as(entering.before, black_spy.Options)
     # Until a pile besides the automatic one is entered, the automatic one holds every card,
     # a moon only on paper: no points and no moon box yet.
     blank = auto is not None and all(draft.piles[n] == Pile() for n in names if n != auto)
-    before_state = scoring.state_as(before, black_spy.State)
+    before_state = scoring.state_as(entering.before, black_spy.State)
     points = {} if blank else black_spy.RULES.deal_points_so_far(before_state, draft)
-
-    touched, set_touched = use_value(frozenset[str]())
     last_pile, set_last_pile = use_value(NO_TEXT)  # the pile changed last: its card speaks
-    tried, set_tried = use_value(False)  # Save was tapped: every error speaks
+
+    def change(modify: Callable[[Deal], Deal], automatic: str | None) -> None:
+        """Apply `modify` to the draft as it is when the change arrives (two quick taps on
+        "plus" count twice), then work out the automatic player's pile again."""
+        entering.change(lambda current: current.changed(modify, automatic))
 
     def automatic_for(name: str) -> Callable[[], None]:
         """Make `name`'s pile the one filled in with what the others leave."""
@@ -481,23 +399,24 @@ def DealEntry(
         """A change to `name`'s pile; the automatic pile stays automatic unless it is this."""
 
         def modify_pile(modify: Callable[[Deal], Deal]) -> None:
-            set_touched(lambda parts: parts | {f"cards.{name}"})
+            entering.touch(f"cards.{name}")
             set_last_pile(name)
-            change(modify, auto if auto != name else None)
+            entering.change(
+                lambda current: current.changed(
+                    modify, current.auto if current.auto != name else None
+                )
+            )
 
         return modify_pile
 
     def choose_moon(modify: Callable[[Deal], Deal], automatic: str | None) -> None:
-        set_touched(lambda parts: parts | {"moon_choice"})
+        entering.touch("moon_choice")
         change(modify, automatic)
 
-    save, delete = deal_actions(at, editing, deal, errors, set_tried, report, saved)
-    title = deal_title(t, editing, index)
     controls: list[ft.Control] = [
-        ft.Row([heading(title), switch], alignment=ft.MainAxisAlignment.SPACE_BETWEEN),
         note(t("Count each player's tricks. The last one is filled in with what is left.")),
     ]
-    at_piles, elsewhere = by_pile(spoken_to(errors, touched, tried), names, last_pile)
+    at_piles, _ = by_pile(entering.spoken, names, last_pile)
     for name in names:
         controls.append(
             pile_card(
@@ -512,57 +431,17 @@ def DealEntry(
                 [t.problem(error) for error in at_piles.get(name, [])],
             )
         )
-    if not blank and not any(part_of(error).startswith("cards") for error in errors):
+    if not blank and not any(part_of(error).startswith("cards") for error in entering.errors):
         # Piles that do not add up contradict any moon: it is said once they do.
         controls += moon_panel(t, draft, options, choose_moon, auto)
-    shown = [subject(at, e) for e in elsewhere]
-    controls.append(error_box(shown + problems))
-    buttons: list[ft.Control] = [
-        ft.FilledButton(t("Save deal"), icon=ft.Icons.SAVE, height=52, on_click=save),
-        ft.OutlinedButton(t("Discard"), height=52, on_click=lambda: close()),
-    ]
-    if editing != NEW:
-        buttons.append(
-            ft.TextButton(t("Delete deal"), icon=ft.Icons.DELETE_OUTLINE, on_click=delete)
-        )
-    controls.append(ft.Row(buttons, wrap=True))
-    return ft.Column(controls, spacing=10, horizontal_alignment=ft.CrossAxisAlignment.STRETCH)
+    said = [error for errors in at_piles.values() for error in errors]
+    return Drawn(controls, said)
 
 
-def deal_actions(
-    at: AtTable,
-    editing: int,
-    deal: Record,
-    errors: list[scoring.RecordError],
-    set_tried: Callable[[bool], None],
-    report: Report,
-    saved: Callable[[], None],
-) -> tuple[Callable[[], None], Callable[[], None]]:
-    """(save, delete) of a deal's entry, in either form: a Save with errors is refused and
-    says why; a refused change keeps the entry and says what happened."""
-    state, t = at.state, at.t
-    index = len(at.rounds) if editing == NEW else editing
-    correcting = None if editing == NEW else editing
-
-    def save() -> None:
-        store = partial(state.save_round, at.game_id, correcting, deal)
-        after = save_checked(at, errors, set_tried, store, report)
-        if after is not None:
-            state.say(deal_saved_message(t, after, index))
-            saved()
-
-    def delete() -> None:
-        if delete_checked(at, partial(state.delete_round, at.game_id, editing), report):
-            state.say(t("Deal {number} deleted", number=editing + 1))
-            saved()
-
-    return save, delete
-
-
-def deal_title(t: Translator, editing: int, index: int) -> str:
-    if editing == NEW:
-        return t("Deal {number}", number=index + 1)
-    return t("Correct deal {number}", number=index + 1)
+def deal_title(t: Translator, index: int, correcting: bool) -> str:
+    if correcting:
+        return t("Correct deal {number}", number=index + 1)
+    return t("Deal {number}", number=index + 1)
 
 
 def moon_panel(
@@ -1049,69 +928,82 @@ def minus_sign(value: object) -> str:
 QuickChange = Callable[[Callable[[Counted], Counted]], None]
 
 
-@ft.component
-def QuickDealEntry(
-    at: AtTable,
-    counted: Counted,
-    editing: int,
-    change: QuickChange,
-    switch: ft.Control,
-    close: Callable[[], None],
-    saved: Callable[[], None],
-) -> ft.Control:
-    """Each pile's points on a number pad: the pad moves to the next pile by itself and fills
-    the last one in; a moon is one tap on its taker's moon."""
-    t = at.t
-    names = list(at.result.table.names)
-    index = len(at.rounds) if editing == NEW else editing
-    correcting = None if editing == NEW else editing
-    before = scoring.replay({**at.record, "rounds": at.rounds[:index]}, stored=True)
-    options = scoring.options_as(before, black_spy.Options)
-    deal = counted.to_round(options)
+def counted_fields(entering: Entering[Counted]) -> Drawn:
+    """Each pile's points as typed on the pad, the last filled in; a moon is one tap on its
+    taker's moon."""
+    t, counted = entering.t, entering.draft
+    names = list(entering.before.table.names)
+    options = scoring.options_as(entering.before, black_spy.Options)
     piles = counted.piles(options)
-    errors = scoring.check_round(at.record, deal, correcting)
-    points = black_spy.RULES.draft_points(scoring.state_as(before, black_spy.State), deal)
-    problems, report = use_refusal(deal)
-    tried, set_tried = use_value(False)
-    complete = not counted.untyped or counted.auto is not None
-    shown = errors if tried or (complete and counted.active is None) else []
-
-    def press(key: str) -> None:
-        change(lambda current: current.pressed(key, options))
-
-    save, delete = deal_actions(at, editing, deal, errors, set_tried, report, saved)
-    title = deal_title(t, editing, index)
-    active = counted.active
-    low, _ = black_spy.pile_limits(
-        options, moon=active is not None and active == counted.moon_taker
+    before_state = scoring.state_as(entering.before, black_spy.State)
+    points = black_spy.RULES.draft_points(before_state, counted.to_round(options))
+    change = entering.change
+    return Drawn(
+        [
+            note(t("Type each pile's points; the last pile fills itself in.")),
+            *[
+                pile_row(t, counted, name, piles.get(name), points.get(name), change)
+                for name in names
+            ],
+            moon_choice_line(t, counted, options, change),
+        ]
     )
-    controls: list[ft.Control] = [
-        ft.Row([heading(title), switch], alignment=ft.MainAxisAlignment.SPACE_BETWEEN),
-        note(t("Type each pile's points; the last pile fills itself in.")),
-        *[pile_row(t, counted, name, piles.get(name), points.get(name), change) for name in names],
-        moon_choice_line(t, counted, options, change),
-    ]
-    buttons: list[ft.Control] = [
-        ft.OutlinedButton(t("Discard"), height=52, on_click=lambda: close()),
-    ]
-    if editing != NEW:
-        buttons.append(
-            ft.TextButton(t("Delete deal"), icon=ft.Icons.DELETE_OUTLINE, on_click=delete)
-        )
-    controls.append(ft.Row(buttons, wrap=True))
-    pad = [
-        error_box(problems),
-        *number_pad(
-            t,
-            press,
-            t("Next pile"),
-            t("Save deal"),
-            save,
-            minus=low < 0,
-            problem=problem_line([subject(at, shown[0])]) if shown else None,
+
+
+def pad_minus(before: scoring.Replay, counted: Counted) -> bool:
+    """Whether the pile typed into can be below 0 (with a moon, or Capture or Release)."""
+    options = scoring.options_as(before, black_spy.Options)
+    active = counted.active
+    moon = active is not None and active == counted.moon_taker
+    low, _ = black_spy.pile_limits(options, moon=moon)
+    return low < 0
+
+
+def was_counted(deal: JSON) -> bool:
+    """Whether a saved deal was entered as each pile's points (quick entry)."""
+    return isinstance(deal, dict) and "points" in deal
+
+
+def pile_names(before: scoring.Replay) -> list[str]:
+    return list(before.table.names)
+
+
+ENTRY = RoundEntryOf(
+    quick=Form(
+        blank=lambda before: Counted.blank(pile_names(before)),
+        of_round=lambda before, deal: Counted.of_round(deal, pile_names(before)),
+        read_kept=lambda before, entry: Counted.from_json(entry.get("counted"), pile_names(before)),
+        kept=lambda counted: {"counted": counted.to_json()},
+        entered=lambda before, counted: counted.to_round(
+            scoring.options_as(before, black_spy.Options)
         ),
-    ]
-    return PinnedPad(controls, pad, names, counted.active)
+        fields=counted_fields,
+        pad=Pad(
+            next_label=N_("Next pile"),
+            press=lambda before, counted, key: counted.pressed(
+                key, scoring.options_as(before, black_spy.Options)
+            ),
+            active=lambda counted: counted.active,
+            rows=lambda counted: list(counted.typed),
+            minus=pad_minus,
+            complete=lambda counted: not counted.untyped or counted.auto is not None,
+        ),
+    ),
+    cards=Form(
+        blank=blank_dealt,
+        of_round=lambda before, deal: Dealt(Deal.from_json(deal, before.table), None),
+        read_kept=kept_dealt,
+        kept=lambda dealt: {"deal": dealt.deal.to_json(), "auto": dealt.auto},
+        entered=lambda before, dealt: dealt.deal.to_json(),
+        fields=dealt_fields,
+    ),
+    was_quick=was_counted,
+    title=deal_title,
+    save_label=N_("Save deal"),
+    saved=lambda t, after, index: deal_saved_message(t, after, index),
+    delete_label=N_("Delete deal"),
+    deleted=N_("Deal {number} deleted"),
+)
 
 
 def pile_row(

@@ -1,0 +1,397 @@
+"""One round entry for every game: the draft kept on every change, the quick/cards switch, the
+number pad and its moving on, Save, a refusal said in one place, Discard, Delete, and a saved
+round corrected in the form it was entered.
+
+A game's view module supplies what is its own only: for each form, how a draft starts, what
+it keeps, the round it enters and the fields that change it (`Form`), and the words of its
+entry (`RoundEntryOf`). The engine decides every rule: errors come from `scoring.check_round`,
+everything a field may offer from the game's preview.
+
+A game's screen calls `use_round_entry` on each drawing; while an entry is open it shows
+`entry.control` (else its own sheet, with `entry.open_round` on its buttons).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
+from functools import partial
+from typing import Generic, TypeVar
+
+import flet as ft
+
+import scoring
+from scoring import JSON, Record, Term
+from scoring.errors import N_
+
+from .entry import (
+    NEW,
+    UNREADABLE,
+    Report,
+    delete_checked,
+    form_switch,
+    kept_entry,
+    save_checked,
+    spoken_to,
+    subject,
+    use_kept,
+    use_refusal,
+)
+from .frame import entry_exits
+from .games import AtTable
+from .hooks import NO_ROUND, Setter, use_made, use_value
+from .i18n import Translator
+from .numpad import PinnedPad, number_pad
+from .state import DETAILED, QUICK
+from .widgets import error_box, heading, problem_line
+
+D = TypeVar("D")  # a form's draft
+Q = TypeVar("Q")  # the quick form's draft
+C = TypeVar("C")  # the cards form's draft
+Change = Callable[[Callable[[D], D]], None]
+ROUND_DELETED = N_("Round {number} deleted")
+
+
+@dataclass(frozen=True)
+class Entering(Generic[D]):
+    """A round being entered, as a form's fields see it."""
+
+    at: AtTable
+    before: scoring.Replay  # the game up to this round
+    index: int  # the round's index (its number − 1)
+    correcting: bool  # a saved round (else a new one)
+    draft: D
+    change: Change[D]  # applied to the draft as it is when the change arrives
+    touch: Callable[[str], None]  # something entered in this part: its problems speak
+    errors: list[scoring.RecordError]  # the round's problems as it stands
+    spoken: list[scoring.RecordError]  # those said now (parts touched; all after a Save)
+    save: Callable[[], None]
+    scroller: ft.MutableRef[ft.Column | None]  # the column the entry scrolls in
+
+    @property
+    def t(self) -> Translator:
+        return self.at.t
+
+
+@dataclass(frozen=True)
+class Drawn:
+    """A form's fields, and the problems they say in place (the rest are said above Save)."""
+
+    controls: list[ft.Control]
+    said: list[scoring.RecordError] = field(default_factory=list)
+    actions: list[ft.Control] | None = None  # instead of Save, Discard, Delete (a wizard's)
+
+
+@dataclass(frozen=True)
+class Pad(Generic[D]):
+    """A form typed on the number pad: a key changes the draft, the pad moves on by itself,
+    Save sits beside Next and one line above the keys says a problem."""
+
+    next_label: Term
+    press: Callable[[scoring.Replay, D, str], D]
+    active: Callable[[D], str | None]  # the row the pad types into
+    rows: Callable[[D], list[str]]  # every row it can type into, in order
+    minus: Callable[[scoring.Replay, D], bool] = lambda before, draft: True
+    # Whether the problems are said before Save (once every row is typed, say).
+    complete: Callable[[D], bool] = lambda draft: True
+
+
+@dataclass(frozen=True)
+class Form(Generic[D]):
+    """One way of entering a game's round, quick or with the cards."""
+
+    blank: Callable[[scoring.Replay], D]  # a new round
+    of_round: Callable[[scoring.Replay, JSON], D]  # a saved round, to correct
+    read_kept: Callable[[scoring.Replay, Record], D]  # this device's draft (UNREADABLE: none)
+    kept: Callable[[D], Record]  # what the draft keeps, merged into the device's entry
+    entered: Callable[[scoring.Replay, D], Record]  # the round as the record writes it
+    fields: Callable[[Entering[D]], Drawn]
+    pad: Pad[D] | None = None
+
+
+@dataclass(frozen=True)
+class RoundEntryOf(Generic[Q, C]):
+    """A game's round entry: its forms (cards None: one form only) and its words."""
+
+    quick: Form[Q]
+    cards: Form[C] | None
+    was_quick: Callable[[JSON], bool]  # whether a saved round was entered in the quick form
+    title: Callable[[Translator, int, bool], str]  # (t, index, correcting): "Correct deal 3"
+    save_label: Term
+    saved: Callable[[Translator, scoring.Replay, int], str]  # (t, game after, index)
+    delete_label: Term | None = None  # None: a saved round cannot be deleted
+    deleted: Term = ROUND_DELETED
+
+
+@dataclass(frozen=True)
+class RoundEntry:
+    """What a game's screen needs of its entry."""
+
+    open: bool  # an entry is shown; else the game's own sheet
+    control: ft.Control | None  # the entry, when open
+    open_round: Callable[[int], None]  # NEW or a saved round's index
+    fills: bool  # the entry fills the screen (a number pad pinned to its bottom)
+    scroller: ft.MutableRef[ft.Column | None]
+
+
+@dataclass(frozen=True)
+class Drafts(Generic[Q, C]):
+    """Both forms' drafts of the round being entered, and the form shown."""
+
+    form: str
+    quick: Q
+    cards: C | None
+
+
+def use_round_entry(at: AtTable, of: RoundEntryOf[Q, C]) -> RoundEntry:
+    """The round entry of a game's screen: opened where a stored game must be corrected, else
+    on this device's draft, else closed (the sheet) until `open_round`."""
+    opening, _ = use_made(lambda: opened(at, of))
+    editing, set_editing = use_value(opening[0] if opening else NO_ROUND)
+    drafts, set_drafts = use_value(opening[1] if opening else None)
+    scroller: ft.MutableRef[ft.Column | None] = ft.use_ref(None)
+    before = game_before(at, editing) if editing is not None else None
+    if drafts is not None and before is not None:
+        use_kept(
+            at, editing, kept_of(of, drafts), kept_of(of, blank_drafts(of, before, drafts.form))
+        )
+    else:
+        use_kept(at, None, {})
+
+    def open_round(index: int) -> None:
+        set_drafts(drafts_for(at, of, index, game_before(at, index)))
+        set_editing(index)
+
+    if editing is None or drafts is None or before is None:
+        return RoundEntry(False, None, open_round, False, scroller)
+    leave, saved = entry_exits(at.state, at.fix_round, lambda: set_editing(NO_ROUND))
+    control = EntryShown(at, of, editing, before, drafts, set_drafts, leave, saved, scroller)
+    form = of.quick if drafts.form == QUICK or of.cards is None else of.cards
+    return RoundEntry(True, control, open_round, form.pad is not None, scroller)
+
+
+def game_before(at: AtTable, index: int) -> scoring.Replay:
+    """The game up to round `index` (NEW: all of it)."""
+    if index == NEW or index >= len(at.rounds):
+        return at.result
+    return scoring.replay({**at.record, "rounds": at.rounds[:index]}, stored=True)
+
+
+def blank_drafts(of: RoundEntryOf[Q, C], before: scoring.Replay, form: str) -> Drafts[Q, C]:
+    cards = of.cards.blank(before) if of.cards is not None else None
+    return Drafts(form, of.quick.blank(before), cards)
+
+
+def drafts_for(
+    at: AtTable, of: RoundEntryOf[Q, C], index: int, before: scoring.Replay
+) -> Drafts[Q, C]:
+    """A new round in the table's form; a saved one in the form it was entered."""
+    if index == NEW or index >= len(at.rounds):
+        return blank_drafts(of, before, at.state.entry_mode(at.game_id, at.record["game"]))
+    saved = at.rounds[index]
+    if of.was_quick(saved) or of.cards is None:
+        return Drafts(
+            QUICK,
+            of.quick.of_round(before, saved),
+            None if of.cards is None else of.cards.blank(before),
+        )
+    return Drafts(DETAILED, of.quick.blank(before), of.cards.of_round(before, saved))
+
+
+def opened(at: AtTable, of: RoundEntryOf[Q, C]) -> tuple[int, Drafts[Q, C]] | None:
+    """Where the screen opens (worked out on its first drawing only): the round a stored game
+    must correct; else this device's draft; else nowhere (the sheet)."""
+    if at.fix_round is not None:
+        return at.fix_round, drafts_for(at, of, at.fix_round, at.result)
+    kept = kept_entry(at)
+    if kept is None:
+        return None
+    index, entry = kept
+    before = game_before(at, index)
+    try:
+        form = str(entry["form"])
+        quick = of.quick.read_kept(before, entry)
+        cards = of.cards.read_kept(before, entry) if of.cards is not None else None
+    except UNREADABLE:  # a draft of another version: nothing to reopen
+        return None
+    return index, Drafts(form if form in (QUICK, DETAILED) else QUICK, quick, cards)
+
+
+def kept_of(of: RoundEntryOf[Q, C], drafts: Drafts[Q, C]) -> Record:
+    """What this device keeps of the entry: the form shown and both forms' drafts."""
+    kept: Record = {"form": drafts.form, **of.quick.kept(drafts.quick)}
+    if of.cards is not None and drafts.cards is not None:
+        kept.update(of.cards.kept(drafts.cards))
+    return kept
+
+
+@ft.component
+def EntryShown(
+    at: AtTable,
+    of: RoundEntryOf[Q, C],
+    editing: int,
+    before: scoring.Replay,
+    drafts: Drafts[Q, C],
+    set_drafts: Setter[Drafts[Q, C] | None],
+    leave: Callable[[], None],
+    saved: Callable[[], None],
+    scroller: ft.MutableRef[ft.Column | None],
+) -> ft.Control:
+    """The entry in the form shown, each form drawn by a component of its own: what was
+    touched and tried starts afresh for each round and form."""
+
+    def switched(form: str) -> None:
+        set_drafts(lambda current: None if current is None else replace(current, form=form))
+
+    switch = form_switch(at, drafts.form, switched) if of.cards is not None else None
+    shown = Shown(at, of, editing, before, leave, saved, scroller, switch)
+    if drafts.form == DETAILED and of.cards is not None and drafts.cards is not None:
+
+        def change_cards(update: Callable[[C], C]) -> None:
+            set_drafts(
+                lambda d: d if d is None or d.cards is None else replace(d, cards=update(d.cards))
+            )
+
+        return FormShown(shown, of.cards, drafts.cards, change_cards, key=f"{DETAILED}:{editing}")
+
+    def change_quick(update: Callable[[Q], Q]) -> None:
+        set_drafts(lambda d: d if d is None else replace(d, quick=update(d.quick)))
+
+    return FormShown(shown, of.quick, drafts.quick, change_quick, key=f"{QUICK}:{editing}")
+
+
+@dataclass(frozen=True)
+class Shown(Generic[Q, C]):
+    """What every form of an open entry shares."""
+
+    at: AtTable
+    of: RoundEntryOf[Q, C]
+    editing: int
+    before: scoring.Replay
+    leave: Callable[[], None]
+    saved: Callable[[], None]
+    scroller: ft.MutableRef[ft.Column | None]
+    switch: ft.Control | None
+
+    @property
+    def index(self) -> int:
+        return len(self.at.rounds) if self.editing == NEW else self.editing
+
+    @property
+    def correcting(self) -> int | None:
+        return None if self.editing == NEW else self.editing
+
+
+@ft.component
+def FormShown(
+    shown: Shown[Q, C], form: Form[D], draft: D, change: Change[D], key: str | None = None
+) -> ft.Control:
+    """One form of the entry: its fields, the problems not said in place and a refusal above
+    Save, then Save, Discard and Delete (or the number pad, Save beside its Next key)."""
+    at, t, of = shown.at, shown.at.t, shown.of
+    entered = form.entered(shown.before, draft)
+    errors = scoring.check_round(at.record, entered, shown.correcting)
+    touched, set_touched = use_value(frozenset[str]())
+    tried, set_tried = use_value(False)  # Save was tapped: every problem speaks
+    refused, report = use_refusal(entered)
+
+    def save() -> None:
+        store = partial(at.state.save_round, at.game_id, shown.correcting, entered)
+        after = save_checked(at, errors, set_tried, store, report)
+        if after is not None:
+            at.state.say(of.saved(t, after, shown.index))
+            shown.saved()
+
+    def touch(part: str) -> None:
+        set_touched(lambda parts: parts | {part})
+
+    entering = Entering(
+        at,
+        shown.before,
+        shown.index,
+        shown.correcting is not None,
+        draft,
+        change,
+        touch,
+        errors,
+        spoken_to(errors, touched, tried),
+        save,
+        shown.scroller,
+    )
+    drawn = form.fields(entering)
+    title = ft.Row(
+        [
+            heading(of.title(t, shown.index, shown.correcting is not None)),
+            *([shown.switch] if shown.switch else []),
+        ],
+        alignment=ft.MainAxisAlignment.SPACE_BETWEEN,
+        wrap=True,
+    )
+    buttons = exit_buttons(shown, report)
+    if form.pad is not None:
+        rows = [title, *drawn.controls, ft.Row(buttons, wrap=True)]
+        return pad_entry(entering, form.pad, rows, t(of.save_label), (refused, tried))
+    rest = [subject(at, error) for error in entering.spoken if error not in drawn.said]
+    if drawn.actions is not None:
+        actions = drawn.actions
+    else:
+        actions = [ft.Row([save_button(t(of.save_label), save), *buttons], wrap=True)]
+    controls: list[ft.Control] = [title, *drawn.controls, error_box([*refused, *rest]), *actions]
+    return ft.Column(controls, spacing=10, horizontal_alignment=ft.CrossAxisAlignment.STRETCH)
+
+
+def save_button(label: str, save: Callable[[], None]) -> ft.Control:
+    return ft.FilledButton(label, icon=ft.Icons.SAVE, height=52, on_click=lambda: save())
+
+
+def exit_buttons(shown: Shown[Q, C], report: Report) -> list[ft.Control]:
+    """Discard (the draft goes, the entry closes) and, for a saved round, Delete."""
+    at, t, of = shown.at, shown.at.t, shown.of
+
+    def discard() -> None:
+        at.state.discard_draft(at.game_id)
+        shown.leave()
+
+    def delete() -> None:
+        if delete_checked(at, partial(at.state.delete_round, at.game_id, shown.editing), report):
+            at.state.say(t(of.deleted, number=shown.editing + 1))
+            shown.saved()
+
+    buttons: list[ft.Control] = [
+        ft.OutlinedButton(t("Discard"), height=52, on_click=lambda: discard())
+    ]
+    if shown.correcting is not None and of.delete_label is not None:
+        buttons.append(
+            ft.TextButton(
+                t(of.delete_label), icon=ft.Icons.DELETE_OUTLINE, on_click=lambda: delete()
+            )
+        )
+    return buttons
+
+
+def pad_entry(
+    entering: Entering[D],
+    pad: Pad[D],
+    rows: list[ft.Control],
+    save_label: str,
+    said_now: tuple[list[str], bool],
+) -> ft.Control:
+    """A form typed on the number pad: its rows scroll over the pad pinned to the bottom. The
+    line above the keys says a refusal, else the first problem once Save was tapped or every
+    row is typed (not while typing: a half-typed number is no mistake)."""
+    at, t, draft = entering.at, entering.t, entering.draft
+    before = entering.before
+    refused, tried = said_now
+    complete = pad.active(draft) is None and pad.complete(draft)
+    first = [subject(at, e) for e in entering.errors[:1]] if tried or complete else []
+    said = refused or first
+    keys = number_pad(
+        t,
+        lambda key: entering.change(lambda current: pad.press(before, current, key)),
+        t(pad.next_label),
+        save_label,
+        entering.save,
+        minus=pad.minus(before, draft),
+        problem=problem_line(said) if said else None,
+    )
+    return PinnedPad(rows, keys, pad.rows(draft), pad.active(draft))
