@@ -110,6 +110,17 @@ class Form(Generic[D]):
 
 
 @dataclass(frozen=True)
+class Carry(Generic[Q, C]):
+    """For a game whose two forms share most of a round (Kompromat: the mission cards, the
+    "!" marks, the items), switching carries the draft over instead of showing the other
+    form's own; only the form shown is kept."""
+
+    to_cards: Callable[[Q], C]
+    to_quick: Callable[[C], Q]
+    form_of_kept: Callable[[Record], str]  # the form of a draft kept before forms were named
+
+
+@dataclass(frozen=True)
 class RoundEntryOf(Generic[Q, C]):
     """A game's round entry: its forms (cards None: one form only) and its words."""
 
@@ -121,6 +132,7 @@ class RoundEntryOf(Generic[Q, C]):
     saved: Callable[[Translator, scoring.Replay, int], str]  # (t, game after, index)
     delete_label: Term | None = None  # None: a saved round cannot be deleted
     deleted: Term = ROUND_DELETED
+    carry: Carry[Q, C] | None = None
 
 
 @dataclass(frozen=True)
@@ -209,16 +221,32 @@ def opened(at: AtTable, of: RoundEntryOf[Q, C]) -> tuple[int, Drafts[Q, C]] | No
     index, entry = kept
     before = game_before(at, index)
     try:
-        form = str(entry["form"])
-        quick = of.quick.read_kept(before, entry)
-        cards = of.cards.read_kept(before, entry) if of.cards is not None else None
+        return index, kept_drafts(of, before, entry)
     except UNREADABLE:  # a draft of another version: nothing to reopen
         return None
-    return index, Drafts(form if form in (QUICK, DETAILED) else QUICK, quick, cards)
+
+
+def kept_drafts(of: RoundEntryOf[Q, C], before: scoring.Replay, entry: Record) -> Drafts[Q, C]:
+    """Both forms' drafts as this device kept them (a carried game keeps the form shown; the
+    other is carried over from it). Raises one of UNREADABLE for a draft it cannot read."""
+    form = entry.get("form")
+    if form not in (QUICK, DETAILED):  # a draft kept before its form was
+        form = of.carry.form_of_kept(entry) if of.carry is not None else DETAILED
+    if of.carry is not None and of.cards is not None:
+        if form == DETAILED:
+            cards = of.cards.read_kept(before, entry)
+            return Drafts(DETAILED, of.carry.to_quick(cards), cards)
+        quick = of.quick.read_kept(before, entry)
+        return Drafts(QUICK, quick, of.carry.to_cards(quick))
+    cards_draft = of.cards.read_kept(before, entry) if of.cards is not None else None
+    return Drafts(str(form), of.quick.read_kept(before, entry), cards_draft)
 
 
 def kept_of(of: RoundEntryOf[Q, C], drafts: Drafts[Q, C]) -> Record:
     """What this device keeps of the entry: the form shown and both forms' drafts."""
+    if of.carry is not None and of.cards is not None and drafts.cards is not None:
+        shown = of.cards.kept(drafts.cards) if drafts.form == DETAILED else None
+        return {"form": drafts.form, **(shown or of.quick.kept(drafts.quick))}
     kept: Record = {"form": drafts.form, **of.quick.kept(drafts.quick)}
     if of.cards is not None and drafts.cards is not None:
         kept.update(of.cards.kept(drafts.cards))
@@ -241,7 +269,7 @@ def EntryShown(
     touched and tried starts afresh for each round and form."""
 
     def switched(form: str) -> None:
-        set_drafts(lambda current: None if current is None else replace(current, form=form))
+        set_drafts(lambda current: None if current is None else in_form(of, current, form))
 
     switch = form_switch(at, drafts.form, switched) if of.cards is not None else None
     shown = Shown(at, of, editing, before, leave, saved, scroller, switch)
@@ -258,6 +286,16 @@ def EntryShown(
         set_drafts(lambda d: d if d is None else replace(d, quick=update(d.quick)))
 
     return FormShown(shown, of.quick, drafts.quick, change_quick, key=f"{QUICK}:{editing}")
+
+
+def in_form(of: RoundEntryOf[Q, C], drafts: Drafts[Q, C], form: str) -> Drafts[Q, C]:
+    """The entry switched to `form`: its own draft, or (a carried game) the draft carried."""
+    carry = of.carry
+    if carry is None or drafts.form == form or drafts.cards is None:
+        return replace(drafts, form=form)
+    if form == DETAILED:
+        return Drafts(form, drafts.quick, carry.to_cards(drafts.quick))
+    return Drafts(form, carry.to_quick(drafts.cards), drafts.cards)
 
 
 @dataclass(frozen=True)

@@ -6,11 +6,11 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Callable
-from functools import partial
 
 import flet as ft
 
 import scoring
+from scoring import JSON, Record
 from scoring import kompromat as rules
 from scoring.errors import N_
 from scoring.kompromat import (
@@ -24,26 +24,17 @@ from scoring.kompromat import (
 
 from ..entry import (
     NEW,
-    delete_checked,
-    discard,
-    form_switch,
     opener,
-    save_checked,
-    spoken_to,
-    subject,
-    use_kept,
-    use_opening,
-    use_refusal,
 )
 from ..frame import (
     asked_first,
     correction_banner,
-    entry_exits,
     game_over_panel,
     screen,
 )
-from ..hooks import NO_ROUND, use_made, use_value
+from ..hooks import use_made
 from ..i18n import Translator
+from ..round_entry import Carry, Drawn, Entering, Form, RoundEntryOf, use_round_entry
 from ..safe import safe_effect
 from ..state import DETAILED, QUICK
 from ..widgets import (
@@ -51,7 +42,6 @@ from ..widgets import (
     chip,
     choice_chips,
     drawn_as,
-    error_box,
     heading,
     info_box,
     note,
@@ -84,43 +74,12 @@ def card_key(card: MissionCard) -> str:
 def KompromatScreen(at: AtTable, key: str | None = None) -> ft.View:
     """`at.fix_round`: the game was stored before a rule it breaks; only that round's
     correction is open (`at.result` is the game up to it)."""
-    state, t = at.state, at.t
-    table = at.result.table
+    t = at.t
     board = rules.RULES.board(scoring.state_as(at.result, rules.State))
-    game = at.record["game"]
-
-    def blank() -> RoundDraft:
-        """A new round, in the form the table last chose (quick: each mission's outcome)."""
-        return RoundDraft.blank(table, quick=state.entry_mode(at.game_id, game) == QUICK)
-
-    opening = use_opening(
-        at,
-        lambda raw: RoundDraft.from_json(raw, table),
-        blank,
-        lambda entry: RoundDraft.from_json(entry["round"], table),
-    )
-    editing, set_editing = use_value(opening.editing)
-    draft, set_draft = use_value(opening.draft)
-    scroller: ft.MutableRef[ft.Column | None] = ft.use_ref(None)
-    untouched: scoring.Record = {"round": RoundDraft.blank(table, quick=draft.quick).to_json()}
-    use_kept(at, editing, {"round": draft.to_json()}, untouched)
-
-    def open_entry(index: int) -> None:
-        """A new round in the table's form; a saved one in the form it was entered in."""
-        set_draft(blank() if index == NEW else RoundDraft.from_json(at.rounds[index], table))
-        set_editing(index)
-
-    def switched(chosen: str) -> None:
-        set_draft(lambda current: current.in_form(chosen == QUICK))
-
-    controls: list[ft.Control] = [*correction_banner(t, at.fix_round)]
-    controls.append(tokens_panel(t, board))
-    if editing is not None:
-        leave, saved = entry_exits(state, at.fix_round, lambda: set_editing(NO_ROUND))
-        switch = form_switch(at, QUICK if draft.quick else DETAILED, switched)
-        controls.append(
-            RoundEntry(at, draft, set_draft, editing, switch, discard(at, leave), saved, scroller)
-        )
+    entry = use_round_entry(at, ENTRY)
+    controls: list[ft.Control] = [*correction_banner(t, at.fix_round), tokens_panel(t, board)]
+    if entry.control is not None:
+        controls.append(entry.control)
     else:
         controls.append(game_over_panel(at, final_result(t, at.result, board)))
         if board.next_round is not None and not at.read_only:
@@ -135,11 +94,11 @@ def KompromatScreen(at: AtTable, key: str | None = None) -> ft.View:
                     ),
                     icon=ft.Icons.EDIT_NOTE,
                     height=56,
-                    on_click=lambda: open_entry(NEW),
+                    on_click=lambda: entry.open_round(NEW),
                 )
             )
-        controls.append(rounds_list(at, board, open_entry))
-    return screen(at, rules.RULES.title, controls, entering=editing is not None, scroller=scroller)
+        controls.append(rounds_list(at, board, entry.open_round))
+    return screen(at, rules.RULES.title, controls, entering=entry.open, scroller=entry.scroller)
 
 
 def tokens_panel(t: Translator, board: rules.Board) -> ft.Control:
@@ -252,85 +211,38 @@ def first_mission_of(errors: list[scoring.RecordError]) -> int:
     return min(found, default=0)
 
 
-@ft.component
-def RoundEntry(
-    at: AtTable,
-    draft: RoundDraft,
-    set_draft: Callable[[Callable[[RoundDraft], RoundDraft]], None],
-    editing: int,
-    switch: ft.Control,
-    close: Callable[[], None],
-    saved: Callable[[], None],
-    scroller: ft.MutableRef[ft.Column | None],
-) -> ft.Control:
+def mission_fields(entering: Entering[RoundDraft]) -> Drawn:
     """A round, mission by mission. Quick: each mission's marks, who won and its card; cards:
     each player's cards, the "!" marks and the card. Either way the mission's card (or, in
     quick entry, who won, if tapped last) completes it and opens the next mission."""
-    state, t = at.state, at.t
-    index = len(at.rounds) if editing == NEW else editing
-    correcting = None if editing == NEW else editing
-    before = scoring.replay({**at.record, "rounds": at.rounds[:index]}, stored=True)
-    before_state = scoring.state_as(before, rules.State)
+    t, draft = entering.t, entering.draft
+    before_state = scoring.state_as(entering.before, rules.State)
     board = rules.RULES.board(before_state)
-    names = list(before.table.names)
+    names = list(entering.before.table.names)
     previews = rules.RULES.preview(before_state, draft)
     # Up to the mission that ended the game by 9 tokens (the engine's word): nothing after it
     # is asked for, and the round is saved as it stands.
     played = rules.missions_played(previews)
-    entered = draft.saved(previews)
-    errors = scoring.check_round(at.record, entered, correcting)
     # A correction opens at the first mission with a problem (a stored game that needs one).
-    chosen_index, set_mission = use_made(lambda: first_mission_of(errors))
+    chosen_index, set_mission = use_made(lambda: first_mission_of(entering.errors))
     mission_index = min(chosen_index, played - 1)  # a mission after the end is not there
     mission = draft.missions[mission_index]
     preview = previews[mission_index]
-
-    touched, set_touched = use_value(frozenset[str]())
     moved_on = ft.use_ref(False)  # the mission shown opened by itself: scroll up to it
-    tried, set_tried = use_value(False)  # Save was tapped: every error speaks
-    problems, report = use_refusal(entered)
 
     def change_in(part: str) -> Callable[[Update], None]:
         """A change to `part` of this mission, applied to it as it is when the change arrives
         (and from now on the errors about that part are shown)."""
 
         def change(update: Update) -> None:
-            set_touched(lambda parts: parts | {f"missions[{mission_index}].{part}"})
-            set_draft(
+            entering.touch(f"missions[{mission_index}].{part}")
+            entering.change(
                 lambda current: current.with_mission(
                     mission_index, update(current.missions[mission_index])
                 )
             )
 
         return change
-
-    def save() -> None:
-        store = partial(state.save_round, at.game_id, correcting, entered)
-        if save_checked(at, errors, set_tried, store, report) is not None:
-            state.say(t("Round {number} saved.", number=index + 1))
-            saved()
-
-    def delete() -> None:
-        if delete_checked(at, partial(state.delete_round, at.game_id, editing), report):
-            state.say(t("Round {number} deleted", number=index + 1))
-            saved()
-
-    tabs = ft.Row(
-        wrap=True,
-        key=ft.ScrollKey(MISSION_TABS),  # type: ignore[call-arg]
-        controls=[
-            ft.Text(t("Mission")),
-            *[
-                chip(
-                    label=ft.Text(str(i + 1), semantics_label=t("Mission {number}", number=i + 1)),
-                    selected=i == mission_index,
-                    key=drawn_as("mission", i, i == mission_index),
-                    on_click=lambda e, i=i: set_mission(i),
-                )
-                for i in range(played)
-            ],
-        ],
-    )
 
     last_mission = mission_index == played - 1
 
@@ -368,26 +280,17 @@ def RoundEntry(
     def show_moved_on_mission() -> None:
         """Once a mission has opened by itself: up to its tabs (run after the drawing, when the
         column that scrolls is the one on the screen)."""
-        column = scroller.current
+        column = entering.scroller.current
         if moved_on.current and column is not None:
             ft.context.page.run_task(column.scroll_to, scroll_key=MISSION_TABS, duration=150)
         moved_on.current = False
 
     ft.use_effect(safe_effect(show_moved_on_mission), [mission_index])
 
-    title = ft.Row(
-        [
-            heading(
-                t("Round {number}", number=index + 1)
-                if editing == NEW
-                else t("Correct round {number}", number=index + 1)
-            ),
-            switch,
-        ],
-        alignment=ft.MainAxisAlignment.SPACE_BETWEEN,
-        wrap=True,
-    )
-    controls: list[ft.Control] = [title, note(t("Missions in the order they are revealed.")), tabs]
+    controls: list[ft.Control] = [
+        note(t("Missions in the order they are revealed.")),
+        mission_tabs(t, played, mission_index, set_mission),
+    ]
     ending = previews[played - 1]
     if ending.ends_game and mission_index < played - 1:  # the end is on a later mission
         controls.append(note(game_over_text(t, ending), color=ft.Colors.ERROR))
@@ -419,39 +322,99 @@ def RoundEntry(
     controls.append(mission_result(t, preview, draft.quick))
     if preview.ends_game:
         controls.append(game_over_box(t, preview, mission_index < len(draft.missions) - 1))
-    spoken = [subject(at, e) for e in spoken_to(errors, touched, tried)]
-    controls.append(error_box([*problems, *spoken]))
+    controls.append(mission_nav(t, mission_index, played, set_mission))
+    return Drawn(controls)
+
+
+def mission_tabs(t: Translator, played: int, shown: int, show: Callable[[int], None]) -> ft.Control:
+    """One chip per mission played so far; the one shown is chosen."""
+    return ft.Row(
+        wrap=True,
+        key=ft.ScrollKey(MISSION_TABS),  # type: ignore[call-arg]
+        controls=[
+            ft.Text(t("Mission")),
+            *[
+                chip(
+                    label=ft.Text(str(i + 1), semantics_label=t("Mission {number}", number=i + 1)),
+                    selected=i == shown,
+                    key=drawn_as("mission", i, i == shown),
+                    on_click=lambda e, i=i: show(i),
+                )
+                for i in range(played)
+            ],
+        ],
+    )
+
+
+def mission_nav(t: Translator, shown: int, played: int, show: Callable[[int], None]) -> ft.Control:
     nav: list[ft.Control] = []
-    if mission_index > 0:
+    if shown > 0:
         nav.append(
-            ft.OutlinedButton(
-                t("Previous mission"), height=48, on_click=lambda: set_mission(mission_index - 1)
-            )
+            ft.OutlinedButton(t("Previous mission"), height=48, on_click=lambda: show(shown - 1))
         )
-    if mission_index < played - 1:
+    if shown < played - 1:
         nav.append(
-            ft.FilledTonalButton(
-                t("Next mission"), height=48, on_click=lambda: set_mission(mission_index + 1)
-            )
+            ft.FilledTonalButton(t("Next mission"), height=48, on_click=lambda: show(shown + 1))
         )
-    controls.append(ft.Row(nav, wrap=True))
-    buttons: list[ft.Control] = [
-        ft.FilledButton(
-            t("Save round"),
-            icon=ft.Icons.SAVE,
-            height=52,
-            on_click=lambda: save(),
-        ),
-        ft.OutlinedButton(t("Discard"), height=52, on_click=lambda: close()),
-    ]
-    if editing != NEW:
-        buttons.append(
-            ft.TextButton(
-                t("Delete round"), icon=ft.Icons.DELETE_OUTLINE, on_click=lambda: delete()
-            )
-        )
-    controls.append(ft.Row(buttons, wrap=True))
-    return ft.Column(controls, spacing=10, horizontal_alignment=ft.CrossAxisAlignment.STRETCH)
+    return ft.Row(nav, wrap=True)
+
+
+def entered_round(before: scoring.Replay, draft: RoundDraft) -> Record:
+    """The round as it is saved: up to the mission that ended the game (the engine's preview
+    says which)."""
+    return draft.saved(rules.RULES.preview(scoring.state_as(before, rules.State), draft))
+
+
+def round_title(t: Translator, index: int, correcting: bool) -> str:
+    if correcting:
+        return t("Correct round {number}", number=index + 1)
+    return t("Round {number}", number=index + 1)
+
+
+def kept_round(before: scoring.Replay, entry: Record, quick: bool) -> RoundDraft:
+    return RoundDraft.from_json(entry["round"], before.table).in_form(quick)
+
+
+def entered_quickly(raw: JSON) -> bool:
+    """Whether a round (saved or kept) is in outcome form: its first mission is (a round
+    mixing forms shows as its first mission, as `RoundDraft.quick` says)."""
+    missions = raw.get("missions") if isinstance(raw, dict) else None
+    first = missions[0] if isinstance(missions, list) and missions else None
+    return isinstance(first, dict) and "outcome" in first
+
+
+def form_of_kept(entry: Record) -> str:
+    """The form of a draft kept before forms were named: the form its missions are in."""
+    return QUICK if entered_quickly(entry.get("round")) else DETAILED
+
+
+def round_form(quick: bool) -> Form[RoundDraft]:
+    """Kompromat's two forms share one draft: each mission's card, "!" marks and items, and
+    either its outcome (quick) or each player's cards."""
+    return Form(
+        blank=lambda before: RoundDraft.blank(before.table, quick=quick),
+        of_round=lambda before, raw: RoundDraft.from_json(raw, before.table).in_form(quick),
+        read_kept=lambda before, entry: kept_round(before, entry, quick),
+        kept=lambda draft: {"round": draft.to_json()},
+        entered=entered_round,
+        fields=mission_fields,
+    )
+
+
+ENTRY = RoundEntryOf(
+    quick=round_form(quick=True),
+    cards=round_form(quick=False),
+    was_quick=entered_quickly,
+    title=round_title,
+    save_label=N_("Save round"),
+    saved=lambda t, after, index: t("Round {number} saved.", number=index + 1),
+    delete_label=N_("Delete round"),
+    carry=Carry(
+        to_cards=lambda draft: draft.in_form(False),
+        to_quick=lambda draft: draft.in_form(True),
+        form_of_kept=form_of_kept,
+    ),
+)
 
 
 def mission_done(t: Translator, index: int, preview: MissionPreview) -> list[ft.Control]:
