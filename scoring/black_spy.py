@@ -1093,14 +1093,15 @@ class BlackSpy(GameRules[Options, AnyDeal, State]):
         form = "points" if "points" in fields else "cards"
         entered = fields.get(form)
         piles = entered if isinstance(entered, dict) else {}
-        rests = self._rests(state, form, piles)
+        taker = self._moon_taker(state.table, form, fields, piles)
+        rests = self._rests(state, form, piles, taker)
         preview = DealPreview(
             form=form,
             points=self.draft_points(state, draft),
             left_out=tuple(n for n in state.table.names if n not in _seated(state.table, piles)),
             may_fill={name: name in rests for name in state.table.names},
             rests=rests,
-            moon_taker=self._moon_taker(state.table, form, fields, piles),
+            moon_taker=taker,
             moon_choices=(),
             missing=checked.missing,
             problems=checked.problems,
@@ -1118,20 +1119,21 @@ class BlackSpy(GameRules[Options, AnyDeal, State]):
             winners=tuple(self.winners(after)),
         )
 
-    def _rests(self, state: State, form: str, piles: dict[str, object]) -> dict[str, Pile | int]:
+    def _rests(
+        self, state: State, form: str, piles: dict[str, object], taker: str | None
+    ) -> dict[str, Pile | int]:
         """For each player whose pile the others settle, what the others leave: in cards form
         the cards (none when they already hold more than a deal), in points form the rest of
-        the deal's total (none when no pile can be that)."""
+        the deal's total (none when that pile cannot be it, a moon's `taker` considered)."""
         seated = _seated(state.table, piles)
         rests: dict[str, Pile | int] = {}
         for name in state.table.names:
-            others = [n for n in state.table.names if n != name]
-            if any(n not in seated for n in others):
+            others = [seated.get(n) for n in state.table.names if n != name]
+            if any(n not in seated for n in state.table.names if n != name):
                 continue
+            moon = None if taker is None else taker == name
             rest = (
-                _pile_rest([seated[n] for n in others])
-                if form == "cards"
-                else _points_rest(state.options, [seated[n] for n in others])
+                _pile_rest(others) if form == "cards" else _points_rest(state.options, others, moon)
             )
             if rest is not None:
                 rests[name] = rest
@@ -1195,16 +1197,30 @@ def _pile_rest(others: list[object]) -> Pile | None:
     return rest_of_deal(readable) if len(readable) == len(piles) else None
 
 
-def _points_rest(options: Options, others: list[object]) -> int | None:
+def _points_rest(options: Options, others: list[object], moon: bool | None) -> int | None:
     """The points the other piles leave of the deal's total, when each is a whole number and
-    the rest is a pile one player can have (a moon's pile included)."""
+    the rest is a pile one player can have (`pile_values`)."""
     counted = [as_whole(value) for value in others]
     known = {str(index): points for index, points in enumerate(counted) if points is not None}
     if len(known) < len(counted):
         return None
     rest = counted_rest(options, known)
-    lowest = colored_spy_points(options) * COLORED_SPIES
-    return rest if lowest <= rest <= BLACK_POINTS else None
+    return rest if rest in pile_values(options, moon) else None
+
+
+def pile_values(options: Options, moon: bool | None) -> frozenset[int]:
+    """The points one counted pile can have: the moon's pile (`moon` True) 80 less its
+    coloured Spies, a pile beside a moon (False) only coloured Spies; with no moon marked
+    (None) anything from all coloured Spies to all 16 black cards.
+
+    >>> sorted(pile_values(Options("Anna", frozenset(), 150), True))
+    [60, 65, 70, 75, 80]
+    """
+    colored = colored_spy_points(options)
+    spied = frozenset(colored * count for count in range(COLORED_SPIES + 1))
+    if moon is None:
+        return frozenset(range(colored * COLORED_SPIES, BLACK_POINTS + 1))
+    return frozenset(BLACK_POINTS + points for points in spied) if moon else spied
 
 
 RULES = BlackSpy()
