@@ -1076,7 +1076,7 @@ class BlackSpy(GameRules[Options, AnyDeal, State]):
             }
         cards = draft.get("cards") if isinstance(draft, dict) else None
         points: dict[str, Fraction] = {}
-        for name, raw in (cards or {}).items():
+        for name, raw in (cards if isinstance(cards, dict) else {}).items():
             pile = read_pile(Reader(), raw, name)
             seated = state.table.resolve(name)
             if pile is not None and seated is not None:
