@@ -23,6 +23,7 @@ KOMPROMAT_SETTINGS = settings(max_examples=40, deadline=None)  # a game takes lo
 randoms = st.randoms(use_true_random=False)
 Record = dict[str, Any]
 ROUND = re.compile(r"^rounds\[\d+\]\.?")
+OWN_PART = re.compile(r"^\w+\.(\w+)")  # a part keyed by a player: the player's own entry
 # What a damaged draft may hold instead of a value: other types, numbers out of range, names.
 ODD_VALUES: list[Any] = [None, -1, 0, 1, 2, 3, 7, 12, 19, 40, 80, 81, 2.5, "x", [], {}, True]
 
@@ -54,7 +55,8 @@ def damaged(rng: random.Random, draft: Any, names: list[str]) -> Any:
         places = [loc for loc, _ in walk(draft) if loc]
         if not places:
             return draft
-        location = rng.choice(places)
+        depth = rng.choice(sorted({len(loc) for loc in places}))  # the whole part as often
+        location = rng.choice([loc for loc in places if len(loc) == depth])
         parent = draft
         for key in location[:-1]:
             parent = parent[key]
@@ -82,7 +84,12 @@ def assert_preview_is_the_check(before: Record, draft: Any, preview: Any) -> Non
     assert answered(preview.missing + preview.problems) == said(errors)
     assert preview.may_save == (errors == [])
     names = {p["name"] for p in before["players"]}
-    assert all(p.player is None or p.player in names for p in preview.missing + preview.problems)
+    for found in preview.missing + preview.problems:
+        keyed = OWN_PART.match(found.part)  # cards.Ben.black_spies: Ben's pile
+        if keyed and keyed.group(1) in names:
+            assert found.player == keyed.group(1), found
+        else:
+            assert found.player is None or found.player in names, found
     if preview.may_save:
         after = scoring.replay({**before, "rounds": [*before["rounds"], draft]})
         assert preview.totals == after.totals
@@ -118,6 +125,8 @@ def black_spy_draft(rng: random.Random, rec: Record) -> Any:
 @given(randoms)
 def test_black_spy_preview_says_what_saving_says(rng: random.Random) -> None:
     rec = generators.black_spy_record(rng, max_deals=12, moon_chance=0.2)
+    if rng.random() < 0.3:  # Going Back with a low end value: halvings are frequent
+        rec = going_back_game(rng, names_of(rec))
     before, _ = prefix(rng, rec)
     draft = black_spy_draft(rng, rec)
     preview = black_spy.RULES.preview(state_of(before), draft)
@@ -127,6 +136,37 @@ def test_black_spy_preview_says_what_saving_says(rng: random.Random) -> None:
         assert preview.ends_game == after.finished
         assert preview.points == after.state.deals[-1].points
         assert preview.halved == after.state.deals[-1].halved
+
+
+def going_back_game(rng: random.Random, names: list[str]) -> Record:
+    """A Black Spy game with Going Back to a low end value, where deals often hit it or its
+    half exactly."""
+    options = {
+        "first_dealer": names[0],
+        "variants": ["going-back"],
+        "end_value": rng.choice([20, 30, 40]),
+        "halves": rng.choice(black_spy.HALVES),
+    }
+    rec = generators.envelope("black-spy", [{"name": n} for n in names], options)
+    deal = lambda _: generators.black_spy_deal(rng, names, False, 0.1)  # noqa: E731
+    return generators.play_until_over(rec, deal, 12)
+
+
+@PREVIEW_SETTINGS
+@given(randoms)
+def test_black_spy_preview_totals_are_the_replays_going_back_included(rng: random.Random) -> None:
+    """Deals that often hit a low end value or its half exactly: the preview's totals, who
+    was halved and the end are the replay's."""
+    names = generators.NAMES[: rng.randint(3, 6)]
+    rec = going_back_game(rng, names)
+    before, deal = prefix(rng, rec)
+    if deal is None:
+        return
+    preview = black_spy.RULES.preview(state_of(before), deal)
+    after = scoring.replay({**before, "rounds": [*before["rounds"], deal]})
+    assert preview.may_save
+    assert (preview.totals, preview.ends_game) == (after.totals, after.finished)
+    assert preview.halved == after.state.deals[-1].halved
 
 
 def without_pile(draft: Record, name: str) -> Record:
@@ -155,7 +195,8 @@ def test_black_spy_a_pile_the_preview_may_fill_is_filled_and_adds_up(rng: random
             deal[form][wrong] += rng.choice([-30, -5, 5, 40])
         else:
             part = rng.choice(["black_spies", "black_low", "colored_spies"])
-            deal[form][wrong][part] = min(6, deal[form][wrong][part] + rng.choice([1, 3]))
+            limit = black_spy.PART_LIMITS[part]  # each pile readable, together too many
+            deal[form][wrong][part] = min(limit, deal[form][wrong][part] + rng.choice([1, 3]))
     draft = without_pile(deal, left)
     preview = black_spy.RULES.preview(state_of(before), draft)
     assert preview.left_out == (left,)
@@ -342,6 +383,39 @@ def tokens_after(before: Record, draft: Record) -> list[dict[str, int]]:
     return [mission["tokens"] for mission in played["missions"][-1]]
 
 
+# Cards that make exactly 21 (a 1/11 at its best value), one of them fits what a hand has left.
+TWENTY_ONES = (
+    ["10", "1/11"],
+    ["9", "2", "10"],
+    ["8", "3", "10"],
+    ["7", "7", "7"],
+    ["6", "5", "10"],
+)
+
+
+def at_21(rng: random.Random, draft: Record, index: int, names: list[str]) -> Record:
+    """`draft` with a player's cards on mission `index` replaced by cards of their hand that
+    make exactly 21 (when some do), so that a perfect return can be tried."""
+    name = rng.choice(names)
+    mission = draft["missions"][index]
+    if "plays" not in mission:
+        return draft
+    elsewhere = [
+        generators.as_label(card)
+        for number, other in enumerate(draft["missions"])
+        if number != index
+        for card in other.get("plays", {}).get(name, [])
+    ]
+    left = kompromat.deck_left(elsewhere)
+    for cards in TWENTY_ONES:
+        if all(left.get(card, 0) >= cards.count(card) for card in cards):
+            changed = copy.deepcopy(draft)
+            plays = changed["missions"][index]["plays"]
+            plays[name] = [kompromat.card_json(card) for card in cards]
+            return changed
+    return draft
+
+
 @KOMPROMAT_SETTINGS
 @given(randoms)
 def test_kompromat_a_token_returned_where_the_preview_allows_is_saved_and_counts(
@@ -349,12 +423,17 @@ def test_kompromat_a_token_returned_where_the_preview_allows_is_saved_and_counts
 ) -> None:
     """A player the preview finds at 21 may list a perfect return: saved; it gives a token
     back exactly where `may_return` says they hold one. Anyone not at 21: refused."""
-    before, draft, previews = kompromat_round(rng)
+    before, draft, _ = kompromat_round(rng)
+    names = names_of(before)
     index = rng.randrange(len(draft["missions"]))
-    preview = previews[index]
-    if preview.ended:
+    draft = at_21(rng, draft, index, names)
+    result = scoring.replay(before)
+    preview = kompromat.RULES.preview(
+        result.state, kompromat.RoundDraft.from_json(draft, result.table)
+    )[index]
+    if preview.ended or scoring.check_round(before, draft):
         return
-    for name in names_of(before):
+    for name in names:
         changed = copy.deepcopy(draft)
         mission = changed["missions"][index]
         others = [n for n in mission.get("perfect_return", []) if n != name]
