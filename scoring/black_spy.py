@@ -17,6 +17,7 @@ from typing import ClassVar
 
 from . import errors as e
 from .base import JSON, GameRules, Setup
+from .drafts import Answers, DraftProblem, check_draft
 from .errors import N_
 from .numbers import to_json
 from .reader import Reader, as_whole, child, show
@@ -189,6 +190,40 @@ class CountedDeal:
 
 
 AnyDeal = Deal | CountedDeal
+
+
+@dataclass(frozen=True)
+class DealPreview(Answers):
+    """A deal being entered (its JSON so far, in either form), answered by the rules: what the
+    entry screen shows, enables and warns from, so that it decides no rule itself."""
+
+    form: str  # "cards" or "points" (FORMAT.md): how the deal is being entered
+    # Each pile's points so far (`draft_points`): the deal's, moon included, once it can be
+    # saved; before that each readable pile's own.
+    points: dict[str, Fraction]
+    left_out: tuple[str, ...]  # players whose pile is not in the draft yet
+    # Whose pile the other piles settle: every other pile is entered, readable and leaves a
+    # pile a player can hold (cards: `complete_round` fills it in; points: the rest of the
+    # deal's total, within what one pile can be).
+    may_fill: dict[str, bool]
+    rests: dict[str, Pile | int]  # for each pile that may be filled: what the others leave
+    # Who took all 16 black cards: by the piles (cards), as marked (points); None: nobody yet.
+    moon_taker: str | None
+    # The moon's choice (Capture or Release and a moon): its options, () when it is not asked.
+    moon_choices: tuple[str, ...]
+    missing: tuple[DraftProblem, ...]
+    problems: tuple[DraftProblem, ...]
+    # Once the deal can be saved: the totals after it (Going Back's halving done), who was
+    # halved, whether it ends the game and who then won.
+    totals: dict[str, Fraction] | None = None
+    halved: tuple[str, ...] = ()
+    ends_game: bool = False
+    winners: tuple[str, ...] = ()
+
+    @property
+    def may_choose_moon(self) -> bool:
+        """Whether the screen asks the moon's taker to choose give or release."""
+        return bool(self.moon_choices)
 
 
 # Why players equal on a total draft from the Mole in the order they do (RULES.md 1).
@@ -1046,12 +1081,83 @@ class BlackSpy(GameRules[Options, AnyDeal, State]):
             }
         cards = draft.get("cards") if isinstance(draft, dict) else None
         points: dict[str, Fraction] = {}
-        for name, raw in (cards or {}).items():
+        for name, raw in (cards if isinstance(cards, dict) else {}).items():
             pile = read_pile(Reader(), raw, name)
             seated = state.table.resolve(name)
             if pile is not None and seated is not None:
                 points[seated] = pile_points(pile, state.options)
         return points
+
+    def preview(self, state: State, draft: object) -> DealPreview:
+        """A deal being entered after `state`, answered as saving it would: its points so far,
+        which pile the others settle, the moon and its choice, what is missing and wrong (the
+        replay's own errors, keyed by player and part) and, once it can be saved, what it does
+        to the totals and whether it ends the game."""
+        checked = check_draft(self, state, draft, len(state.deals))
+        fields = draft if isinstance(draft, dict) else {}
+        form = "points" if "points" in fields else "cards"
+        entered = fields.get(form)
+        piles = entered if isinstance(entered, dict) else {}
+        taker = self._moon_taker(state.table, form, fields, piles)
+        rests = self._rests(state, form, piles, taker)
+        preview = DealPreview(
+            form=form,
+            points=self.draft_points(state, draft),
+            left_out=tuple(n for n in state.table.names if n not in _seated(state.table, piles)),
+            may_fill={name: name in rests for name in state.table.names},
+            rests=rests,
+            moon_taker=taker,
+            moon_choices=(),
+            missing=checked.missing,
+            problems=checked.problems,
+        )
+        if state.options.has("capture-or-release") and preview.moon_taker is not None:
+            preview = replace(preview, moon_choices=MOON_CHOICES)
+        after: State | None = checked.after
+        if after is None:
+            return preview
+        return replace(
+            preview,
+            totals=dict(after.totals),
+            halved=after.deals[-1].halved,
+            ends_game=after.over,
+            winners=tuple(self.winners(after)),
+        )
+
+    def _rests(
+        self, state: State, form: str, piles: dict[str, object], taker: str | None
+    ) -> dict[str, Pile | int]:
+        """For each player whose pile the others settle, what the others leave: in cards form
+        the cards (none when they already hold more than a deal), in points form the rest of
+        the deal's total (none when that pile cannot be it, a moon's `taker` considered)."""
+        seated = _seated(state.table, piles)
+        rests: dict[str, Pile | int] = {}
+        for name in state.table.names:
+            others = [seated.get(n) for n in state.table.names if n != name]
+            if any(n not in seated for n in state.table.names if n != name):
+                continue
+            moon = None if taker is None else taker == name
+            rest = (
+                _pile_rest(others) if form == "cards" else _points_rest(state.options, others, moon)
+            )
+            if rest is not None:
+                rests[name] = rest
+        return rests
+
+    @staticmethod
+    def _moon_taker(
+        table: Table, form: str, fields: dict[str, object], piles: dict[str, object]
+    ) -> str | None:
+        """Who took all 16 black cards: a readable pile of them all (cards form), or the
+        player marked (points form)."""
+        if form == "points":
+            taker = fields.get("moon_taker")
+            return table.resolve(taker) if isinstance(taker, str) else None
+        for name, raw in _seated(table, piles).items():
+            pile = read_pile(Reader(), raw, "")
+            if pile is not None and pile.is_moon:
+                return name
+        return None
 
     def complete_round(self, state: State, draft: dict[str, JSON], player: str) -> dict[str, JSON]:
         """Fill `player`'s pile with what the other piles leave over (when they are readable and
@@ -1077,6 +1183,49 @@ class BlackSpy(GameRules[Options, AnyDeal, State]):
             completed, key=lambda name: state.table.seat(state.table.resolve(name) or player)
         )
         return {**draft, "cards": {name: completed[name] for name in ordered}}
+
+
+def _seated(table: Table, entries: dict[str, object]) -> dict[str, object]:
+    """A draft's entries keyed by players as seated (keys that are no player are left out)."""
+    found: dict[str, object] = {}
+    for key, value in entries.items():
+        name = table.resolve(str(key))
+        if name is not None and name not in found:
+            found[name] = value
+    return found
+
+
+def _pile_rest(others: list[object]) -> Pile | None:
+    """The cards the other piles leave (`rest_of_deal`), when each of them can be read."""
+    piles = [read_pile(Reader(), raw, "") for raw in others]
+    readable = {str(index): pile for index, pile in enumerate(piles) if pile is not None}
+    return rest_of_deal(readable) if len(readable) == len(piles) else None
+
+
+def _points_rest(options: Options, others: list[object], moon: bool | None) -> int | None:
+    """The points the other piles leave of the deal's total, when each is a whole number and
+    the rest is a pile one player can have (`pile_values`)."""
+    counted = [as_whole(value) for value in others]
+    known = {str(index): points for index, points in enumerate(counted) if points is not None}
+    if len(known) < len(counted):
+        return None
+    rest = counted_rest(options, known)
+    return rest if rest in pile_values(options, moon) else None
+
+
+def pile_values(options: Options, moon: bool | None) -> frozenset[int]:
+    """The points one counted pile can have: the moon's pile (`moon` True) 80 less its
+    coloured Spies, a pile beside a moon (False) only coloured Spies; with no moon marked
+    (None) anything from all coloured Spies to all 16 black cards.
+
+    >>> sorted(pile_values(Options("Anna", frozenset(), 150), True))
+    [60, 65, 70, 75, 80]
+    """
+    colored = colored_spy_points(options)
+    spied = frozenset(colored * count for count in range(COLORED_SPIES + 1))
+    if moon is None:
+        return frozenset(range(colored * COLORED_SPIES, BLACK_POINTS + 1))
+    return frozenset(BLACK_POINTS + points for points in spied) if moon else spied
 
 
 RULES = BlackSpy()

@@ -14,6 +14,7 @@ from typing import ClassVar
 
 from . import errors as e
 from .base import JSON, GameRules, Setup
+from .drafts import Answers, DraftProblem, check_draft
 from .reader import Reader, child
 from .table import Table, read_player_ref
 
@@ -26,6 +27,17 @@ def bombs_per_base(players: int) -> int:
     30 cards = 4 x 7 + 2); with 3 or 4 players the Bomb 2 cards are removed, so a base holds
     3 bombs with 2 players and 2 bombs otherwise."""
     return 3 if players == 2 else 2
+
+
+def events_on(lit: int, bombs: int) -> tuple[str, ...]:
+    """What a search of a base with `lit` of its `bombs` bombs lit can turn up: a target
+    always, an unlit bomb while one is left, a lit bomb while one is lit.
+
+    >>> events_on(0, 2), events_on(2, 2)
+    (('target', 'bomb-lit'), ('target', 'bomb-exploded'))
+    """
+    found = {"target": True, "bomb-lit": lit < bombs, "bomb-exploded": lit > 0}
+    return tuple(kind for kind in EVENTS if found[kind])
 
 
 @dataclass(frozen=True)
@@ -88,6 +100,33 @@ class Board:
     bases: tuple[Base, ...]
     still_in: tuple[str, ...]
     log: tuple[LoggedEvent, ...]
+
+
+@dataclass(frozen=True)
+class EventPreview(Answers):
+    """An event being entered (its JSON so far), answered by the rules: whom each player may
+    search and what they may log there, so that the screen offers only what saving accepts."""
+
+    still_in: tuple[str, ...]
+    # For each player who may log an event, the bases they may search (every other player
+    # still in) and the events each allows: a target always; a bomb lit while an unlit one is
+    # left; a lit bomb found while one is lit. Empty once the game is over.
+    may_log: dict[str, dict[str, tuple[str, ...]]]
+    next_target: dict[str, str]  # each base still in: what its next search finds
+    lit: dict[str, int]  # lit bombs in each base
+    bombs: int  # bombs in a base
+    missing: tuple[DraftProblem, ...]
+    problems: tuple[DraftProblem, ...]
+    # Once the event can be saved: what it did (the target found, who went out), the places
+    # after it, whether it ends the game and who then won.
+    logged: LoggedEvent | None = None
+    totals: dict[str, Fraction] | None = None
+    ends_game: bool = False
+    winners: tuple[str, ...] = ()
+
+    def can_log(self, kind: str, by: str, base: str) -> bool:
+        """Whether `by` may log `kind` against `base`'s base now."""
+        return kind in self.may_log.get(by, {}).get(base, ())
 
 
 @dataclass(frozen=True)
@@ -224,6 +263,44 @@ class Spy(GameRules[Options, Event, State]):
             for name in state.table.names
         )
         return Board(bases, tuple(state.still_in), state.log)
+
+    def preview(self, state: State, draft: object) -> EventPreview:
+        """An event being entered after `state`, answered as saving it would: who may log what
+        against whom, what is missing and wrong (the replay's own errors, keyed by player and
+        part) and, once it can be saved, what it does and whether it ends the game."""
+        checked = check_draft(self, state, draft, len(state.log))
+        preview = EventPreview(
+            still_in=tuple(state.still_in),
+            may_log=self.may_log(state),
+            next_target={name: TARGETS[state.found[name]] for name in state.still_in},
+            lit=dict(state.lit),
+            bombs=bombs_per_base(len(state.table)),
+            missing=checked.missing,
+            problems=checked.problems,
+        )
+        after: State | None = checked.after
+        if after is None:
+            return preview
+        return replace(
+            preview,
+            logged=after.log[-1],
+            totals=self.totals(after),
+            ends_game=self.finished(after),
+            winners=tuple(self.winners(after)),
+        )
+
+    def may_log(self, state: State) -> dict[str, dict[str, tuple[str, ...]]]:
+        """by -> base -> the events `play` accepts there (none once the game is over)."""
+        if self.finished(state):
+            return {}
+        limit = bombs_per_base(len(state.table))
+        allowed: dict[str, dict[str, tuple[str, ...]]] = {}
+        for by in state.still_in:
+            allowed[by] = {}
+            for base in state.still_in:
+                if base != by:
+                    allowed[by][base] = events_on(state.lit[base], limit)
+        return allowed
 
     def blank_round(self, state: State) -> dict[str, JSON]:
         players = state.still_in

@@ -14,8 +14,9 @@ from typing import ClassVar
 
 from . import errors as e
 from .base import JSON, GameRules, Setup
+from .drafts import Answers, DraftProblem, check_draft
 from .errors import N_
-from .reader import Reader, child, show
+from .reader import Reader, as_whole, child, show
 from .table import Table, read_player_map, read_player_ref
 
 NATIONALITIES = ("italy", "england", "france", "spain", "belgium", "germany")
@@ -158,6 +159,39 @@ AnyEnding = Ending | CountedEnding
 
 
 @dataclass(frozen=True)
+class EndingPreview(Answers):
+    """The end of a game being entered (its JSON so far, in either form), answered by the
+    rules: what each player may still choose, what is missing and wrong, and the result so
+    far, so that the screen offers only what saving accepts."""
+
+    form: str  # "counts" (FORMAT.md's counts form) or "laid-open" (passports and guesses)
+    # Laid open: for each player and passport slot, the nationalities in play that are on no
+    # other passport (nor in their other slot).
+    passport_choices: dict[str, tuple[tuple[str, ...], ...]]
+    # Laid open: guesser -> opponent -> for each slot, the nationalities in play whose
+    # identification card the guesser has not laid elsewhere (one card per nationality).
+    guess_choices: dict[str, dict[str, tuple[tuple[str, ...], ...]]]
+    own_cards_limit: int  # the most cards of their own nationality a hand holds
+    correct_limit: int  # counts form: the most opponents' nationalities one can identify
+    # Who may be entered as having ended the game: laid open, those with an attempt on every
+    # opponent (two players: both guesses); counts form, anyone.
+    may_end: dict[str, bool]
+    missing: tuple[DraftProblem, ...]
+    problems: tuple[DraftProblem, ...]
+    # The result so far: how each player's score is made, for the players whose own cards are
+    # entered (the counts form: and their correct count).
+    parts: dict[str, ScoreParts]
+    # Once the ending can be saved (it ends the game): the totals and the winners.
+    totals: dict[str, Fraction] | None = None
+    winners: tuple[str, ...] = ()
+
+    @property
+    def points(self) -> dict[str, int]:
+        """Each player's points so far (the players whose own cards are entered)."""
+        return {name: parts.total for name, parts in self.parts.items()}
+
+
+@dataclass(frozen=True)
 class State:
     setup: Setup[Options]
     ending: AnyEnding | None = None
@@ -203,6 +237,36 @@ def laid_elsewhere(made: Mapping[str, Sequence[str]], opponent: str, slot: int) 
     laid = {n for other, guesses in made.items() if other != opponent for n in guesses}
     laid |= {n for index, n in enumerate(made.get(opponent, ())) if index != slot}
     return laid
+
+
+def passport_choices(
+    table: Table, options: Options, passports: Mapping[str, Sequence[str]]
+) -> dict[str, tuple[tuple[str, ...], ...]]:
+    """For each player and passport slot, the nationalities in play on no other passport: no
+    nationality is on two passports."""
+    choices: dict[str, tuple[tuple[str, ...], ...]] = {}
+    for name in table.names:
+        slots = []
+        for slot in range(passports_each(len(table))):
+            taken = {n for other, held in passports.items() if other != name for n in held}
+            taken |= {n for index, n in enumerate(passports.get(name, ())) if index != slot}
+            slots.append(tuple(n for n in options.in_play if n not in taken))
+        choices[name] = tuple(slots)
+    return choices
+
+
+def guess_choices(
+    table: Table, options: Options, guesser: str, made: Mapping[str, Sequence[str]]
+) -> dict[str, tuple[tuple[str, ...], ...]]:
+    """opponent -> for each slot, the nationalities in play `guesser` may still name there:
+    not laid before another opponent or in the other slot (`laid_elsewhere`)."""
+    return {
+        opponent: tuple(
+            tuple(n for n in options.in_play if n not in laid_elsewhere(made, opponent, slot))
+            for slot in range(passports_each(len(table)))
+        )
+        for opponent in table.opponents(guesser)
+    }
 
 
 class Spywhere(GameRules[Options, AnyEnding, State]):
@@ -484,6 +548,63 @@ class Spywhere(GameRules[Options, AnyEnding, State]):
             for name in state.table.names
         }
         return {"correct": correct, "nationalities": list(state.setup.options.in_play)}
+
+    def preview(self, state: State, draft: object) -> EndingPreview:
+        """The end of a game being entered, answered as saving it would: the passports and
+        guesses each player may still choose, who may have ended the game, what is missing and
+        wrong (the replay's own errors, keyed by player and part), the result so far and,
+        once it can be saved, the totals and winners."""
+        checked = check_draft(self, state, draft, 0 if state.ending is None else 1)
+        table, options = state.table, state.setup.options
+        fields = draft if isinstance(draft, dict) else {}
+        counts = "counts" in fields
+        ending = Ending.from_json(draft, table)
+        preview = EndingPreview(
+            form="counts" if counts else "laid-open",
+            passport_choices=passport_choices(table, options, ending.passports),
+            guess_choices={
+                name: guess_choices(table, options, name, ending.identifications[name])
+                for name in table.names
+            },
+            own_cards_limit=own_cards_limit(len(table)),
+            correct_limit=passports_each(len(table)) * (len(table) - 1),
+            may_end={
+                name: counts or self._attempted_all(table, ending.identifications, name)
+                for name in table.names
+            },
+            missing=checked.missing,
+            problems=checked.problems,
+            parts=self._parts_so_far(table, fields, ending),
+        )
+        after: State | None = checked.after
+        if after is None:
+            return preview
+        return replace(preview, totals=self.totals(after), winners=tuple(self.winners(after)))
+
+    @staticmethod
+    def _parts_so_far(
+        table: Table, fields: dict[str, object], ending: Ending
+    ) -> dict[str, ScoreParts]:
+        """How each player's score is made as far as it is entered: their own cards (and in
+        the counts form their correct count) readable; correct guesses as far as the passports
+        they name are entered."""
+        limit = own_cards_limit(len(table))
+        raw = fields.get("counts") if "counts" in fields else fields.get("own_cards")
+        entered = (
+            {table.resolve(str(k)): v for k, v in raw.items()} if isinstance(raw, dict) else {}
+        )
+        parts: dict[str, ScoreParts] = {}
+        for name in table.names:
+            value = entered.get(name)
+            counted = value if isinstance(value, dict) else {"own_cards": value}
+            own, right = as_whole(counted.get("own_cards")), as_whole(counted.get("correct"))
+            if own is None or not 0 <= own <= limit or ("counts" in fields and right is None):
+                continue
+            if right is None:
+                right = correct_identifications(ending, name)
+            bonus = ENDING_BONUS if ending.ended_by == name else 0
+            parts[name] = ScoreParts(own, right, bonus)
+        return parts
 
     def blank_round(self, state: State) -> dict[str, JSON]:
         names = state.table.names
