@@ -1093,7 +1093,7 @@ class BlackSpy(GameRules[Options, AnyDeal, State]):
         which pile the others settle, the moon and its choice, what is missing and wrong (the
         replay's own errors, keyed by player and part) and, once it can be saved, what it does
         to the totals and whether it ends the game."""
-        checked = check_draft(self, state, draft, len(state.deals))
+        checked = check_draft(self, state.setup, state, draft, len(state.deals))
         fields = draft if isinstance(draft, dict) else {}
         form = "points" if "points" in fields else "cards"
         entered = fields.get(form)

@@ -13,12 +13,16 @@ import json
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any
+from typing import Generic, TypeVar
 
 from . import errors as e
-from .base import GameRules
+from .base import GameRules, Setup
 from .reader import Reader
 from .table import Table
+
+OptionsT = TypeVar("OptionsT")
+RoundT = TypeVar("RoundT")
+StateT = TypeVar("StateT")
 
 # The errors that say a part has not been entered yet, rather than entered wrong.
 MISSING = (e.MissingKey, e.MissingPlayer, e.MoonChoiceRequired)
@@ -58,25 +62,31 @@ class Answers:
 
 
 @dataclass(frozen=True)
-class Checked:
+class Checked(Generic[StateT]):
     """A draft read and played as a replay would: the state after it (None when it cannot be
     saved), and what is missing and what is wrong, each keyed."""
 
-    after: Any  # the game's state after the round; None unless the draft can be saved
+    after: StateT | None  # the game's state after the round; None unless it can be saved
     missing: tuple[DraftProblem, ...]
     problems: tuple[DraftProblem, ...]
 
 
-def check_draft(rules: GameRules[Any, Any, Any], state: Any, draft: object, after: int) -> Checked:
-    """`draft` as the next round after `state` (which follows `after` rounds): read, then
-    played unless the game is over, exactly as `scoring.replay` does it."""
+def check_draft(
+    rules: GameRules[OptionsT, RoundT, StateT],
+    setup: Setup[OptionsT],
+    state: StateT,
+    draft: object,
+    after: int,
+) -> Checked[StateT]:
+    """`draft` as the next round after `state` (the game's `setup`, after `after` rounds):
+    read, then played unless the game is over, exactly as `scoring.replay` does it."""
     reader = Reader()
     over = rules.finished(state)
     if over:
         reader.add(e.GameAlreadyOver("", after=after))
-    rnd = rules.read_round(reader, state.setup, draft, "")
+    rnd = rules.read_round(reader, setup, draft, "")
     played = None if over or rnd is None else rules.play(reader, state, rnd, "")
-    missing, problems = keyed(state.setup.table, reader.errors)
+    missing, problems = keyed(setup.table, reader.errors)
     return Checked(played if not reader.errors else None, missing, problems)
 
 

@@ -268,7 +268,7 @@ class Spy(GameRules[Options, Event, State]):
         """An event being entered after `state`, answered as saving it would: who may log what
         against whom, what is missing and wrong (the replay's own errors, keyed by player and
         part) and, once it can be saved, what it does and whether it ends the game."""
-        checked = check_draft(self, state, draft, len(state.log))
+        checked = check_draft(self, state.setup, state, draft, len(state.log))
         preview = EventPreview(
             still_in=tuple(state.still_in),
             may_log=self.may_log(state),

@@ -554,7 +554,7 @@ class Spywhere(GameRules[Options, AnyEnding, State]):
         guesses each player may still choose, who may have ended the game, what is missing and
         wrong (the replay's own errors, keyed by player and part), the result so far and,
         once it can be saved, the totals and winners."""
-        checked = check_draft(self, state, draft, 0 if state.ending is None else 1)
+        checked = check_draft(self, state.setup, state, draft, 0 if state.ending is None else 1)
         table, options = state.table, state.setup.options
         fields = draft if isinstance(draft, dict) else {}
         counts = "counts" in fields
