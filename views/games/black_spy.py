@@ -431,9 +431,10 @@ def dealt_fields(entering: Entering[Dealt]) -> Drawn:
                 [t.problem(error) for error in at_piles.get(name, [])],
             )
         )
-    if not blank and not any(part_of(error).startswith("cards") for error in entering.errors):
+    preview = black_spy.RULES.preview(before_state, draft.to_json())
+    if not blank and not any(found.part.startswith("cards") for found in preview.problems):
         # Piles that do not add up contradict any moon: it is said once they do.
-        controls += moon_panel(t, draft, options, choose_moon, auto)
+        controls += moon_panel(t, draft, preview, choose_moon, auto)
     said = [error for errors in at_piles.values() for error in errors]
     return Drawn(controls, said)
 
@@ -445,13 +446,14 @@ def deal_title(t: Translator, index: int, correcting: bool) -> str:
 
 
 def moon_panel(
-    t: Translator, draft: Deal, options: black_spy.Options, change: Change, auto: str | None
+    t: Translator, draft: Deal, preview: black_spy.DealPreview, change: Change, auto: str | None
 ) -> list[ft.Control]:
-    """Who took all 16 black cards, and (Capture or Release) their choice."""
-    taker = draft.moon_taker
+    """Who took all 16 black cards, and their choice when the rules ask for one (Capture or
+    Release), as the engine's preview of the deal says."""
+    taker = preview.moon_taker
     if taker is None:
         return []
-    if not options.has("capture-or-release"):
+    if not preview.may_choose_moon:
         return [
             info_box(
                 [
