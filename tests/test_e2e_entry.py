@@ -13,6 +13,7 @@ from ui import (
     Seat,
     card_says,
     chip,
+    choose_form,
     enter_deal,
     open_cards_entry,
     open_round_with_cards,
@@ -134,6 +135,30 @@ def test_a_half_entered_deal_survives_back_reload_and_a_restart(
         shown(again, "Enter deal 2")  # discarded for good
     finally:
         again.close()
+
+
+def test_a_spywhere_ending_reopens_on_its_step_and_discard_starts_it_afresh(
+    table: Seat,
+) -> None:
+    """Spywhere's end opens by itself while it is not saved: a draft reopens on the wizard's
+    step after a reload; Discard (it has no sheet to go back to) starts the end afresh."""
+    _, page = table("spywhere", ["Anna", "Ben", "Carla"])
+    choose_form(page, "Cards")
+    chip(page, "Anna's passport: Italy")
+    tap(page, "Next")
+    second_step = "End of the game · step 2 of 4: Cards of their own nationality"
+    shown(page, second_step)
+    reload(page)
+    shown(page, second_step)
+    choose_form(page, "Quick")
+    tap(page, "5")
+    shown(page, "Anna's own cards: 5")
+    tap(page, "Discard")
+    shown(page, "Anna's own cards: nothing yet")
+    choose_form(page, "Cards")
+    shown(page, "End of the game · step 1 of 4: Passports")
+    italy = page.get_by_role("checkbox", name="Anna's passport: Italy", exact=True).first
+    expect(italy).to_have_attribute("aria-checked", "false")  # the draft went with Discard
 
 
 def test_quick_taps_on_the_kompromat_keypad_all_land(table: Seat) -> None:

@@ -42,6 +42,7 @@ from .games import AtTable
 from .hooks import NO_ROUND, Setter, use_made, use_value
 from .i18n import Translator
 from .numpad import PinnedPad, number_pad
+from .safe import safe_effect
 from .state import DETAILED, QUICK
 from .widgets import error_box, heading, problem_line
 
@@ -80,6 +81,7 @@ class Drawn:
     controls: list[ft.Control]
     said: list[scoring.RecordError] = field(default_factory=list)
     actions: list[ft.Control] | None = None  # instead of Save, Discard, Delete (a wizard's)
+    title: str | None = None  # instead of the entry's title (a wizard's step)
 
 
 @dataclass(frozen=True)
@@ -133,6 +135,9 @@ class RoundEntryOf(Generic[Q, C]):
     delete_label: Term | None = None  # None: a saved round cannot be deleted
     deleted: Term = ROUND_DELETED
     carry: Carry[Q, C] | None = None
+    # A game of one round (Spywhere's end) has no sheet to show before it is saved: while no
+    # round is, the entry is open on a new one (Discard starts it afresh).
+    opens_by_itself: bool = False
 
 
 @dataclass(frozen=True)
@@ -157,7 +162,8 @@ class Drafts(Generic[Q, C]):
 
 def use_round_entry(at: AtTable, of: RoundEntryOf[Q, C]) -> RoundEntry:
     """The round entry of a game's screen: opened where a stored game must be corrected, else
-    on this device's draft, else closed (the sheet) until `open_round`."""
+    on this device's draft, else on a new round if it opens by itself, else closed (the sheet)
+    until `open_round`."""
     opening, _ = use_made(lambda: opened(at, of))
     editing, set_editing = use_value(opening[0] if opening else NO_ROUND)
     drafts, set_drafts = use_value(opening[1] if opening else None)
@@ -174,6 +180,12 @@ def use_round_entry(at: AtTable, of: RoundEntryOf[Q, C]) -> RoundEntry:
         set_drafts(drafts_for(at, of, index, game_before(at, index)))
         set_editing(index)
 
+    def open_by_itself() -> None:
+        if editing is None and waits_for_first_round(at, of):
+            open_round(NEW)
+
+    # Closed after the first drawing (Discard, an undone save): open again, afresh.
+    ft.use_effect(safe_effect(open_by_itself), [editing is None, len(at.rounds)])
     if editing is None or drafts is None or before is None:
         return RoundEntry(False, None, open_round, False, scroller)
     leave, saved = entry_exits(at.state, at.fix_round, lambda: set_editing(NO_ROUND))
@@ -212,11 +224,14 @@ def drafts_for(
 
 def opened(at: AtTable, of: RoundEntryOf[Q, C]) -> tuple[int, Drafts[Q, C]] | None:
     """Where the screen opens (worked out on its first drawing only): the round a stored game
-    must correct; else this device's draft; else nowhere (the sheet)."""
+    must correct; else this device's draft; else a new round if the entry opens by itself;
+    else nowhere (the sheet)."""
     if at.fix_round is not None:
         return at.fix_round, drafts_for(at, of, at.fix_round, at.result)
     kept = kept_entry(at)
     if kept is None:
+        if waits_for_first_round(at, of):
+            return NEW, drafts_for(at, of, NEW, at.result)
         return None
     index, entry = kept
     before = game_before(at, index)
@@ -240,6 +255,11 @@ def kept_drafts(of: RoundEntryOf[Q, C], before: scoring.Replay, entry: Record) -
         return Drafts(QUICK, quick, of.carry.to_cards(quick))
     cards_draft = of.cards.read_kept(before, entry) if of.cards is not None else None
     return Drafts(str(form), of.quick.read_kept(before, entry), cards_draft)
+
+
+def waits_for_first_round(at: AtTable, of: RoundEntryOf[Q, C]) -> bool:
+    """Whether the entry opens by itself: a game of one round with none saved, at the table."""
+    return of.opens_by_itself and not at.rounds and not at.read_only
 
 
 def kept_of(of: RoundEntryOf[Q, C], drafts: Drafts[Q, C]) -> Record:
@@ -359,7 +379,7 @@ def FormShown(
     drawn = form.fields(entering)
     title = ft.Row(
         [
-            heading(of.title(t, shown.index, shown.correcting is not None)),
+            heading(drawn.title or of.title(t, shown.index, shown.correcting is not None)),
             *([shown.switch] if shown.switch else []),
         ],
         alignment=ft.MainAxisAlignment.SPACE_BETWEEN,

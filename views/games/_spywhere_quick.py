@@ -1,6 +1,7 @@
 """Spywhere's quick entry: the end of the game as the table counts it (FORMAT.md's counts form)
 — each player's cards of their own nationality on a number pad, how many opponents they
-identified right with one tap, and who ended the game."""
+identified right with one tap, and who ended the game. `QUICK_ENDING` is its form of the round
+entry (views/round_entry.py): the pad, Save and what is kept are the entry's."""
 
 from __future__ import annotations
 
@@ -11,10 +12,12 @@ import flet as ft
 
 import scoring
 from scoring import GameRecord, Record, spywhere
+from scoring.errors import N_
 from scoring.reader import as_whole
 
 from ..i18n import Translator
-from ..numpad import DELETE, NEXT, number_pad, pad_field, pad_row_key
+from ..numpad import DELETE, NEXT, pad_field, pad_row_key
+from ..round_entry import Drawn, Entering, Form, Pad
 from ..widgets import chip, choice_chips, drawn_as, note
 
 PILE_RAN_OUT = "-"
@@ -149,20 +152,13 @@ def points_so_far(record: GameRecord, tally: Tally) -> dict[str, int]:
     }
 
 
-def quick_ending(
-    t: Translator,
-    record: GameRecord,
-    tally: Tally,
-    change: TallyChange,
-    save: Callable[[], None],
-    problem: ft.Control | None,
-) -> tuple[list[ft.Control], list[ft.Control]]:
-    """(rows, pad): the players' rows and who ended the game; one line for a problem over the
-    number pad, with Save beside its Next key."""
+def tally_fields(entering: Entering[Tally]) -> Drawn:
+    """The players' rows (own cards as typed, points so far, how many named right) and who
+    ended the game; the number pad under them is the entry's."""
+    t, tally, change = entering.t, entering.draft, entering.change
     names = list(tally.typed)
-    limit = spywhere.own_cards_limit(len(names))
     most_correct = spywhere.passports_each(len(names)) * (len(names) - 1)
-    points = points_so_far(record, tally)
+    points = points_so_far(entering.at.record, tally)
     controls: list[ft.Control] = [
         note(t("Type each player's own cards; tap how many opponents they named right.")),
     ]
@@ -177,16 +173,7 @@ def quick_ending(
             lambda key: change(lambda c: c.with_ended_by(None if key == PILE_RAN_OUT else key)),
         )
     )
-    pad = number_pad(
-        t,
-        lambda key: change(lambda current: current.pressed(key, limit)),
-        t("Next player"),
-        t("Save scores"),
-        save,
-        minus=False,
-        problem=problem,
-    )
-    return controls, pad
+    return Drawn(controls)
 
 
 def player_row(
@@ -241,3 +228,30 @@ def player_row(
     if len(counts) <= CHIPS_BESIDE:
         return ft.Row([box, *counts], spacing=4, key=pad_row_key(name))
     return ft.Column([ft.Row([box]), ft.Row(counts, spacing=4)], spacing=4, key=pad_row_key(name))
+
+
+def player_names(before: scoring.Replay) -> list[str]:
+    return list(before.table.names)
+
+
+def pressed(tally: Tally, key: str) -> Tally:
+    """A key of the pad, up to the most own cards a hand can hold at this table."""
+    return tally.pressed(key, spywhere.own_cards_limit(len(tally.typed)))
+
+
+QUICK_ENDING = Form(
+    blank=lambda before: Tally.blank(player_names(before)),
+    of_round=lambda before, ending: Tally.of_round(ending, player_names(before)),
+    read_kept=lambda before, entry: Tally.from_json(entry.get("tally"), player_names(before)),
+    kept=lambda tally: {"tally": tally.to_json()},
+    entered=lambda before, tally: tally.to_round(),
+    fields=tally_fields,
+    pad=Pad(
+        next_label=N_("Next player"),
+        press=lambda before, tally, key: pressed(tally, key),
+        active=lambda tally: tally.active,
+        rows=lambda tally: list(tally.typed),
+        minus=lambda before, tally: False,  # nobody holds fewer than no cards
+        complete=lambda tally: all(tally.typed.values()),
+    ),
+)

@@ -1,44 +1,30 @@
-"""Spywhere: the end-of-game wizard (passports, cards, identifications, who ended it) and the
-result with how each score was made."""
+"""Spywhere: the end of the game, entered quick (the table's counts on the number pad) or with
+the cards laid open (a wizard: passports, cards, identifications, who ended it), and the result
+with how each score was made. The entry is views/round_entry.py's; the game has one round."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from functools import partial
+from dataclasses import dataclass, replace
 
 import flet as ft
 
 import scoring
-from scoring import spywhere
+from scoring import JSON, Record, spywhere
 from scoring.errors import N_
 
-from ..entry import (
-    NEW,
-    form_switch,
-    kept_entry,
-    restored,
-    save_checked,
-    spoken_to,
-    subject,
-    use_kept,
-    use_refusal,
-)
 from ..frame import asked_first, correction_banner, game_over_panel, screen
-from ..hooks import Setter, use_made, use_value
-from ..numpad import PinnedPad
-from ..state import DETAILED, QUICK
+from ..round_entry import Drawn, Entering, Form, RoundEntryOf, use_round_entry
 from ..widgets import (
     choice_chips,
     drawn_as,
-    error_box,
     heading,
     info_box,
     note,
-    problem_line,
     stepper,
 )
 from . import AtTable, GameView, NewGameForm
-from ._spywhere_quick import Tally, quick_ending
+from ._spywhere_quick import QUICK_ENDING
 
 STEPS = (
     N_("Passports"),
@@ -56,117 +42,39 @@ NATIONALITY_NAMES = {
 }
 NO_ATTEMPT = "-"
 PILE_RAN_OUT = "-"
-NO_STEP: int | None = None  # the results are shown, not the wizard
 DEFAULT_REMOVED = "belgium"
+THE_ENDING = 0  # the one round of a Spywhere game
 
 
 @ft.component
 def SpywhereScreen(at: AtTable, key: str | None = None) -> ft.View:
-    """`at.fix_round` (0): the game was stored before a rule it breaks; the wizard opens on it."""
-    state, t = at.state, at.t
-    table = at.result.table
-    names = list(table.names)
-    kept, _ = use_made(  # this device's draft, read from storage on the first drawing only
-        lambda: restored(
-            kept_entry(at),
-            lambda entry: (
-                scoring.as_int(entry["step"]),
-                spywhere.Ending.from_json(entry["ending"], table),
-                str(entry.get("form", DETAILED)),  # drafts before quick entry: the wizard's
-                Tally.from_json(entry.get("tally"), names),
-            ),
-        )
-    )
-    opening_step = 0 if at.fix_round is not None or not at.rounds else NO_STEP
-    step, set_step = use_value(kept[1][0] if kept else opening_step)
-    draft, set_draft = use_made(
-        lambda: (
-            kept[1][1]
-            if kept
-            else spywhere.Ending.from_json(at.rounds[0], table)
-            if at.rounds
-            else spywhere.Ending.blank(table)
-        )
-    )
-    form, set_form = use_value(kept[1][2] if kept else opening_form(at))
-    tally, set_tally = use_made(
-        lambda: kept[1][3] if kept else Tally.of_round(at.rounds[0] if at.rounds else {}, names)
-    )
-    editing = 0 if at.rounds else None
-    untouched: scoring.Record = {
-        "step": 0,
-        "ending": spywhere.Ending.blank(table).to_json(),
-        "form": form,
-        "tally": Tally.blank(names).to_json(),
-    }
-    use_kept(
-        at,
-        None if step is None else NEW if editing is None else editing,
-        {"step": step, "ending": draft.to_json(), "form": form, "tally": tally.to_json()},
-        untouched,
-    )
-    empty = {**at.record, "rounds": []}
-    entered = tally.to_round() if form == QUICK else draft.to_json()
-    errors = scoring.check_round(empty, entered) if step is not None else []
-
-    touched, set_touched = use_value(frozenset[str]())
-    tried, set_tried = use_value(False)  # Save was tapped: every error speaks
-    problems, report = use_refusal(entered)
-
-    def save() -> None:
-        store = partial(state.save_round, at.game_id, editing, entered)
-        if save_checked(at, errors, set_tried, store, report) is None:
-            return
-        if at.fix_round is None:  # a stored game's correction gets a fresh screen (GameScreen)
-            set_step(NO_STEP)
-        state.say(t("Scores saved."))
-
-    controls: list[ft.Control] = [*correction_banner(t, at.fix_round)]
-    if at.read_only:  # a guest: the end as entered so far, or that it is being entered
-        if at.rounds:
-            controls += results(at)
-        else:
-            controls.append(note(t("The table is entering the end of the game.")))
-        return screen(at, spywhere.RULES.title, controls)
-    if step is None:
-        controls += results(at)
+    """The entry while the end is not saved (it opens by itself) or being corrected; else the
+    results. `at.fix_round` (0): the game was stored before a rule it breaks; the entry opens
+    on it."""
+    entry = use_round_entry(at, ENTRY)
+    controls: list[ft.Control] = [*correction_banner(at.t, at.fix_round)]
+    if entry.control is not None and not at.read_only:
+        controls.append(entry.control)
+        return screen(at, spywhere.RULES.title, controls, entering=True, fills=entry.fills)
+    controls += results_so_far(at)
+    if at.rounds and not at.read_only:  # a guest sees the results only
         controls.append(
             ft.OutlinedButton(
-                t("Correct the end of the game"),
+                at.t("Correct the end of the game"),
                 icon=ft.Icons.EDIT,
                 height=48,
-                on_click=asked_first(at, lambda: set_step(0)),
+                on_click=asked_first(at, lambda: entry.open_round(THE_ENDING)),
             )
         )
-    else:
-        title = heading(t("End of the game")) if form == QUICK else ft.Container()
-        title_row = ft.Row(
-            [title, form_switch(at, form, set_form)],
-            alignment=ft.MainAxisAlignment.SPACE_BETWEEN,
-        )
-        if form == QUICK:
-            everyone_typed = tally.active is None and all(tally.typed.values())
-            problem = [subject(at, e) for e in errors[:1]] if tried or everyone_typed else []
-            said = problems or problem  # a refusal says it all: the first problem, how many
-            line = problem_line(said) if said else None
-            rows, pad = quick_ending(t, at.record, tally, set_tally, save, line)
-            rows_and_title = [title_row, *rows]
-            controls.append(PinnedPad(rows_and_title, pad, list(tally.typed), tally.active))
-            return screen(at, spywhere.RULES.title, controls, entering=True, fills=True)
-        controls.append(title_row)
-        shown = spoken_to(errors, touched, tried)
-        wizard = Wizard(
-            at, draft, set_draft, step, set_step, (errors, shown, problems), save, set_touched
-        )
-        controls += wizard.controls()
-    return screen(at, spywhere.RULES.title, controls, entering=step is not None)
+    return screen(at, spywhere.RULES.title, controls)
 
 
-def opening_form(at: AtTable) -> str:
-    """A saved ending opens in the form it was entered in; a new one as the table last chose."""
+def results_so_far(at: AtTable) -> list[ft.Control]:
+    """The results, or (a guest; at the table, the moment before the entry opens by itself)
+    that the end is being entered."""
     if at.rounds:
-        return QUICK if "counts" in scoring.as_object(at.rounds[0]) else DETAILED
-    return at.state.entry_mode(at.game_id, at.record["game"])
+        return results(at)
+    return [note(at.t("The table is entering the end of the game."))]
 
 
 def results(at: AtTable) -> list[ft.Control]:
@@ -204,38 +112,65 @@ def results(at: AtTable) -> list[ft.Control]:
     return rows
 
 
-class Wizard:
-    """The end of the game, step by step: passports, own cards, identifications, the end."""
+# --- the end laid open, step by step -----------------------------------------------------------
 
-    def __init__(
-        self,
-        at: AtTable,
-        draft: spywhere.Ending,
-        set_draft: Setter[spywhere.Ending],
-        step: int,
-        set_step: Setter[int | None],
-        # (all errors, those shown, what a Save was refused for)
-        errors: tuple[list[scoring.RecordError], list[scoring.RecordError], list[str]],
-        save: Callable[[], None],
-        set_touched: Setter[frozenset[str]],
-    ) -> None:
-        self.at, self.t = at, at.t
-        self.names = list(at.result.table.names)
-        options = scoring.options_as(at.result, spywhere.Options)
+
+@dataclass(frozen=True)
+class LaidOpen:
+    """The end of the game entered with the cards laid open: the wizard's step (kept with the
+    draft, so a reopened entry is where it was left) and the ending so far."""
+
+    step: int
+    ending: spywhere.Ending
+
+    def changed(self, update: Callable[[spywhere.Ending], spywhere.Ending]) -> LaidOpen:
+        return replace(self, ending=update(self.ending))
+
+    def at_step(self, step: int) -> LaidOpen:
+        return replace(self, step=step)
+
+
+def blank_laid_open(before: scoring.Replay) -> LaidOpen:
+    return LaidOpen(0, spywhere.Ending.blank(before.table))
+
+
+def saved_laid_open(before: scoring.Replay, ending: JSON) -> LaidOpen:
+    return LaidOpen(0, spywhere.Ending.from_json(ending, before.table))
+
+
+def kept_laid_open(before: scoring.Replay, entry: Record) -> LaidOpen:
+    """This device's draft ("step", "ending"), on a step the wizard has."""
+    step = min(max(scoring.as_int(entry["step"]), 0), len(STEPS) - 1)
+    return LaidOpen(step, spywhere.Ending.from_json(entry["ending"], before.table))
+
+
+def wizard_fields(entering: Entering[LaidOpen]) -> Drawn:
+    return Wizard(entering).drawn()
+
+
+class Wizard:
+    """The end of the game, step by step: passports, own cards, identifications, the end;
+    Back and Next between the steps, Save on the last."""
+
+    def __init__(self, entering: Entering[LaidOpen]) -> None:
+        self.entering, self.t = entering, entering.t
+        before = entering.before
+        self.names = list(before.table.names)
+        options = scoring.options_as(before, spywhere.Options)
         self.nationalities = list(options.in_play)
         self.each = spywhere.passports_each(len(self.names))
-        self.draft, self.set_draft = draft, set_draft
-        self.step, self.set_step = step, set_step
-        (self.errors, self.shown, self.refused), self.save = errors, save
-        self.set_touched = set_touched
+        self.draft, self.step = entering.draft.ending, entering.draft.step
 
     def change(
         self, update: Callable[[spywhere.Ending], spywhere.Ending], part: str = "ended_by"
     ) -> None:
         """Apply `update` to `part` of the draft as it is when the change arrives (and from
         now on the errors about that part are shown)."""
-        self.set_touched(lambda parts: parts | {part})
-        self.set_draft(update)
+        self.entering.touch(part)
+        self.entering.change(lambda current: current.changed(update))
+
+    def go_to(self, step: int) -> None:
+        self.entering.change(lambda current: current.at_step(step))
 
     def choices(self, no_choice: str | None, laid: set[str] | None = None) -> list[tuple[str, str]]:
         """The nationalities to pick from, without those `laid` elsewhere already."""
@@ -266,27 +201,30 @@ class Wizard:
 
         return pick
 
-    def controls(self) -> list[ft.Control]:
+    def drawn(self) -> Drawn:
+        """The step under its heading, its problems above Back and Next (those of another
+        step are said there; on the last, all). The same skeleton on every step, the step's
+        content under its own key: a redraw never reshuffles the buttons (a tap on a
+        reshuffled button was sometimes lost)."""
         t, step = self.t, self.step
-        head = heading(
-            t("End of the game · step {step} of 4: {title}", step=step + 1, title=t(STEPS[step]))
-        )
         body = [self.passports, self.own_cards, self.identifications, self.ending][step]()
         last = step == len(STEPS) - 1
-        shown = [subject(self.at, e) for e in self.shown if last or _belongs_to(e, step)]
-        # The same skeleton on every step, the step's content under its own key: a redraw never
-        # reshuffles the buttons (a tap on a reshuffled button was sometimes lost).
-        return [
-            head,
-            ft.Column(
-                body,
-                key=f"step-{step}",
-                spacing=10,
-                horizontal_alignment=ft.CrossAxisAlignment.STRETCH,
+        elsewhere = [e for e in self.entering.spoken if not (last or _belongs_to(e, step))]
+        return Drawn(
+            [
+                ft.Column(
+                    body,
+                    key=f"step-{step}",
+                    spacing=10,
+                    horizontal_alignment=ft.CrossAxisAlignment.STRETCH,
+                )
+            ],
+            said=elsewhere,
+            actions=[ft.Row(self.navigation(), key="nav")],
+            title=t(
+                "End of the game · step {step} of 4: {title}", step=step + 1, title=t(STEPS[step])
             ),
-            ft.Column([error_box([*self.refused, *shown])], key="messages"),
-            ft.Row(self.navigation(), key="nav"),
-        ]
+        )
 
     def passports(self) -> list[ft.Control]:
         t = self.t
@@ -377,8 +315,8 @@ class Wizard:
                 ),
             ),
         ]
-        if not self.errors:
-            ending = {**self.at.record, "rounds": [draft.to_json()]}
+        if not self.entering.errors:
+            ending = {**self.entering.at.record, "rounds": [draft.to_json()]}
             preview = scoring.replay(ending, stored=True)
             body.append(
                 info_box(
@@ -398,13 +336,13 @@ class Wizard:
                 height=48,
                 key="back",
                 disabled=step == 0,
-                on_click=lambda: self.set_step(step - 1),
+                on_click=lambda: self.go_to(step - 1),
             ),
         ]
         if step < len(STEPS) - 1:
             nav.append(
                 ft.FilledButton(
-                    t("Next"), height=48, key="next", on_click=lambda: self.set_step(step + 1)
+                    t("Next"), height=48, key="next", on_click=lambda: self.go_to(step + 1)
                 )
             )
         else:
@@ -414,7 +352,7 @@ class Wizard:
                     icon=ft.Icons.SAVE,
                     height=48,
                     key="save",
-                    on_click=lambda: self.save(),
+                    on_click=lambda: self.entering.save(),
                 )
             )
         return nav
@@ -423,6 +361,32 @@ class Wizard:
 def _belongs_to(error: scoring.RecordError, step: int) -> bool:
     key = ("passports", "own_cards", "identifications", "ended_by")[step]
     return f".{key}" in error.path
+
+
+def was_counted(ending: JSON) -> bool:
+    """Whether a saved ending was entered as the table counts it (quick entry)."""
+    return isinstance(ending, dict) and "counts" in ending
+
+
+ENTRY = RoundEntryOf(
+    quick=QUICK_ENDING,
+    cards=Form(
+        blank=blank_laid_open,
+        of_round=saved_laid_open,
+        read_kept=kept_laid_open,
+        kept=lambda laid: {"step": laid.step, "ending": laid.ending.to_json()},
+        entered=lambda before, laid: laid.ending.to_json(),
+        fields=wizard_fields,
+    ),
+    was_quick=was_counted,
+    title=lambda t, index, correcting: t("End of the game"),
+    save_label=N_("Save scores"),
+    saved=lambda t, after, index: t("Scores saved."),
+    opens_by_itself=True,
+)
+
+
+# --- a new game's options ----------------------------------------------------------------------
 
 
 def options_of(seats: tuple[str, ...], options: scoring.Record) -> scoring.Record:
