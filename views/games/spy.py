@@ -149,7 +149,9 @@ class Spied:
 
     def among(self, still_in: list[str]) -> Spied:
         """The chips as they stand in this game: a player out since they were chosen gives way
-        to the first still in (nobody spies on their own base)."""
+        to the first still in (nobody spies on their own base). Fewer than two in: as it is."""
+        if len(still_in) < 2:
+            return self
         by = self.by if self.by in still_in else still_in[0]
         others = [name for name in still_in if name != by]
         return Spied(by, self.base if self.base in others else others[0], self.kind)
@@ -178,6 +180,8 @@ def event_fields(entering: Entering[Spied]) -> Drawn:
     t = entering.t
     board = board_of(entering.before)
     still_in = list(board.still_in)
+    if len(still_in) < 2:  # a stored event after the game was won: it can only be deleted
+        return Drawn([], saves=[])
     spied = entering.draft.among(still_in)
 
     def pick_by(name: str) -> None:
