@@ -231,6 +231,32 @@ def test_a_tap_on_the_next_spy_while_the_last_event_is_saved_is_not_lost(table: 
     expect(chip_state).to_have_attribute("aria-checked", "true")
 
 
+def test_a_logged_spy_event_is_corrected_in_the_shared_entry(table: Seat) -> None:
+    """A logged event opens its correction where the next event's panel was: a correction that
+    breaks a later event is refused in the entry, Discard leaves it, Delete event deletes, and
+    the panel for the next event (with undo in the bar) is back."""
+    events = [
+        {"event": "bomb-lit", "by": "Anna", "base": "Ben"},
+        {"event": "target", "by": "Carla", "base": "Ben"},
+        {"event": "target", "by": "Carla", "base": "Anna"},
+    ]
+    _, page = table("spy", ["Anna", "Ben", "Carla"], rounds=events)
+    shown(page, "What happened?")
+    page.get_by_role("button", name=re.compile(r"^2 Carla ")).first.click()
+    shown(page, "Correct event 2")
+    tap(page, "Lit bomb exploded")  # Carla out at event 2: her event 3 cannot stand
+    shown(page, "Not saved: Event 3: Carla is already out of the game")
+    tap(page, "Discard")
+    shown(page, "What happened?")
+    page.get_by_role("button", name=re.compile(r"^3 Carla ")).first.click()
+    shown(page, "Correct event 3")
+    tap(page, "Delete event")
+    page.get_by_role("button", name=re.compile(r"^3 Carla ")).wait_for(state="detached")
+    shown(page, "What happened?")
+    tap(page, "Undo: delete event 3")
+    page.get_by_role("button", name=re.compile(r"^3 Carla ")).first.wait_for(state="attached")
+
+
 def test_an_untouched_entry_shows_no_error_and_a_save_attempt_names_each_problem(
     table: Seat,
 ) -> None:

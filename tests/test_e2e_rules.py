@@ -179,6 +179,36 @@ def test_a_game_stored_before_a_rule_opens_at_the_round_to_correct(
     shown(page, "Enter round 2 of 6 (Anna starts)")
 
 
+def test_a_stored_spy_game_opens_at_the_event_to_correct(on_phone: OnPhone, tmp_path: Path) -> None:
+    """Issue 8 for SPY, whose entry is always open: the stored game opens on the event that
+    breaks a rule (Carla spies after she went out); once corrected, the next event's panel."""
+    from test_storage import stored_by_version_2
+
+    stale = {
+        "format": "game-record/1",
+        "game": "spy",
+        "players": [{"name": name} for name in ("Anna", "Ben", "Carla")],
+        "options": {},
+        "rounds": [
+            {"event": "bomb-lit", "by": "Anna", "base": "Ben"},
+            {"event": "bomb-exploded", "by": "Carla", "base": "Ben"},
+            {"event": "target", "by": "Carla", "base": "Anna"},
+        ],
+        "meta": {"id": "p1", "started": "2026-11-01T20:00:00+01:00", "ended": None},
+    }
+    folder = tmp_path / "data"
+    stored_by_version_2(folder, [stale], [])
+    _, page = on_phone(folder)
+    shown(page, "Round 3 needs a correction")
+    tap_starting(page, "SPY · Anna, Ben, Carla")
+    shown(page, "Correct event 3")
+    chip(page, "Who spied?: Ben")
+    chip(page, "On whose base?: Anna")
+    tap(page, "Found Safe 1")
+    shown(page, "What happened?")  # an ordinary game again
+    page.get_by_role("button", name="3 Ben found Anna's Safe 1").wait_for(state="attached")
+
+
 def scenario_record(name: str) -> dict[str, Any]:
     return json.loads((SCENARIOS / f"{name}.json").read_text())
 

@@ -8,7 +8,10 @@ entry (`RoundEntryOf`). The engine decides every rule: errors come from `scoring
 everything a field may offer from the game's preview.
 
 A game's screen calls `use_round_entry` on each drawing; while an entry is open it shows
-`entry.control` (else its own sheet, with `entry.open_round` on its buttons).
+`entry.control` (else its own sheet, with `entry.open_round` on its buttons). A game whose
+round is one tap (SPY's event) keeps a new round's entry always open under its sheet
+(`RoundEntryOf.always_open`), its buttons each saving the round they stand for
+(`Drawn.saves`, `Entering.save_round`).
 """
 
 from __future__ import annotations
@@ -68,6 +71,8 @@ class Entering(Generic[D]):
     spoken: list[scoring.RecordError]  # those said now (parts touched; all after a Save)
     save: Callable[[], None]
     scroller: ft.MutableRef[ft.Column | None]  # the column the entry scrolls in
+    # Save a round the form built itself (an action that is the round: SPY's "Found").
+    save_round: Callable[[Record], None]
 
     @property
     def t(self) -> Translator:
@@ -82,6 +87,9 @@ class Drawn:
     said: list[scoring.RecordError] = field(default_factory=list)
     actions: list[ft.Control] | None = None  # instead of Save, Discard, Delete (a wizard's)
     title: str | None = None  # instead of the entry's title (a wizard's step)
+    # Instead of Save only: buttons that each save a round they build (`Entering.save_round`);
+    # Discard and Delete still follow.
+    saves: list[ft.Control] | None = None
 
 
 @dataclass(frozen=True)
@@ -138,14 +146,18 @@ class RoundEntryOf(Generic[Q, C]):
     # A game of one round (Spywhere's end) has no sheet to show before it is saved: while no
     # round is, the entry is open on a new one (Discard starts it afresh).
     opens_by_itself: bool = False
+    # A new round's entry is always shown (`RoundEntry.control`) while the game is not over and
+    # no other round is open: it never closes, so it has no Discard, and keeps no draft (it is
+    # part of the sheet; a draft's base would refuse the next round once another device saved).
+    always_open: bool = False
 
 
 @dataclass(frozen=True)
 class RoundEntry:
     """What a game's screen needs of its entry."""
 
-    open: bool  # an entry is shown; else the game's own sheet
-    control: ft.Control | None  # the entry, when open
+    open: bool  # an entry is opened (no undo in the bar); else the game's own sheet
+    control: ft.Control | None  # the entry, when open (or always open)
     open_round: Callable[[int], None]  # NEW or a saved round's index
     fills: bool  # the entry fills the screen (a number pad pinned to its bottom)
     scroller: ft.MutableRef[ft.Column | None]
@@ -166,7 +178,7 @@ def use_round_entry(at: AtTable, of: RoundEntryOf[Q, C]) -> RoundEntry:
     until `open_round`."""
     opening, _ = use_made(lambda: opened(at, of))
     editing, set_editing = use_value(opening[0] if opening else NO_ROUND)
-    drafts, set_drafts = use_value(opening[1] if opening else None)
+    drafts, set_drafts = use_made(lambda: opening[1] if opening else always_open_drafts(at, of))
     scroller: ft.MutableRef[ft.Column | None] = ft.use_ref(None)
     before = game_before(at, editing) if editing is not None else None
     if drafts is not None and before is not None:
@@ -186,12 +198,33 @@ def use_round_entry(at: AtTable, of: RoundEntryOf[Q, C]) -> RoundEntry:
 
     # Closed after the first drawing (Discard, an undone save): open again, afresh.
     ft.use_effect(safe_effect(open_by_itself), [editing is None, len(at.rounds)])
+
+    if editing is None and drafts is not None and always_open_now(at, of):
+        # Kept across saves, the drafts too: a tap on the next round while the last one was
+        # being saved still lands (the chips keep who was chosen, as at the table).
+        control = EntryShown(at, of, NEW, at.result, drafts, set_drafts, None, noop, scroller)
+        return RoundEntry(False, control, open_round, False, scroller)
     if editing is None or drafts is None or before is None:
         return RoundEntry(False, None, open_round, False, scroller)
     leave, saved = entry_exits(at.state, at.fix_round, lambda: set_editing(NO_ROUND))
     control = EntryShown(at, of, editing, before, drafts, set_drafts, leave, saved, scroller)
     form = of.quick if drafts.form == QUICK or of.cards is None else of.cards
     return RoundEntry(True, control, open_round, form.pad is not None, scroller)
+
+
+def noop() -> None:
+    pass
+
+
+def always_open_now(at: AtTable, of: RoundEntryOf[Q, C]) -> bool:
+    """Whether the game's new round's entry stands open: not once the game is over, nor for a
+    guest who watches."""
+    return of.always_open and not at.result.finished and not at.read_only
+
+
+def always_open_drafts(at: AtTable, of: RoundEntryOf[Q, C]) -> Drafts[Q, C] | None:
+    """The first drafts of an entry always open for a new round (else None: none is open)."""
+    return drafts_for(at, of, NEW, at.result) if of.always_open else None
 
 
 def game_before(at: AtTable, index: int) -> scoring.Replay:
@@ -281,12 +314,13 @@ def EntryShown(
     before: scoring.Replay,
     drafts: Drafts[Q, C],
     set_drafts: Setter[Drafts[Q, C] | None],
-    leave: Callable[[], None],
+    leave: Callable[[], None] | None,
     saved: Callable[[], None],
     scroller: ft.MutableRef[ft.Column | None],
 ) -> ft.Control:
     """The entry in the form shown, each form drawn by a component of its own: what was
-    touched and tried starts afresh for each round and form."""
+    touched and tried starts afresh for each round and form. `leave` None: the entry never
+    closes (always open for a new round)."""
 
     def switched(form: str) -> None:
         set_drafts(lambda current: None if current is None else in_form(of, current, form))
@@ -326,7 +360,7 @@ class Shown(Generic[Q, C]):
     of: RoundEntryOf[Q, C]
     editing: int
     before: scoring.Replay
-    leave: Callable[[], None]
+    leave: Callable[[], None] | None  # None: always open, no Discard
     saved: Callable[[], None]
     scroller: ft.MutableRef[ft.Column | None]
     switch: ft.Control | None
@@ -353,12 +387,33 @@ def FormShown(
     tried, set_tried = use_value(False)  # Save was tapped: every problem speaks
     refused, report = use_refusal(entered)
 
+    def store(round_: Record) -> scoring.Replay:
+        return at.state.save_round(at.game_id, shown.correcting, round_)
+
     def save() -> None:
-        store = partial(at.state.save_round, at.game_id, shown.correcting, entered)
-        after = save_checked(at, errors, set_tried, store, report)
-        if after is not None:
-            at.state.say(of.saved(t, after, shown.index))
-            shown.saved()
+        """The form's Save: refused, every problem of the entry speaks from now on."""
+        done(save_checked(at, errors, set_tried, partial(store, entered), report))
+
+    def save_round(round_: Record) -> None:
+        """A round an action of the form built: refused, the refusal alone says why (there
+        is no Save whose problems could speak)."""
+        problems = scoring.check_round(at.record, round_, shown.correcting)
+        done(save_checked(at, problems, ignored, partial(store, round_), report))
+
+    def done(after: scoring.Replay | None) -> None:
+        if after is None:  # refused: said above the entry's buttons
+            return
+        at.state.say(of.saved(t, after, shown.index))
+        if shown.leave is None:
+            afresh()
+        shown.saved()
+
+    def afresh() -> None:
+        """An entry always open goes on to the next round with nothing touched, tried or
+        refused (it is not made anew: see `use_round_entry`)."""
+        set_touched(frozenset())
+        set_tried(False)
+        report([])
 
     def touch(part: str) -> None:
         set_touched(lambda parts: parts | {part})
@@ -375,6 +430,7 @@ def FormShown(
         spoken_to(errors, touched, tried),
         save,
         shown.scroller,
+        save_round,
     )
     drawn = form.fields(entering)
     title = ft.Row(
@@ -392,10 +448,16 @@ def FormShown(
     rest = [subject(at, error) for error in entering.spoken if error not in drawn.said]
     if drawn.actions is not None:
         actions = drawn.actions
+    elif drawn.saves is not None:
+        actions = [*drawn.saves, *([ft.Row(buttons, wrap=True)] if buttons else [])]
     else:
         actions = [ft.Row([save_button(t(of.save_label), save), *buttons], wrap=True)]
     controls: list[ft.Control] = [title, *drawn.controls, error_box([*refused, *rest]), *actions]
     return ft.Column(controls, spacing=10, horizontal_alignment=ft.CrossAxisAlignment.STRETCH)
+
+
+def ignored(tried: bool) -> None:
+    pass
 
 
 def save_button(label: str, save: Callable[[], None]) -> ft.Control:
@@ -403,12 +465,15 @@ def save_button(label: str, save: Callable[[], None]) -> ft.Control:
 
 
 def exit_buttons(shown: Shown[Q, C], report: Report) -> list[ft.Control]:
-    """Discard (the draft goes, the entry closes) and, for a saved round, Delete."""
-    at, t, of = shown.at, shown.at.t, shown.of
+    """Discard (the draft goes, the entry closes) and, for a saved round, Delete. An entry
+    always open for a new round has neither."""
+    at, t, of, leave = shown.at, shown.at.t, shown.of, shown.leave
+    if leave is None:
+        return []
 
     def discard() -> None:
         at.state.discard_draft(at.game_id)
-        shown.leave()
+        leave()
 
     def delete() -> None:
         if delete_checked(at, partial(at.state.delete_round, at.game_id, shown.editing), report):

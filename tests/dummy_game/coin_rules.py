@@ -1,4 +1,5 @@
-"""A fifth game for the tests: Coin. Each round one player wins the toss; three wins win.
+"""A fifth game for the tests: Coin. Each round one player wins the toss; three wins win; no
+one wins two tosses in a row (a rule the screen does not know, so a save can be refused).
 
 It exists to prove that adding a game takes its rules (here) and its view (coin_view.py), and
 nothing else: tests/dummy_game/at_start.py registers both in a test server.
@@ -10,6 +11,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import ClassVar
 
+from scoring import errors as e
 from scoring.base import JSON, GameRules, Setup
 from scoring.reader import Reader, child
 from scoring.table import Table, read_player_ref
@@ -31,6 +33,7 @@ class Toss:
 class State:
     setup: Setup[Options]
     wins: dict[str, int]
+    last_winner: str | None = None
 
 
 class Coin(GameRules[Options, Toss, State]):
@@ -57,7 +60,12 @@ class Coin(GameRules[Options, Toss, State]):
         return State(setup, {name: 0 for name in setup.table.names})
 
     def play(self, reader: Reader, state: State, rnd: Toss, path: str) -> State | None:
-        return State(state.setup, {**state.wins, rnd.winner: state.wins[rnd.winner] + 1})
+        if rnd.winner == state.last_winner:
+            others = ", ".join(n for n in state.setup.table.names if n != rnd.winner)
+            reader.add(e.NotOneOf(child(path, "winner"), value=rnd.winner, choices=others))
+            return None
+        wins = {**state.wins, rnd.winner: state.wins[rnd.winner] + 1}
+        return State(state.setup, wins, rnd.winner)
 
     def totals(self, state: State) -> dict[str, Fraction]:
         return {name: Fraction(wins) for name, wins in state.wins.items()}

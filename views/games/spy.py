@@ -3,18 +3,18 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass, replace
 
 import flet as ft
 
 import scoring
-from scoring import spy
+from scoring import JSON, Record, spy
 from scoring.errors import N_
 
-from ..frame import asked_first, correction_banner, entry_exits, game_over_panel, screen
-from ..hooks import NO_ROUND, NO_TEXT, use_messages, use_value
+from ..frame import asked_first, correction_banner, game_over_panel, screen
 from ..i18n import Translator
-from ..state import REFUSALS
-from ..widgets import choice_chips, error_box, heading, info_box, note
+from ..round_entry import Drawn, Entering, Form, RoundEntryOf, use_round_entry
+from ..widgets import choice_chips, heading, info_box, note
 from . import AtTable, GameView, NewGameForm
 
 TARGET_NAMES = {
@@ -52,79 +52,29 @@ def describe(t: Translator, entry: spy.LoggedEvent) -> str:
 
 @ft.component
 def SpyScreen(at: AtTable, key: str | None = None) -> ft.View:
-    """`at.fix_round`: the game was stored before a rule it breaks; only that event's
-    correction is open (`at.result` is the game up to it)."""
-    state, t = at.state, at.t
-    board = spy.RULES.board(scoring.state_as(at.result, spy.State))
-    still_in = list(board.still_in)
-    fixing = None if at.fix_round is None else at.rounds[at.fix_round]
-    fixing = fixing if isinstance(fixing, dict) else None  # an event has "by" and "base"
-    by, set_by = use_value(str(fixing["by"]) if fixing else NO_TEXT)
-    base, set_base = use_value(str(fixing["base"]) if fixing else NO_TEXT)
-    editing, set_editing = use_value(at.fix_round if at.fix_round is not None else NO_ROUND)
-    leave, saved = entry_exits(state, at.fix_round, lambda: set_editing(NO_ROUND))
-    problems, set_problems = use_messages()
-    searcher = by if by in still_in else (still_in[0] if still_in else None)
-    others = [n for n in still_in if n != searcher]
-    target = base if base in others else (others[0] if others else None)
-
-    def record_event(kind: str) -> None:
-        if searcher is None or target is None:
-            return
-        event = spy.Event(kind, searcher, target)
-        try:
-            after = state.save_round(at.game_id, editing, event.to_json())
-        except REFUSALS as refused:
-            set_problems(state.refusal(refused))
-            return
-        log = spy.RULES.board(scoring.state_as(after, spy.State)).log
-        state.say(describe(t, log[editing if editing is not None else len(log) - 1]))
-        if at.fix_round is None:
-            set_problems([])
-        saved()
-
-    def delete_event() -> None:
-        if editing is None:
-            return
-        try:
-            state.delete_round(at.game_id, editing)
-        except REFUSALS as refused:
-            set_problems(state.refusal(refused))
-            return
-        state.say(t("Event deleted"))
-        if at.fix_round is None:
-            set_problems([])
-        saved()
-
-    def edit(index: int) -> None:
-        event = scoring.as_object(at.rounds[index])
-        set_editing(index)
-        set_by(str(event["by"]))
-        set_base(str(event["base"]))
-        set_problems([])
-
+    """The bases, the event panel under them while the game is not over (each event button
+    saves at once), and the events, each opening its correction. `at.fix_round`: the game was
+    stored before a rule it breaks; only that event's correction is open (`at.result` is the
+    game up to it)."""
+    t = at.t
+    entry = use_round_entry(at, ENTRY)
+    board = board_of(at.result)
     controls: list[ft.Control] = [*correction_banner(t, at.fix_round)]
     if at.fix_round is None:
         controls.append(game_over_panel(at))
     controls.append(bases(t, board))
-    watching = at.read_only
-    if (not at.result.finished or editing is not None) and searcher and target and not watching:
-        controls.append(
-            event_panel(
-                t,
-                board,
-                still_in,
-                (searcher, target),
-                (set_by, set_base),
-                record_event,
-                editing,
-                delete_event,
-                leave,
-            )
-        )
-    controls.append(error_box(problems))
-    controls.append(event_log(t, board.log, None if at.read_only else correction_of(at, edit)))
-    return screen(at, spy.RULES.title, controls, entering=editing is not None)
+    if entry.control is not None:
+        controls.append(info_box([entry.control]))
+    # A guest who watches corrects nothing; while a stored game must be corrected, only that
+    # event may be (the others stay as they are).
+    fixed = at.read_only or at.fix_round is not None
+    correct = None if fixed else correction_of(at, entry.open_round)
+    controls.append(event_log(t, board.log, correct))
+    return screen(at, spy.RULES.title, controls, entering=entry.open)
+
+
+def board_of(result: scoring.Replay) -> spy.Board:
+    return spy.RULES.board(scoring.state_as(result, spy.State))
 
 
 def bases(t: Translator, board: spy.Board) -> ft.Control:
@@ -185,29 +135,82 @@ def bases(t: Translator, board: spy.Board) -> ft.Control:
     return ft.Column(cards, spacing=4)
 
 
-def event_panel(
-    t: Translator,
-    board: spy.Board,
-    still_in: list[str],
-    chosen: tuple[str, str],
-    pick: tuple[Callable[[str], None], Callable[[str], None]],
-    record_event: Callable[[str], None],
-    editing: int | None,
-    delete_event: Callable[[], None],
-    cancel: Callable[[], None],
-) -> ft.Control:
-    searcher, target = chosen
-    pick_searcher, pick_target = pick
-    base = next(b for b in board.bases if b.owner == target)
-    title = (
-        t("What happened?") if editing is None else t("Correct event {number}", number=editing + 1)
-    )
-    buttons: list[ft.Control] = [
+# --- entering an event ------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Spied:
+    """An event as the chips stand: who spied, on whose base, and its kind (the one being
+    corrected; a new event's is a found target). An event button saves it with its own kind."""
+
+    by: str
+    base: str
+    kind: str = "target"
+
+    def among(self, still_in: list[str]) -> Spied:
+        """The chips as they stand in this game: a player out since they were chosen gives way
+        to the first still in (nobody spies on their own base). Fewer than two in: as it is."""
+        if len(still_in) < 2:
+            return self
+        by = self.by if self.by in still_in else still_in[0]
+        others = [name for name in still_in if name != by]
+        return Spied(by, self.base if self.base in others else others[0], self.kind)
+
+    def event(self, kind: str) -> Record:
+        return spy.Event(kind, self.by, self.base).to_json()
+
+
+def blank_spied(before: scoring.Replay) -> Spied:
+    event = before.blank_round()
+    return Spied(str(event["by"]), str(event["base"]))
+
+
+def spied_of(saved: JSON) -> Spied:
+    event = scoring.as_object(saved)
+    return Spied(str(event["by"]), str(event["base"]), str(event["event"]))
+
+
+def entered_event(before: scoring.Replay, spied: Spied) -> Record:
+    return spied.among(list(board_of(before).still_in)).event(spied.kind)
+
+
+def event_fields(entering: Entering[Spied]) -> Drawn:
+    """Who spied and on whose base (chips), then one button per event, each saving it at once
+    (those the base does not allow are disabled)."""
+    t = entering.t
+    board = board_of(entering.before)
+    still_in = list(board.still_in)
+    if len(still_in) < 2:  # a stored event after the game was won: it can only be deleted
+        return Drawn([], saves=[])
+    spied = entering.draft.among(still_in)
+
+    def pick_by(name: str) -> None:
+        entering.change(lambda current: replace(current, by=name))
+
+    def pick_base(name: str) -> None:
+        entering.change(lambda current: replace(current, base=name))
+
+    others = [(name, name) for name in still_in if name != spied.by]
+    chips: list[ft.Control] = [
+        choice_chips(t("Who spied?"), [(name, name) for name in still_in], spied.by, pick_by),
+        choice_chips(t("On whose base?"), others, spied.base, pick_base),
+    ]
+    base = next(b for b in board.bases if b.owner == spied.base)
+
+    def save(kind: str) -> None:
+        entering.save_round(spied.event(kind))
+
+    return Drawn(chips, saves=event_buttons(t, base, save))
+
+
+def event_buttons(t: Translator, base: spy.Base, save: Callable[[str], None]) -> list[ft.Control]:
+    """What can happen in `base`, as the engine's board says; `save` saves an event of a kind."""
+    return [
         ft.FilledButton(
             t("Found {target}", target=target_name(t, base.next_target or "")),
             icon=ft.Icons.SEARCH,
             height=52,
-            on_click=lambda: record_event("target"),
+            on_click=lambda: save("target"),
         ),
         # Outlined, not tonal: a tonal button has the panel's own colour and vanishes into it.
         ft.OutlinedButton(
@@ -215,43 +218,55 @@ def event_panel(
             icon=ft.Icons.LOCAL_FIRE_DEPARTMENT,
             height=52,
             disabled=not base.can_light,
-            on_click=lambda: record_event("bomb-lit"),
+            on_click=lambda: save("bomb-lit"),
         ),
         ft.OutlinedButton(
             t("Lit bomb exploded"),
             icon=ft.Icons.DANGEROUS,
             height=52,
             disabled=not base.can_explode,
-            on_click=lambda: record_event("bomb-exploded"),
+            on_click=lambda: save("bomb-exploded"),
         ),
     ]
-    if editing is not None:
-        buttons += [
-            ft.OutlinedButton(
-                t("Delete event"), icon=ft.Icons.DELETE_OUTLINE, on_click=lambda: delete_event()
-            ),
-            ft.TextButton(t("Cancel"), on_click=lambda: cancel()),
-        ]
-    return info_box(
-        [
-            ft.Text(title, weight=ft.FontWeight.BOLD),
-            choice_chips(t("Who spied?"), [(n, n) for n in still_in], searcher, pick_searcher),
-            choice_chips(
-                t("On whose base?"),
-                [(n, n) for n in still_in if n != searcher],
-                target,
-                pick_target,
-            ),
-            ft.Column(buttons, spacing=8, horizontal_alignment=ft.CrossAxisAlignment.STRETCH),
-        ]
-    )
 
 
-def correction_of(at: AtTable, edit: Callable[[int], None]) -> Callable[[int], None]:
+def event_title(t: Translator, index: int, correcting: bool) -> str:
+    if correcting:
+        return t("Correct event {number}", number=index + 1)
+    return t("What happened?")
+
+
+def event_saved_message(t: Translator, after: scoring.Replay, index: int) -> str:
+    """The event saved, as the table would say it ("Anna found Ben's Safe 1")."""
+    log = board_of(after).log
+    return describe(t, log[index]) if index < len(log) else t("Saved.")
+
+
+ENTRY: RoundEntryOf[Spied, None] = RoundEntryOf(
+    quick=Form(
+        blank=blank_spied,
+        of_round=lambda before, saved: spied_of(saved),
+        read_kept=lambda before, entry: spied_of(entry),
+        kept=lambda spied: spied.event(spied.kind),
+        entered=entered_event,
+        fields=event_fields,
+    ),
+    cards=None,
+    was_quick=lambda saved: True,
+    title=event_title,
+    save_label=N_("Save"),  # not shown: each event button saves
+    saved=event_saved_message,
+    delete_label=N_("Delete event"),
+    deleted=N_("Event deleted"),
+    always_open=True,
+)
+
+
+def correction_of(at: AtTable, open_round: Callable[[int], None]) -> Callable[[int], None]:
     """Opening event `index`'s correction (asked first in a game of the history)."""
 
     def open_event(index: int) -> None:
-        ask = asked_first(at, lambda: edit(index))
+        ask = asked_first(at, lambda: open_round(index))
         if ask is not None:
             ask()
 
