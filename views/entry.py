@@ -1,7 +1,9 @@
-"""A round being entered is data: this device's draft, kept beside the game on every change.
+"""What the one round entry (views/round_entry.py) is made of: the draft, and errors said
+when spoken to.
 
-A game's screen asks `kept_entry` what to reopen on (the round and what its entry keeps), and
-calls `use_kept` with what it is entering, each time it draws: the draft is written whenever it
+A round being entered is data: this device's draft, kept beside the game on every change. The
+entry asks `kept_entry` what to reopen on (the round and what its entry keeps), and calls
+`use_kept` with what it is entering, each time it draws: the draft is written whenever it
 changes. It survives going back, a reload, a server restart and a new tab of the same device;
 saving or deleting the round, or discarding the entry, ends it. A draft never changes standings.
 """
@@ -11,23 +13,21 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
-from typing import Generic, TypeVar
+from typing import TypeVar
 
 import flet as ft
 
 import scoring
-from scoring import JSON, Record
+from scoring import Record
 from scoring.errors import N_
 
 from .games import AtTable
-from .hooks import use_made, use_value
+from .hooks import use_value
 from .safe import safe_effect
 from .state import DETAILED, QUICK, REFUSALS
 from .widgets import drawn_as, segmented
 
 NEW = -1  # the index of a round being entered that is not saved yet
-D = TypeVar("D")
 T = TypeVar("T")
 UNREADABLE = (KeyError, TypeError, ValueError, AttributeError, scoring.InvalidRecord)
 
@@ -47,48 +47,6 @@ def kept_entry(at: AtTable) -> tuple[int, Record] | None:
     if not isinstance(entry, dict):  # a draft of another version: no game's entry reads it
         return None
     return NEW if index is None else index, entry
-
-
-def restored(kept: tuple[int, Record] | None, read: Callable[[Record], D]) -> tuple[int, D] | None:
-    """The draft read back by `read` (None when a draft of another version cannot be read)."""
-    if kept is None:
-        return None
-    try:
-        return kept[0], read(kept[1])
-    except UNREADABLE:
-        return None
-
-
-@dataclass(frozen=True)
-class Opening(Generic[D]):
-    """Where a game's screen opens: the round being entered (None: the sheet) and its draft."""
-
-    editing: int | None
-    draft: D
-    entry: Record  # what this device's draft kept besides the round ({} without a draft)
-
-
-def use_opening(
-    at: AtTable,
-    from_round: Callable[[JSON], D],
-    blank: Callable[[], D],
-    from_entry: Callable[[Record], D],
-) -> Opening[D]:
-    """Where a game's screen opens, worked out on its first drawing only (the draft is read
-    from storage once): the round a stored game must correct; else this device's draft; else
-    the sheet, with a blank entry ready."""
-
-    def opening() -> Opening[D]:
-        if at.fix_round is not None:
-            return Opening(at.fix_round, from_round(at.rounds[at.fix_round]), {})
-        kept = restored(kept_entry(at), lambda entry: (entry, from_entry(entry)))
-        if kept is not None:
-            index, (entry, draft) = kept
-            return Opening(index, draft, entry)
-        return Opening(None, blank(), {})
-
-    found, _ = use_made(opening)
-    return found
 
 
 def opener(open_entry: Callable[[int], None], index: int) -> Callable[[], None]:
@@ -113,16 +71,6 @@ def use_kept(
             at.state.keep_draft(at.game_id, None if editing == NEW else editing, entry)
 
     ft.use_effect(safe_effect(keep), [at.game_id, editing, text])
-
-
-def discard(at: AtTable, close: Callable[[], None]) -> Callable[[], None]:
-    """The Discard button of an entry: the draft goes, the entry closes."""
-
-    def discarded() -> None:
-        at.state.discard_draft(at.game_id)
-        close()
-
-    return discarded
 
 
 # --- errors speak when spoken to ----------------------------------------------------------------
