@@ -234,3 +234,31 @@ def test_web_does_not_import_views() -> None:
 def test_scoring_imports_no_ui_and_no_storage() -> None:
     """The rules are pure (scoring/__init__.py): no UI, no I/O, nothing of the app above them."""
     assert imports_across("scoring", {"flet", "tinydb", "storage", "views", "web"}) == []
+
+
+# What a game's view module may use of the app: nothing but the game (AtTable's record and
+# replay) and the one round entry (`Entering`: change, save, save_round), which saves, deletes
+# and keeps drafts for it (issue 24). The app (AtTable.app) is for the entry and the frame.
+GAME_VIEWS = [
+    *sorted(p for p in GAME_MODULES.glob("*.py") if p.stem != "__init__"),
+    ROOT / "tests" / "dummy_game" / "coin_view.py",
+]
+APP_ONLY = {"app", "AppState", "store", "keep_draft", "discard_draft", "set_entry_mode"}
+
+
+def names_used(tree: ast.AST) -> list[tuple[int, str]]:
+    return [
+        (node.lineno, node.attr if isinstance(node, ast.Attribute) else node.id)
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Attribute | ast.Name)
+    ]
+
+
+def test_a_game_module_gets_the_game_and_the_round_entry_not_the_app() -> None:
+    found = [
+        f"{path.relative_to(ROOT)}:{line}: {name}"
+        for path in GAME_VIEWS
+        for line, name in names_used(ast.parse(path.read_text()))
+        if name in APP_ONLY
+    ]
+    assert found == []

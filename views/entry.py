@@ -37,7 +37,7 @@ def kept_entry(at: AtTable) -> tuple[int, Record] | None:
     None when there is none, or it belongs to a round that is gone."""
     if at.fix_round is not None:  # a stored game that needs a correction opens on it
         return None
-    kept = at.state.draft(at.game_id)
+    kept = at.app.draft(at.game_id)
     if kept is None:
         return None
     index = kept["round"]
@@ -66,9 +66,9 @@ def use_kept(
         if editing is None or at.fix_round is not None:
             return
         if blank:
-            at.state.discard_draft(at.game_id)
+            at.app.discard_draft(at.game_id)
         else:
-            at.state.keep_draft(at.game_id, None if editing == NEW else editing, entry)
+            at.app.keep_draft(at.game_id, None if editing == NEW else editing, entry)
 
     ft.use_effect(safe_effect(keep), [at.game_id, editing, text])
 
@@ -120,7 +120,7 @@ def save_checked(
     try:
         return store()
     except REFUSALS as refused:
-        report(at.state.refusal(refused))
+        report(at.app.refusal(refused))
         return None
 
 
@@ -130,7 +130,7 @@ def delete_checked(at: AtTable, delete: Callable[[], object], report: Report) ->
     try:
         delete()
     except REFUSALS as refused:
-        report(at.state.refusal(refused))
+        report(at.app.refusal(refused))
         return False
     return True
 
@@ -205,7 +205,7 @@ def form_switch(at: AtTable, form: str, switched: Callable[[str], None]) -> ft.C
     t = at.t
 
     def switch_to(chosen: str) -> None:
-        at.state.set_entry_mode(at.game_id, at.record["game"], chosen)
+        at.app.set_entry_mode(at.game_id, at.record["game"], chosen)
         switched(chosen)
 
     return segmented(

@@ -32,7 +32,7 @@ def change_name(at: AtTable, step: Step) -> str:
 def game_bar(at: AtTable, title: str, entering: bool) -> ft.AppBar:
     """Back, and this device's undo and redo of the game's saved changes. While a round is
     being entered they are not offered: they would undo a saved round, not the entry."""
-    state, t, game_id = at.state, at.t, at.game_id
+    state, t, game_id = at.app, at.t, at.game_id
     actions: list[ft.Control] = []
     undo_step, redo_step = (None, None) if entering or at.read_only else state.steps(game_id)
 
@@ -76,7 +76,7 @@ def share_button(state: AppState) -> ft.Control:
 
 def game_over_panel(at: AtTable, explanation: list[ft.Control] | None = None) -> ft.Control:
     """The winner, the result to share, and (for the host) the way into the history."""
-    state, t, game_id, result = at.state, at.t, at.game_id, at.result
+    state, t, game_id, result = at.app, at.t, at.game_id, at.result
     if not result.finished:
         return ft.Container()
     if result.winners:
@@ -253,7 +253,7 @@ def asked_first(at: AtTable, open_correction: Callable[[], None]) -> Callable[[]
     the round is not a button at all)."""
     if at.read_only:
         return None
-    if at.state.is_active(at.game_id):
+    if at.app.is_active(at.game_id):
         return open_correction
     t = at.t
 

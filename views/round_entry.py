@@ -206,7 +206,7 @@ def use_round_entry(at: AtTable, of: RoundEntryOf[Q, C]) -> RoundEntry:
         return RoundEntry(False, control, open_round, False, scroller)
     if editing is None or drafts is None or before is None:
         return RoundEntry(False, None, open_round, False, scroller)
-    leave, saved = entry_exits(at.state, at.fix_round, lambda: set_editing(NO_ROUND))
+    leave, saved = entry_exits(at.app, at.fix_round, lambda: set_editing(NO_ROUND))
     control = EntryShown(at, of, editing, before, drafts, set_drafts, leave, saved, scroller)
     form = of.quick if drafts.form == QUICK or of.cards is None else of.cards
     return RoundEntry(True, control, open_round, form.pad is not None, scroller)
@@ -244,7 +244,7 @@ def drafts_for(
 ) -> Drafts[Q, C]:
     """A new round in the table's form; a saved one in the form it was entered."""
     if index == NEW or index >= len(at.rounds):
-        return blank_drafts(of, before, at.state.entry_mode(at.game_id, at.record["game"]))
+        return blank_drafts(of, before, at.app.entry_mode(at.game_id, at.record["game"]))
     saved = at.rounds[index]
     if of.was_quick(saved) or of.cards is None:
         return Drafts(
@@ -388,7 +388,7 @@ def FormShown(
     refused, report = use_refusal(entered)
 
     def store(round_: Record) -> scoring.Replay:
-        return at.state.save_round(at.game_id, shown.correcting, round_)
+        return at.app.save_round(at.game_id, shown.correcting, round_)
 
     def save() -> None:
         """The form's Save: refused, every problem of the entry speaks from now on."""
@@ -403,7 +403,7 @@ def FormShown(
     def done(after: scoring.Replay | None) -> None:
         if after is None:  # refused: said above the entry's buttons
             return
-        at.state.say(of.saved(t, after, shown.index))
+        at.app.say(of.saved(t, after, shown.index))
         if shown.leave is None:
             afresh()
         shown.saved()
@@ -472,12 +472,12 @@ def exit_buttons(shown: Shown[Q, C], report: Report) -> list[ft.Control]:
         return []
 
     def discard() -> None:
-        at.state.discard_draft(at.game_id)
+        at.app.discard_draft(at.game_id)
         leave()
 
     def delete() -> None:
-        if delete_checked(at, partial(at.state.delete_round, at.game_id, shown.editing), report):
-            at.state.say(t(of.deleted, number=shown.editing + 1))
+        if delete_checked(at, partial(at.app.delete_round, at.game_id, shown.editing), report):
+            at.app.say(t(of.deleted, number=shown.editing + 1))
             shown.saved()
 
     buttons: list[ft.Control] = [

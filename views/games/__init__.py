@@ -32,9 +32,13 @@ ROUND = N_("round {number}")
 
 @dataclass(frozen=True)
 class AtTable:
-    """A game open at the table: what every game's screen gets."""
+    """A game open at the table: what every game's screen gets. A game's module reads the game
+    (its record, the replay so far) and enters rounds through the one round entry
+    (views/round_entry.py), which saves, deletes, keeps the draft and says what happened;
+    `app` is for that entry and the screen's frame only, never a game's module (checked by
+    tests/test_architecture.py)."""
 
-    state: AppState
+    app: AppState
     game_id: str
     record: GameRecord
     result: scoring.Replay  # the game so far (up to the round to correct, if any)
@@ -42,7 +46,7 @@ class AtTable:
 
     @property
     def t(self) -> Translator:
-        return self.state.t
+        return self.app.t
 
     @property
     def rounds(self) -> list[JSON]:
@@ -51,7 +55,7 @@ class AtTable:
     @property
     def read_only(self) -> bool:
         """A guest who watches a shared table: the game is shown, nothing can be entered."""
-        return self.state.role == VIEWER
+        return self.app.role == VIEWER
 
     def round_name(self, index: int) -> str:
         """Round `index` as the game calls it ("deal 5"), in the player's language."""
