@@ -196,20 +196,29 @@ def event_fields(entering: Entering[Spied]) -> Drawn:
         choice_chips(t("On whose base?"), others, spied.base, pick_base),
     ]
     base = next(b for b in board.bases if b.owner == spied.base)
+    state = scoring.state_as(entering.before, spy.State)
+    preview = spy.RULES.preview(state, spied.event(spied.kind))
+
+    def may(kind: str) -> bool:
+        return preview.can_log(kind, spied.by, spied.base)
 
     def save(kind: str) -> None:
         entering.save_round(spied.event(kind))
 
-    return Drawn(chips, saves=event_buttons(t, base, save))
+    return Drawn(chips, saves=event_buttons(t, base, may, save))
 
 
-def event_buttons(t: Translator, base: spy.Base, save: Callable[[str], None]) -> list[ft.Control]:
-    """What can happen in `base`, as the engine's board says; `save` saves an event of a kind."""
+def event_buttons(
+    t: Translator, base: spy.Base, may: Callable[[str], bool], save: Callable[[str], None]
+) -> list[ft.Control]:
+    """What can happen in `base`: each event enabled as the engine's preview says it may be
+    logged (`may`); `save` saves an event of its kind."""
     return [
         ft.FilledButton(
             t("Found {target}", target=target_name(t, base.next_target or "")),
             icon=ft.Icons.SEARCH,
             height=52,
+            disabled=not may("target"),
             on_click=lambda: save("target"),
         ),
         # Outlined, not tonal: a tonal button has the panel's own colour and vanishes into it.
@@ -217,14 +226,14 @@ def event_buttons(t: Translator, base: spy.Base, save: Callable[[str], None]) ->
             t("Lit a bomb"),
             icon=ft.Icons.LOCAL_FIRE_DEPARTMENT,
             height=52,
-            disabled=not base.can_light,
+            disabled=not may("bomb-lit"),
             on_click=lambda: save("bomb-lit"),
         ),
         ft.OutlinedButton(
             t("Lit bomb exploded"),
             icon=ft.Icons.DANGEROUS,
             height=52,
-            disabled=not base.can_explode,
+            disabled=not may("bomb-exploded"),
             on_click=lambda: save("bomb-exploded"),
         ),
     ]
