@@ -160,6 +160,9 @@ class Wizard:
         self.nationalities = list(options.in_play)
         self.each = spywhere.passports_each(len(self.names))
         self.draft, self.step = entering.draft.ending, entering.draft.step
+        # What the engine offers on each chip (the guesses a player may still make, ...).
+        state = scoring.state_as(before, spywhere.State)
+        self.preview = spywhere.RULES.preview(state, self.draft.to_json())
 
     def change(
         self, update: Callable[[spywhere.Ending], spywhere.Ending], part: str = "ended_by"
@@ -172,10 +175,12 @@ class Wizard:
     def go_to(self, step: int) -> None:
         self.entering.change(lambda current: current.at_step(step))
 
-    def choices(self, no_choice: str | None, laid: set[str] | None = None) -> list[tuple[str, str]]:
-        """The nationalities to pick from, without those `laid` elsewhere already."""
+    def choices(
+        self, no_choice: str | None, offered: tuple[str, ...] | None = None
+    ) -> list[tuple[str, str]]:
+        """The nationalities to pick from: those `offered` (all of them when None)."""
         t = self.t
-        kept = [n for n in self.nationalities if n not in (laid or set())]
+        kept = [n for n in self.nationalities if offered is None or n in offered]
         options = [(n, t(NATIONALITY_NAMES[n])) for n in kept]
         if no_choice is not None:
             options.insert(0, (NO_ATTEMPT, no_choice))
@@ -278,7 +283,8 @@ class Wizard:
                         choice_chips(
                             t("{guesser} on {opponent}", guesser=guesser, opponent=opponent),
                             self.choices(
-                                t("no attempt"), spywhere.laid_elsewhere(made, opponent, slot)
+                                t("no attempt"),
+                                self.preview.guess_choices[guesser][opponent][slot],
                             ),
                             guesses[slot] if slot < len(guesses) else NO_ATTEMPT,
                             self.guess_picker(guesser, opponent, slot),
