@@ -179,6 +179,29 @@ def test_a_spywhere_ending_counted_and_corrected_on_the_pad(table: Seat) -> None
     see(page, "Everyone shows their passport.")
 
 
+def test_a_counted_ending_corrected_with_the_cards_keeps_what_both_forms_hold(table: Seat) -> None:
+    """Issue 24 (found playing it through): correcting an ending counted on the pad with the
+    cards started from nothing; who ended the game and each player's own cards, which both
+    forms hold, come along."""
+    record = json.loads((SCENARIOS / "spywhere-four-players.json").read_text())
+    names = [p["name"] for p in record["players"]]
+    counted = generators.as_counts_form(record["rounds"][0])
+    _, page = table("spywhere", names)
+    enter_spywhere_counts(page, names, counted)
+    tap(page, "Correct the end of the game")
+    tap(page, "Cards")
+    tap(page, "Next")  # to the own cards
+    for name in names:  # each count as saved: "minus" only where there is one to take off
+        minus = page.get_by_role("button", name=f"{name}: own cards minus", exact=True)
+        minus.wait_for(state="attached")
+        held = counted["counts"][name]["own_cards"] > 0
+        assert (minus.get_attribute("aria-disabled") != "true") == held, name
+    tap(page, "Next")
+    tap(page, "Next")  # to who ended the game
+    ended = f"{counted['ended_by']} tried everyone"
+    page.get_by_role("radio", name=ended, checked=True).wait_for(timeout=15_000)
+
+
 PAD_KEYS = [*"1234567890", "Delete a digit"]
 
 
