@@ -242,17 +242,14 @@ def blank_drafts(of: RoundEntryOf[Q, C], before: scoring.Replay, form: str) -> D
 def drafts_for(
     at: AtTable, of: RoundEntryOf[Q, C], index: int, before: scoring.Replay
 ) -> Drafts[Q, C]:
-    """A new round in the table's form; a saved one in the form it was entered."""
+    """A new round in the table's form; a saved one in the form it was entered, the other
+    form reading what it holds of it too (a switch to correct it there starts from that)."""
     if index == NEW or index >= len(at.rounds):
         return blank_drafts(of, before, at.app.entry_mode(at.game_id, at.record["game"]))
     saved = at.rounds[index]
-    if of.was_quick(saved) or of.cards is None:
-        return Drafts(
-            QUICK,
-            of.quick.of_round(before, saved),
-            None if of.cards is None else of.cards.blank(before),
-        )
-    return Drafts(DETAILED, of.quick.blank(before), of.cards.of_round(before, saved))
+    form = QUICK if of.was_quick(saved) or of.cards is None else DETAILED
+    cards = None if of.cards is None else of.cards.of_round(before, saved)
+    return Drafts(form, of.quick.of_round(before, saved), cards)
 
 
 def opened(at: AtTable, of: RoundEntryOf[Q, C]) -> tuple[int, Drafts[Q, C]] | None:

@@ -135,7 +135,15 @@ def blank_laid_open(before: scoring.Replay) -> LaidOpen:
 
 
 def saved_laid_open(before: scoring.Replay, ending: JSON) -> LaidOpen:
-    return LaidOpen(0, spywhere.Ending.from_json(ending, before.table))
+    """A saved ending in the wizard: as laid open, or (counted on the pad) with what both
+    forms hold, each player's own cards and who ended the game."""
+    laid = spywhere.Ending.from_json(ending, before.table)
+    counts = ending.get("counts") if isinstance(ending, dict) else None
+    for name, counted in counts.items() if isinstance(counts, dict) else []:
+        own = counted.get("own_cards") if isinstance(counted, dict) else None
+        if name in laid.own_cards and isinstance(own, int) and not isinstance(own, bool):
+            laid = replace(laid, own_cards={**laid.own_cards, name: own})
+    return LaidOpen(0, laid)
 
 
 def kept_laid_open(before: scoring.Replay, entry: Record) -> LaidOpen:
