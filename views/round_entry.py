@@ -11,7 +11,7 @@ A game's screen calls `use_round_entry` on each drawing; while an entry is open 
 `entry.control` (else its own sheet, with `entry.open_round` on its buttons). A game whose
 round is one tap (SPY's event) keeps a new round's entry always open under its sheet
 (`RoundEntryOf.always_open`), its buttons each saving the round they stand for
-(`Drawn.saves`, `Entering.save_round`).
+(`Drawn.actions`, `Entering.save_round`).
 """
 
 from __future__ import annotations
@@ -85,11 +85,10 @@ class Drawn:
 
     controls: list[ft.Control]
     said: list[scoring.RecordError] = field(default_factory=list)
-    actions: list[ft.Control] | None = None  # instead of Save, Discard, Delete (a wizard's)
+    # Instead of Save: the form's own buttons (a wizard's Back, Next and Save; SPY's events,
+    # each saving the round it builds with `Entering.save_round`). Discard and Delete follow.
+    actions: list[ft.Control] | None = None
     title: str | None = None  # instead of the entry's title (a wizard's step)
-    # Instead of Save only: buttons that each save a round they build (`Entering.save_round`);
-    # Discard and Delete still follow.
-    saves: list[ft.Control] | None = None
 
 
 @dataclass(frozen=True)
@@ -444,9 +443,7 @@ def FormShown(
         return pad_entry(entering, form.pad, rows, t(of.save_label), (refused, tried))
     rest = [subject(at, error) for error in entering.spoken if error not in drawn.said]
     if drawn.actions is not None:
-        actions = drawn.actions
-    elif drawn.saves is not None:
-        actions = [*drawn.saves, *([ft.Row(buttons, wrap=True)] if buttons else [])]
+        actions = [*drawn.actions, *([ft.Row(buttons, wrap=True)] if buttons else [])]
     else:
         actions = [ft.Row([save_button(t(of.save_label), save), *buttons], wrap=True)]
     controls: list[ft.Control] = [title, *drawn.controls, error_box([*refused, *rest]), *actions]

@@ -36,7 +36,7 @@ def toss_buttons(entering: Entering[None]) -> Drawn:
         )
         for name in entering.before.table.names
     ]
-    return Drawn([], saves=buttons)
+    return Drawn([], actions=buttons)
 
 
 # A toss has nothing to enter before its button: the draft is empty.

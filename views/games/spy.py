@@ -181,7 +181,7 @@ def event_fields(entering: Entering[Spied]) -> Drawn:
     board = board_of(entering.before)
     still_in = list(board.still_in)
     if len(still_in) < 2:  # a stored event after the game was won: it can only be deleted
-        return Drawn([], saves=[])
+        return Drawn([], actions=[])
     spied = entering.draft.among(still_in)
 
     def pick_by(name: str) -> None:
@@ -205,7 +205,7 @@ def event_fields(entering: Entering[Spied]) -> Drawn:
     def save(kind: str) -> None:
         entering.save_round(spied.event(kind))
 
-    return Drawn(chips, saves=event_buttons(t, base, may, save))
+    return Drawn(chips, actions=event_buttons(t, base, may, save))
 
 
 def event_buttons(
