@@ -132,3 +132,29 @@ def test_a_token_taken_earlier_in_the_round_goes_back_on_a_perfect_21(table: Sea
     chip(page, "Perfect 21: Anna returns a token")  # and a single 21 wins the mission
     tap(page, "Mission card: Target (3 VP)", role="checkbox")  # mission 3 opens by itself
     shown(page, "Mission 2: Anna wins. Tokens: Anna 0, Ben 0")  # the token went back
+
+
+def test_a_used_up_counter_intelligence_card_is_not_offered(table: Seat) -> None:
+    """Issue 24 (found playing it through): both "!!" cards laid on missions 1 and 2, the
+    third mission still offered "!!", refused only on Save once the whole round was in. The
+    engine's preview says which marks are left; the entry offers only those."""
+    _, page = table("kompromat", NAMES, {"first_player": "Anna"})
+    tap_starting(page, "Enter round 1 of 6")
+    choose_form(page, "Quick")
+    for number, (winner, card) in enumerate([("Anna", "Target (5 VP)"), ("Ben", "Target (4 VP)")]):
+        page.get_by_role("checkbox", name=f"Mission {number + 1}", checked=True).wait_for()
+        tap(page, "!!")
+        tap(page, f"{winner} wins")
+        tap(page, f"Mission card: {card}", role="checkbox")  # the next mission opens
+    page.get_by_role("checkbox", name="Mission 3", checked=True).wait_for()
+    assert marks_disabled(page) == {"!!": True, "!": False, "!!!": False}
+
+
+def marks_disabled(page: Page) -> dict[str, bool]:
+    """Whether each "!" mark of the mission shown can be chosen (its segment disabled)."""
+    found = {}
+    for marks in ("!", "!!", "!!!"):
+        segment = page.get_by_role("button", name=marks, exact=True).first
+        segment.wait_for(state="attached", timeout=15_000)
+        found[marks] = segment.get_attribute("aria-disabled") == "true"
+    return found
