@@ -453,6 +453,9 @@ class MissionPreview:
     # (tokens taken on earlier missions of the round count). While an earlier mission is not
     # resolved the tokens are not known yet: everyone at 21 may.
     may_return: frozenset[str] = frozenset()
+    # The "!" marks a counter-intelligence card under this mission may still have: none, and
+    # each whose cards are not all used (earlier rounds and this round's earlier missions).
+    may_alarm: tuple[int, ...] = ALARM_MARKS
 
     @property
     def ends_game(self) -> bool:
@@ -467,6 +470,16 @@ class MissionPreview:
             mission.cards_of(name) or not any(in_hand.values())
             for name, in_hand in self.left.items()
         )
+
+
+def alarms_left(used: Sequence[int]) -> tuple[int, ...]:
+    """The "!" marks a mission may still show: none, and each whose counter-intelligence cards
+    are not all `used` (2 of "!", 2 of "!!", 1 of "!!!").
+
+    >>> alarms_left([2, 3, 2])
+    (0, 1)
+    """
+    return (0, *(marks for marks, cards in ALARM_CARDS.items() if used.count(marks) < cards))
 
 
 def missions_played(previews: Sequence[MissionPreview]) -> int:
@@ -1274,6 +1287,7 @@ class Kompromat(GameRules[Options, KompromatRound, State]):
         previews: list[MissionPreview] = []
         known: State | None = state
         ended = False
+        alarms_used = list(state.alarms)
         for index, entered in enumerate(draft.missions):
             reader = Reader()
             mission = self._read_mission(reader, table, entered.to_json(), "")
@@ -1296,7 +1310,10 @@ class Kompromat(GameRules[Options, KompromatRound, State]):
                 may_return=frozenset(
                     name for name in perfect if known is None or known.holdings[name].tokens > 0
                 ),
+                may_alarm=alarms_left(alarms_used),
             )
+            if entered.alarm:
+                alarms_used.append(entered.alarm)
             if known is not None and not known.token_losers:
                 totals = self._mission_totals(table, mission) if mission else None
                 if mission is not None and mission.outcome is not None:

@@ -297,7 +297,7 @@ def mission_fields(entering: Entering[RoundDraft]) -> Drawn:
     if mission_index > 0:
         controls += mission_done(t, mission_index - 1, previews[mission_index - 1])
     card_picker = mission_card_picker(t, board, draft, mission_index, choose_card)
-    alarm = alarm_picker(t, mission, change_in("alarm"))
+    alarm = alarm_picker(t, mission, preview, change_in("alarm"))
     revealed = [
         control
         for player in board.players
@@ -493,8 +493,10 @@ def mission_card_picker(
 
 
 def alarm_picker(
-    t: Translator, mission: MissionDraft, change: Callable[[Update], None]
+    t: Translator, mission: MissionDraft, preview: MissionPreview, change: Callable[[Update], None]
 ) -> ft.Control:
+    """The "!" marks under the mission card: those the engine says are left (a mark already
+    chosen stays, to be taken back)."""
     return ft.Column(
         spacing=4,
         controls=[
@@ -503,7 +505,11 @@ def alarm_picker(
                 selected=[str(mission.alarm)],
                 key=drawn_as("alarm", mission.alarm),
                 segments=[
-                    ft.Segment(value=str(n), label=ft.Text(t("none") if n == 0 else "!" * n))
+                    ft.Segment(
+                        value=str(n),
+                        label=ft.Text(t("none") if n == 0 else "!" * n),
+                        disabled=n not in preview.may_alarm and n != mission.alarm,
+                    )
                     for n in rules.ALARM_MARKS
                 ],
                 on_change=lambda e: change(lambda m: m.with_alarm(int(e.control.selected[0]))),
