@@ -7,12 +7,12 @@ from __future__ import annotations
 import copy
 import random
 import re
-from collections.abc import Iterator
 from typing import Any
 
 import generators
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from test_properties import walk
 
 import scoring
 from scoring import black_spy, kompromat, spy, spywhere
@@ -35,16 +35,6 @@ def prefix(rng: random.Random, rec: Record) -> tuple[Record, Any]:
     cut = rng.randrange(len(rounds) + 1)
     before = {**rec, "rounds": rounds[:cut]}
     return before, copy.deepcopy(rounds[cut]) if cut < len(rounds) else None
-
-
-def walk(value: Any, location: tuple[Any, ...] = ()) -> Iterator[tuple[tuple[Any, ...], Any]]:
-    yield location, value
-    if isinstance(value, dict):
-        for key, item in value.items():
-            yield from walk(item, (*location, key))
-    elif isinstance(value, list):
-        for index, item in enumerate(value):
-            yield from walk(item, (*location, index))
 
 
 def damaged(rng: random.Random, draft: Any, names: list[str]) -> Any:
