@@ -91,8 +91,20 @@ class Player(TypedDict):
 
 
 def _stored(doc: dict[str, Any]) -> Summary:
-    """A summary from the index (checked when the data was opened), as a copy."""
-    return cast(Summary, copy.deepcopy(doc))
+    """A summary from the index (checked when the data was opened), as a copy: a caller that
+    changes it changes nothing stored. Copied by its known shape (`Summary`: lists and dicts
+    of plain values, the facts one level deeper), not by `copy.deepcopy`, which spent 90% of
+    loading a history of 10,000 games."""
+    copied = dict(doc)
+    for key, value in doc.items():
+        if isinstance(value, list):
+            copied[key] = list(value)
+        elif isinstance(value, dict):
+            copied[key] = {
+                inner: dict(item) if isinstance(item, dict) else item
+                for inner, item in value.items()
+            }
+    return cast(Summary, copied)
 
 
 def _player(player_id: str, doc: dict[str, Any]) -> Player:

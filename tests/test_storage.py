@@ -707,17 +707,25 @@ def test_stored_names_are_normalised_by_a_migration_and_clashes_are_reported(
 
 
 def test_summaries_are_copies(store: Store) -> None:
-    """Issue 10: changing a summary changed what the next call returned (shallow copies)."""
+    """Issue 10: changing a summary changed what the next call returned (shallow copies).
+    Every level is a copy, a player's facts too (they are copied by their shape, issue 25)."""
     store.add_games(
-        [{**scenario("spy-three-players"), "meta": {"id": "s1", "ended": "2026-11-20"}}]
+        [
+            {**scenario("spy-three-players"), "meta": {"id": "s1", "ended": "2026-11-20"}},
+            {**scenario("black-spy-basic"), "meta": {"id": "b1", "ended": "2026-11-21"}},
+        ]
     )
     store.create_game("spy", SPY_PLAYERS, {})
+    assert any(store.summary("b1")["facts"].values())  # a player's facts to change below
     for summaries in (store.summaries(), store.active_games(), [store.summary("s1")]):
         for summary in summaries:
             summary["players"].append("Mallory")
             summary["totals"]["Mallory"] = 99
+            for facts in summary["facts"].values():
+                facts["Mallory"] = 1
     for summary in [*store.summaries(), *store.active_games(), store.summary("s1")]:
         assert "Mallory" not in summary["players"] and "Mallory" not in summary["totals"]
+        assert all("Mallory" not in facts for facts in summary["facts"].values())
 
 
 # --- issue 21.7: names that look alike across scripts -----------------------------------------
