@@ -27,7 +27,7 @@ from ui import (
 )
 
 import scoring
-from tools.browser import css_string, held_answers, in_view, open_app, released_answers, see, tap
+from tools.browser import held_answers, in_view, open_app, released_answers, see, showing, tap
 
 pytestmark = pytest.mark.e2e
 BLACK_SPY = json.loads((SCENARIOS / "black-spy-basic.json").read_text())
@@ -110,8 +110,7 @@ def said_above(page: Page, text: str, button: str) -> None:
     (not in a note over the bottom of the screen, which covers what is there and goes away).
     Flutter also hands a note's text to an announcer off the screen: only what is drawn on
     the screen counts."""
-    label = page.locator(f"flt-semantics[aria-label*={css_string(text)}]")
-    said = page.get_by_text(text, exact=False).or_(label)
+    said = showing(page, text)
     said.first.wait_for(state="attached", timeout=15_000)
     target = page.get_by_role("button", name=button, exact=True).first
     in_view(page, target)

@@ -690,13 +690,17 @@ def css_string(text: str) -> str:
     return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
 
 
-def see(page: Page, text: str, timeout: float = 15_000) -> None:
-    """Wait until `text` is shown: in a control's text, or in its accessible label (Flutter
+def showing(page: Page, text: str) -> Locator:
+    """Every node that shows `text`: in a control's text, or in its accessible label (Flutter
     writes the text of a control that holds a button, such as a note with its action, as the
     label of its node, not as text in it)."""
     label = page.locator(f"flt-semantics[aria-label*={css_string(text)}]")
-    text_or_label = page.get_by_text(text, exact=False).or_(label)
-    text_or_label.first.wait_for(state="attached", timeout=timeout)
+    return page.get_by_text(text, exact=False).or_(label)
+
+
+def see(page: Page, text: str, timeout: float = 15_000) -> None:
+    """Wait until `text` is shown (`showing`)."""
+    showing(page, text).first.wait_for(state="attached", timeout=timeout)
 
 
 def shot(page: Page, path: Path | str, full: bool = False) -> None:
