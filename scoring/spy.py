@@ -86,14 +86,6 @@ class Base:
     bombs: int  # bombs a base holds
     place: int | None  # once out
 
-    @property
-    def can_light(self) -> bool:
-        return self.lit < self.bombs
-
-    @property
-    def can_explode(self) -> bool:
-        return self.lit > 0
-
 
 @dataclass(frozen=True)
 class Board:
