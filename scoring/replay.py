@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Generic, Protocol, TypeVar
@@ -63,6 +63,8 @@ class Replay(Protocol):
     def blank_round(self) -> dict[str, JSON]: ...
     def complete_round(self, draft: dict[str, JSON], player: str) -> dict[str, JSON]: ...
     def draft_points(self, draft: object) -> dict[str, Fraction]: ...
+    def problems_after(self, rounds: Sequence[object], first: int) -> list[e.RecordError]: ...
+    def extended(self, round_: object) -> Replay: ...
 
 
 @dataclass(frozen=True)
@@ -139,6 +141,43 @@ class GameReplay(Generic[OptionsT, RoundT, StateT]):
 
     def draft_points(self, draft: object) -> dict[str, Fraction]:
         return self.rules.draft_points(self.state, draft)
+
+    def problems_after(self, rounds: Sequence[object], first: int) -> list[e.RecordError]:
+        """Every problem of `rounds` played after this game, the first of them being round
+        `first` of the record (paths ``rounds[N]...``): what `problems` finds in them, without
+        replaying the rounds before (this replay is those, already checked)."""
+        reader = Reader()
+        if _within_limits(reader, rounds, first):
+            _play_from(reader, self.rules, self.setup, self.state, list(rounds), first)
+        return reader.errors
+
+    def extended(self, round_: object) -> Replay:
+        """This game with `round_` played after it; raises `InvalidRecord` (with what
+        `problems_after` finds) when the round breaks a rule."""
+        reader = Reader()
+        index = len(self.round_totals)
+        played = None
+        if _within_limits(reader, [round_], index):
+            played = _play_from(reader, self.rules, self.setup, self.state, [round_], index)
+        if played is None:
+            raise e.InvalidRecord(reader.errors)
+        state, totals = played
+        return GameReplay(self.rules, self.setup, state, (*self.round_totals, *totals))
+
+
+def _within_limits(reader: Reader, rounds: Sequence[object], first: int) -> bool:
+    """Whether `rounds`, from round `first` of a record on, keep the record's limits (its
+    count of rounds, its nesting); else `reader` has the one error `_replay` says alone."""
+    count = first + len(rounds)
+    if count > MAX_ROUNDS:
+        reader.add(e.TooManyRounds("rounds", count=count, limit=MAX_ROUNDS))
+        return False
+    # Nested as deep as where the rounds sit in a record, with the path `_replay` gives.
+    deep = too_deep({"rounds": [*([None] * first), *rounds]}, MAX_DEPTH)
+    if deep is not None:
+        reader.add(e.NestedTooDeep(deep, limit=MAX_DEPTH))
+        return False
+    return True
 
 
 def _scores_json(scores: Mapping[str, Fraction]) -> dict[str, JSON]:
@@ -255,10 +294,26 @@ def _play_rounds(
     setup: Setup[OptionsT],
     rounds: list[object],
 ) -> GameReplay[OptionsT, RoundT, StateT] | None:
-    state = rules.start(setup)
+    played = _play_from(reader, rules, setup, rules.start(setup), rounds, 0)
+    if played is None:
+        return None
+    state, round_totals = played
+    return GameReplay(rules, setup, state, round_totals)
+
+
+def _play_from(
+    reader: Reader,
+    rules: GameRules[OptionsT, RoundT, StateT],
+    setup: Setup[OptionsT],
+    state: StateT,
+    rounds: list[object],
+    first: int,
+) -> tuple[StateT, tuple[dict[str, Fraction], ...]] | None:
+    """`rounds` played from `state`, the first being round `first` of the record: the state
+    after them and the totals after each (None when one breaks a rule: `reader` says why)."""
     round_totals: list[dict[str, Fraction]] = []
     broken = False  # after a broken round the state is unknown: later rounds get shape checks only
-    for index, raw in enumerate(rounds):
+    for index, raw in enumerate(rounds, start=first):
         path = child("rounds", index)
         if not broken and rules.finished(state):
             reader.add(e.GameAlreadyOver(path, after=index))
@@ -275,7 +330,7 @@ def _play_rounds(
         round_totals.append(rules.totals(state))
     if reader.errors:
         return None
-    return GameReplay(rules, setup, state, tuple(round_totals))
+    return state, tuple(round_totals)
 
 
 def replay(record: object, *, stored: bool = False) -> Replay:
@@ -385,6 +440,15 @@ def check_round(record: object, draft: object, index: int | None = None) -> list
     if correction is None:
         return found
     return [error for error in found if (round_of(error) or 0) <= correction.round]
+
+
+def check_round_after(
+    before: Replay, draft: object, index: int, later: Sequence[object] = ()
+) -> list[e.RecordError]:
+    """`check_round`'s problems with `draft` as round `index`, from `before`, the game's
+    first `index` rounds played (kept from the last save), and `later`, the saved rounds after
+    it (a correction: what it breaks there): only the rounds from `index` on are played."""
+    return before.problems_after([draft, *later], index)
 
 
 def blank_round(record: object) -> dict[str, JSON]:

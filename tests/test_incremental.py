@@ -1,0 +1,89 @@
+"""A round being entered is checked from the game kept at the last save, not by replaying the
+whole record on every key (issue 25): `check_round_after` says exactly what `check_round` says,
+for a new round and for a correction with the saved rounds after it; `extended` is the replay
+of the record with the round added."""
+
+from __future__ import annotations
+
+import copy
+import random
+from typing import Any
+
+import generators
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from test_previews import damaged
+
+import scoring
+from scoring.replay import MAX_ROUNDS
+
+randoms = st.randoms(use_true_random=False)
+Record = dict[str, Any]
+
+
+def a_round_of(rng: random.Random, rec: Record, names: list[str]) -> Any:
+    """One of the game's own rounds (valid somewhere, perhaps not here), sometimes damaged."""
+    if not rec["rounds"]:
+        return {}
+    round_ = copy.deepcopy(rng.choice(rec["rounds"]))
+    return damaged(rng, round_, names) if rng.random() < 0.5 else round_
+
+
+@settings(max_examples=150, deadline=None)
+@given(randoms)
+def test_checking_from_the_kept_game_says_what_check_round_says(rng: random.Random) -> None:
+    rec = generators.any_record(rng)
+    names = [p["name"] for p in rec["players"]]
+    rounds = rec["rounds"]
+    index = rng.randrange(len(rounds) + 1)  # a correction, or (len) a new round
+    draft = a_round_of(rng, rec, names)
+    before = scoring.replay({**rec, "rounds": rounds[:index]}, stored=True)
+    later = rounds[index + 1 :]
+    found = scoring.check_round_after(before, draft, index, later)
+    expected = scoring.check_round(rec, draft, None if index == len(rounds) else index)
+    assert [(e.code, e.path, e.message) for e in found] == [
+        (e.code, e.path, e.message) for e in expected
+    ]
+
+
+@settings(max_examples=100, deadline=None)
+@given(randoms)
+def test_a_game_extended_by_a_round_is_the_replay_with_it(rng: random.Random) -> None:
+    rec = generators.any_record(rng)
+    names = [p["name"] for p in rec["players"]]
+    cut = rng.randrange(len(rec["rounds"]) + 1)
+    before = {**rec, "rounds": rec["rounds"][:cut]}
+    round_ = a_round_of(rng, rec, names) if rng.random() < 0.3 else None
+    if round_ is None and cut < len(rec["rounds"]):
+        round_ = rec["rounds"][cut]
+    if round_ is None:
+        return
+    kept = scoring.replay(before, stored=True)
+    after, errors = scoring.checked({**before, "rounds": [*before["rounds"], round_]}, stored=True)
+    if after is None:
+        with pytest.raises(scoring.InvalidRecord) as refused:
+            kept.extended(round_)
+        assert [e.path for e in refused.value.errors] == [e.path for e in errors]
+    else:
+        assert kept.extended(round_).standings() == after.standings()
+
+
+def test_a_round_nested_too_deep_is_said_alone_with_its_path_in_the_record() -> None:
+    rng = random.Random(3)
+    rec = generators.black_spy_record(rng, max_deals=3)
+    before = scoring.replay(rec, stored=True)
+    deep: Any = 1
+    for _ in range(40):
+        deep = [deep]
+    draft = {"cards": {"x": deep}}
+    found = scoring.check_round_after(before, draft, len(rec["rounds"]))
+    expected = scoring.check_round(rec, draft)
+    assert [(e.code, e.path) for e in found] == [(e.code, e.path) for e in expected]
+    assert [e.code for e in found] == ["NestedTooDeep"]
+
+
+def test_a_round_past_the_limit_of_rounds_is_refused_as_the_record_would_be() -> None:
+    before = scoring.replay(generators.spy_record(random.Random(1)), stored=True)
+    found = scoring.check_round_after(before, {}, MAX_ROUNDS)
+    assert [e.code for e in found] == ["TooManyRounds"]
