@@ -83,6 +83,14 @@ class Translator:
         self._catalogue = load(self.language)
         self._messages = self._catalogue.messages
 
+    def __eq__(self, other: object) -> bool:
+        # Equal in the same language: a memoized component (`ft.memo`) drawn with a
+        # translator made anew is the same drawing.
+        return isinstance(other, Translator) and other.language == self.language
+
+    def __hash__(self) -> int:
+        return hash(self.language)
+
     def __call__(self, text: str, **params: object) -> str:
         translated = self._messages.get(text) or text
         return self._format(translated, params)

@@ -10,6 +10,7 @@ from collections.abc import Callable
 
 import flet as ft
 
+from .hooks import memo
 from .i18n import Translator
 from .safe import safe_effect
 from .widgets import TARGET, body
@@ -31,7 +32,23 @@ def number_pad(
     """One line for the entry's `problem`, always there (a problem that comes never pushes a
     key under a finger); 1–9, then minus (when `minus`), 0 and delete; a "next" key under them
     with Save beside it, so the whole pad and Save fit on a phone's screen. `press` gets a
-    digit, MINUS, DELETE or NEXT."""
+    digit, MINUS, DELETE or NEXT. `press` and `save` should be the same functions at every
+    drawing (`hooks.use_latest`): the keys are then drawn once, not at every key."""
+    problem_row = ft.Container(problem, height=40, alignment=ft.Alignment.CENTER_LEFT)
+    return [problem_row, PadKeys(t, press, next_label, save_label, save, minus)]
+
+
+@memo
+@ft.component
+def PadKeys(
+    t: Translator,
+    press: Callable[[str], None],
+    next_label: str,
+    save_label: str,
+    save: Callable[[], None],
+    minus: bool,
+) -> ft.Control:
+    """The pad's keys (see `number_pad`)."""
 
     def key(face: ft.Control, value: str, enabled: bool = True) -> ft.Control:
         return ft.Container(
@@ -66,13 +83,14 @@ def number_pad(
                 NEXT,
             ),
             ft.Container(
-                ft.FilledButton(save_label, icon=ft.Icons.SAVE, height=KEY_HEIGHT, on_click=save),
+                ft.FilledButton(
+                    save_label, icon=ft.Icons.SAVE, height=KEY_HEIGHT, on_click=lambda: save()
+                ),
                 expand=True,
             ),
         ],
     ]
-    problem_row = ft.Container(problem, height=40, alignment=ft.Alignment.CENTER_LEFT)
-    return [problem_row, ft.Column([ft.Row(r, spacing=8) for r in rows], spacing=8)]
+    return ft.Column([ft.Row(r, spacing=8) for r in rows], spacing=8)
 
 
 def pad_field(face: ft.Control, label: str, active: bool, choose: Callable[[], None]) -> ft.Control:

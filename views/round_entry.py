@@ -4,8 +4,9 @@ round corrected in the form it was entered.
 
 A game's view module supplies what is its own only: for each form, how a draft starts, what
 it keeps, the round it enters and the fields that change it (`Form`), and the words of its
-entry (`RoundEntryOf`). The engine decides every rule: errors come from `scoring.check_round`,
-everything a field may offer from the game's preview.
+entry (`RoundEntryOf`). The engine decides every rule: errors come from `AtTable.check` (what
+`scoring.check_round` says, played from the game before the round), everything a field may
+offer from the game's preview.
 
 A game's screen calls `use_round_entry` on each drawing; while an entry is open it shows
 `entry.control` (else its own sheet, with `entry.open_round` on its buttons). A game whose
@@ -42,7 +43,7 @@ from .entry import (
 )
 from .frame import entry_exits
 from .games import AtTable
-from .hooks import NO_ROUND, Setter, use_made, use_value
+from .hooks import NO_ROUND, Setter, use_latest, use_made, use_value
 from .i18n import Translator
 from .numpad import PinnedPad, number_pad
 from .safe import safe_effect
@@ -228,9 +229,7 @@ def always_open_drafts(at: AtTable, of: RoundEntryOf[Q, C]) -> Drafts[Q, C] | No
 
 def game_before(at: AtTable, index: int) -> scoring.Replay:
     """The game up to round `index` (NEW: all of it)."""
-    if index == NEW or index >= len(at.rounds):
-        return at.result
-    return scoring.replay({**at.record, "rounds": at.rounds[:index]}, stored=True)
+    return at.before(index)
 
 
 def blank_drafts(of: RoundEntryOf[Q, C], before: scoring.Replay, form: str) -> Drafts[Q, C]:
@@ -378,7 +377,7 @@ def FormShown(
     Save, then Save, Discard and Delete (or the number pad, Save beside its Next key)."""
     at, t, of = shown.at, shown.at.t, shown.of
     entered = form.entered(shown.before, draft)
-    errors = scoring.check_round(at.record, entered, shown.correcting)
+    errors = at.check(entered, shown.index)
     touched, set_touched = use_value(frozenset[str]())
     tried, set_tried = use_value(False)  # Save was tapped: every problem speaks
     refused, report = use_refusal(entered)
@@ -393,7 +392,7 @@ def FormShown(
     def save_round(round_: Record) -> None:
         """A round an action of the form built: refused, the refusal alone says why (there
         is no Save whose problems could speak)."""
-        problems = scoring.check_round(at.record, round_, shown.correcting)
+        problems = at.check(round_, shown.index)
         done(save_checked(at, problems, ignored, partial(store, round_), report))
 
     def done(after: scoring.Replay | None) -> None:
@@ -504,10 +503,10 @@ def pad_entry(
     said = refused or first
     keys = number_pad(
         t,
-        lambda key: entering.change(lambda current: pad.press(before, current, key)),
+        use_latest(lambda key: entering.change(lambda current: pad.press(before, current, key))),
         t(pad.next_label),
         save_label,
-        entering.save,
+        use_latest(entering.save),
         minus=pad.minus(before, draft),
         problem=problem_line(said) if said else None,
     )

@@ -43,6 +43,9 @@ class AtTable:
     record: GameRecord
     result: scoring.Replay  # the game so far (up to the round to correct, if any)
     fix_round: int | None  # a stored game that breaks a rule added since: the round to correct
+    # The game up to a saved round, worked out once for this revision of the game (a key of
+    # a correction's entry checks from it instead of replaying the rounds before).
+    _befores: dict[int, scoring.Replay] = field(default_factory=dict, compare=False, repr=False)
 
     @property
     def t(self) -> Translator:
@@ -56,6 +59,23 @@ class AtTable:
     def read_only(self) -> bool:
         """A guest who watches a shared table: the game is shown, nothing can be entered."""
         return self.app.role == VIEWER
+
+    def before(self, index: int) -> scoring.Replay:
+        """The game up to round `index` (past the last saved one: all of it)."""
+        if index < 0 or index >= len(self.record["rounds"]) or index == self.fix_round:
+            return self.result
+        if index not in self._befores:
+            rounds = self.record["rounds"][:index]
+            self._befores[index] = scoring.replay({**self.record, "rounds": rounds}, stored=True)
+        return self._befores[index]
+
+    def check(self, round_: Record, index: int) -> list[scoring.RecordError]:
+        """What saving `round_` as round `index` would refuse (past the last: a new round),
+        checked from the game before it: only that round and the saved ones after it (what
+        a correction breaks there) are played."""
+        rounds = self.record["rounds"]
+        later = rounds[index + 1 :] if self.fix_round is None else []
+        return scoring.check_round_after(self.before(index), round_, index, later)
 
     def round_name(self, index: int) -> str:
         """Round `index` as the game calls it ("deal 5"), in the player's language."""
