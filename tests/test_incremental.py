@@ -87,3 +87,19 @@ def test_a_round_past_the_limit_of_rounds_is_refused_as_the_record_would_be() ->
     before = scoring.replay(generators.spy_record(random.Random(1)), stored=True)
     found = scoring.check_round_after(before, {}, MAX_ROUNDS)
     assert [e.code for e in found] == ["TooManyRounds"]
+
+
+def test_a_sent_message_is_not_written_out_control_by_control() -> None:
+    """Flet formats every message it sends into a debug line; with `brief_message_text` that
+    line no longer walks the patch (a Save's patch at deal 40 is thousands of controls)."""
+    from flet.messaging.protocol import Message, MessageAction
+
+    from web.serve import brief_message_text
+
+    class Patch:
+        def __repr__(self) -> str:
+            raise AssertionError("the patch was written out")
+
+    brief_message_text()
+    message = Message(MessageAction.PATCH_CONTROL, Patch())
+    assert "PATCH_CONTROL" in f"send_message: {message}"

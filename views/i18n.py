@@ -13,7 +13,7 @@ import os
 from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
-from functools import cache
+from functools import cache, lru_cache
 from pathlib import Path
 
 from babel.messages.pofile import read_po
@@ -121,16 +121,21 @@ class Translator:
 
     def number(self, value: Fraction | float | int) -> str:
         """37.5 as "37.5" or "37,5"; whole numbers without a fraction."""
-        if isinstance(value, Fraction) and value.denominator == 1:
-            value = int(value)
-        if isinstance(value, float) and value.is_integer():
-            value = int(value)
-        if isinstance(value, int):
-            return format_decimal(value, locale=self.language, group_separator=False)
-        return format_decimal(
-            float(value), format="#,##0.##", locale=self.language, group_separator=False
-        )
+        return number_text(self.language, value)
 
     def problem(self, problem: Problem) -> str:
         """A problem from scoring or storage, in this language (without its path)."""
         return self(problem.template, **problem.params)
+
+
+@lru_cache(maxsize=4096, typed=True)
+def number_text(language: str, value: Fraction | float | int) -> str:
+    """`Translator.number`, kept: Babel looks the locale up at every call, and a scoresheet
+    writes hundreds of numbers, mostly the same few."""
+    if isinstance(value, Fraction) and value.denominator == 1:
+        value = int(value)
+    if isinstance(value, float) and value.is_integer():
+        value = int(value)
+    if isinstance(value, int):
+        return format_decimal(value, locale=language, group_separator=False)
+    return format_decimal(float(value), format="#,##0.##", locale=language, group_separator=False)

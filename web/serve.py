@@ -235,11 +235,25 @@ def guests_flet_app(main: Callable[[ft.Page], Any], assets_dir: str) -> Any:
 MakeMain = Callable[[Sharing | None], Callable[[ft.Page], Any]]
 
 
+def brief_message_text() -> None:
+    """Flet 1.0.5's web transport formats every message it sends into a debug line, even with
+    debug logging off (`send_message`: ``transport_log.debug(f"send_message: {message}")``):
+    a message's text walks every control of the patch it carries, a fifth of a Save's time at
+    deal 40. A message's text names its action only; the patch itself is sent unchanged."""
+    from flet.messaging.protocol import Message
+
+    def text(message: Message) -> str:
+        return f"Message({message.action!r})"
+
+    Message.__repr__ = text  # type: ignore[method-assign,assignment]
+
+
 def shared_table(make_main: MakeMain, port: int, assets_dir: str) -> Sharing:
     """The table's sharing: its door on port + 1 when free, serving the guests a Flet web app
     that `make_main` builds knowing the sharing."""
     raise_open_files()
     drop_events_for_unknown_controls()
+    brief_message_text()
     door = NetworkDoor(port + 1)
     sharing = Sharing(door)
     door.app = guests_flet_app(make_main(sharing), assets_dir)
