@@ -36,6 +36,7 @@ import threading
 import uuid
 import weakref
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, ClassVar, TypedDict, cast
 
@@ -88,6 +89,18 @@ class Player(TypedDict):
     born: str | None
     archived: bool
     former_names: list[str]
+
+
+@dataclass(frozen=True)
+class GameAt:
+    """A game as stored at one revision, played through: worked out once per revision and
+    shared by everyone who reads it then (`record` is read, never changed)."""
+
+    record: Record
+    revision: int
+    result: scoring.Replay  # up to the round to correct, if any
+    correction: scoring.Correction | None
+    source: object  # the stored record this was made from (a new one is never the same object)
 
 
 def _stored(doc: dict[str, Any]) -> Summary:
@@ -362,6 +375,9 @@ class Store:
         self.folder = folder
         self.notices: list[err.StartupNotice] = []
         self._lock = threading.RLock()
+        # Each game's replay at its latest revision (`game_at`): a screen drawn again, a round
+        # appended, a summary of a game in progress start from it instead of replaying all.
+        self._kept: dict[str, GameAt] = {}
         # Who follows changes in this process: every open tab and device's app state, so each
         # screen redraws when another one changes the data (weak: a closed session just goes).
         self._listeners: list[weakref.WeakMethod[Callable[[], None]]] = []
@@ -844,7 +860,7 @@ class Store:
             _check_based_on(game_id, doc, based_on)
             record = copy.deepcopy(doc["record"])
             change(record)
-            result = _validated_change(doc["record"], record)
+            result = self._validated(game_id, doc, record)
             new_doc = {
                 **doc,
                 "record": record,
@@ -858,7 +874,30 @@ class Store:
                 table.put(game_id, new_doc)
                 self._index.put(game_id, self._archived_summary(new_doc))
                 self._end()
+            if len(result.round_totals) == len(record["rounds"]):  # every round valid
+                kept = GameAt(copy.deepcopy(record), new_doc["revision"], result, None, record)
+                self._kept[game_id] = kept
+            else:  # still to correct: worked out again when it is next read
+                self._kept.pop(game_id, None)
             return result
+
+    def _validated(self, game_id: str, doc: dict[str, Any], new: Record) -> scoring.Replay:
+        """`_validated_change` of the stored record to `new`; a round appended to a valid
+        game is played from the game's kept replay (the rounds before it are checked)."""
+        old = doc["record"]
+        kept = self._kept.get(game_id)
+        rounds = old["rounds"]
+        appended = (
+            kept is not None
+            and kept.source is old
+            and kept.correction is None
+            and len(new["rounds"]) == len(rounds) + 1
+            and new["rounds"][: len(rounds)] == rounds
+            and {**new, "rounds": rounds} == old
+        )
+        if kept is not None and appended:
+            return kept.result.extended(new["rounds"][-1])
+        return _validated_change(old, new)
 
     def append_round(
         self,
@@ -930,6 +969,23 @@ class Store:
             current.setdefault("meta", {})["id"] = game_id
 
         return self._change_record(game_id, replace, based_on, described)
+
+    def game_at(self, game_id: str) -> GameAt:
+        """The game as it is now and its replay as far as it is valid, worked out once per
+        revision. Raises `GameNotFound`, or `InvalidRecord` when the game cannot be opened."""
+        with self._lock:
+            doc = self._find(game_id)[1]
+            return self._game_at(game_id, doc)
+
+    def _game_at(self, game_id: str, doc: dict[str, Any]) -> GameAt:
+        kept = self._kept.get(game_id)
+        if kept is not None and kept.source is doc["record"]:
+            return kept
+        record = copy.deepcopy(doc["record"])
+        result, correction = scoring.replay_until_broken(record)
+        kept = GameAt(record, _revision_of(doc), result, correction, doc["record"])
+        self._kept[game_id] = kept
+        return kept
 
     def revision(self, game_id: str) -> int:
         """How many changes the game has had (stored beside its record, never in it)."""
@@ -1017,7 +1073,7 @@ class Store:
         key = name_key(player) if player else None
         with self._lock:
             found = [_stored(doc) for _, doc in self._index.docs()]
-            found += [self._active_summary(doc) for _, doc in self._active.docs()]
+            found += [self._active_summary(game_id, doc) for game_id, doc in self._active.docs()]
         chosen = [
             s
             for s in found
@@ -1033,21 +1089,23 @@ class Store:
         with self._lock:
             table, doc = self._find(game_id)
             if table is self._active:
-                return self._active_summary(doc)
+                return self._active_summary(game_id, doc)
             stored = self._index.get_doc(game_id)
             return self._archived_summary(doc) if stored is None else _stored(stored)
 
     def active_games(self) -> list[Summary]:
         """Games in progress, newest first (for the home screen)."""
         with self._lock:
-            found = [self._active_summary(doc) for _, doc in self._active.docs()]
+            found = [self._active_summary(game_id, doc) for game_id, doc in self._active.docs()]
         found = [s for s in found if s["deleted_at"] is None]
         found.sort(key=lambda s: s["started"] or "", reverse=True)
         return found
 
-    @staticmethod
-    def _active_summary(doc: dict[str, Any]) -> Summary:
-        return summarize(doc["record"], active=True, deleted_at=doc.get("deleted_at"))
+    def _active_summary(self, game_id: str, doc: dict[str, Any]) -> Summary:
+        """A game in progress summed up from its kept replay (home draws it at every change)."""
+        at = self._game_at(game_id, doc)
+        deleted_at = doc.get("deleted_at")
+        return summarize(at.record, at.result, True, deleted_at, at.correction)
 
     def all_records(self, include_deleted: bool = False) -> Iterator[Record]:
         """Every record (copies): games in progress first, then the archive file by file."""

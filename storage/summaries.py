@@ -33,13 +33,15 @@ def summarize(
     valid: scoring.Replay | None = None,
     active: bool = False,
     deleted_at: str | None = None,
+    correction: scoring.Correction | None = None,
 ) -> Summary:
-    """A game's summary (`valid`: the record's replay, when the caller has it already).
+    """A game's summary (`valid`: the record's replay, when the caller has it already, as far
+    as it is valid: then `correction` is what `scoring.replay_until_broken` said with it).
 
     A game stored before a rule it breaks is summarised from its rounds up to the broken one,
     and ``needs_correction`` names that round (its index); None for every valid game.
     """
-    result, correction = (valid, None) if valid else scoring.replay_until_broken(record)
+    result, correction = (valid, correction) if valid else scoring.replay_until_broken(record)
     meta = record.get("meta", {})
     return {
         "id": str(meta.get("id")),

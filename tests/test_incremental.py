@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import copy
 import random
+from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import generators
@@ -17,6 +19,7 @@ from test_previews import damaged
 
 import scoring
 from scoring.replay import MAX_ROUNDS
+from storage import Store
 
 randoms = st.randoms(use_true_random=False)
 Record = dict[str, Any]
@@ -103,3 +106,70 @@ def test_a_sent_message_is_not_written_out_control_by_control() -> None:
     brief_message_text()
     message = Message(MessageAction.PATCH_CONTROL, Patch())
     assert "PATCH_CONTROL" in f"send_message: {message}"
+
+
+# --- the store keeps each game's replay per revision ------------------------------------------
+
+
+@pytest.fixture
+def store(tmp_path: Path) -> Iterator[Store]:
+    opened = Store.open(tmp_path / "data")
+    yield opened
+    opened.close()
+
+
+def counting_replays(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """Every whole-record replay from here on, counted (one entry each)."""
+    counted: list[int] = []
+    for name in ("replay", "replay_until_broken"):
+        original = getattr(scoring, name)
+
+        def counting(*args: Any, _original: Any = original, **kwargs: Any) -> Any:
+            counted.append(1)
+            return _original(*args, **kwargs)
+
+        monkeypatch.setattr(scoring, name, counting)
+    return counted
+
+
+def test_a_game_is_played_through_once_per_revision_and_appends_play_one_round(
+    store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    rng = random.Random(5)
+    rec = generators.black_spy_record(rng, max_deals=12)
+    game_id = store.create_game("black-spy", rec["players"], rec["options"])["meta"]["id"]
+    first, *rest = rec["rounds"]
+    store.append_round(game_id, first)
+    opened = store.game_at(game_id)
+    replays = counting_replays(monkeypatch)
+    assert store.game_at(game_id) is opened  # the same revision: nothing worked out again
+    seen = []
+    for round_ in rest:
+        store.append_round(game_id, round_)
+        seen.append(store.game_at(game_id))
+        store.active_games()  # home's summaries come from the kept replay too
+    assert replays == []  # each round played from the kept game, never the whole record
+    monkeypatch.undo()
+    for at in seen:
+        assert at.result.standings() == scoring.standings(at.record)
+    assert [at.revision for at in seen] == list(range(2, len(rest) + 2))
+
+
+def test_a_changed_round_or_a_game_still_to_correct_is_played_through_in_full(
+    store: Store,
+) -> None:
+    rng = random.Random(6)
+    rec = generators.black_spy_record(rng, max_deals=6)
+    game_id = store.create_game("black-spy", rec["players"], rec["options"])["meta"]["id"]
+    for round_ in rec["rounds"][:3]:
+        store.append_round(game_id, round_)
+    store.replace_round(game_id, 0, rec["rounds"][3])
+    at = store.game_at(game_id)
+    expected = {**rec, "rounds": [rec["rounds"][3], *rec["rounds"][1:3]]}
+    assert at.result.round_totals == scoring.replay(expected).round_totals
+    store.remove_round(game_id, 1)
+    at = store.game_at(game_id)
+    assert len(at.result.round_totals) == 2
+    with pytest.raises(scoring.InvalidRecord):  # a round that breaks a rule: nothing kept
+        store.append_round(game_id, {"points": {"nobody": 60}})
+    assert store.game_at(game_id) is at

@@ -30,7 +30,7 @@ from scoring.errors import N_
 from scoring.table import name_key
 from storage import Store, backup
 from storage.errors import ChangedElsewhere, StartupNotice, StorageError
-from storage.store import Player
+from storage.store import GameAt, Player
 from storage.summaries import Summary
 from web.sharing import PinAttempt, Sharing
 
@@ -497,6 +497,15 @@ class AppState:
         record, revision = self._store.load_game_at(game_id)
         self._seen[game_id] = revision
         return record
+
+    @allowed(*EVERYONE, shared_game=True)
+    def game_at(self, game_id: str) -> GameAt:
+        """The game as it is now, played through (once per revision, for every screen that
+        draws it); what this tab's next change to it is based on. Its record is read, never
+        changed."""
+        at = self._store.game_at(game_id)
+        self._seen[game_id] = at.revision
+        return at
 
     @allowed(*EVERYONE, shared_game=True)
     def is_active(self, game_id: str) -> bool:

@@ -46,8 +46,7 @@ def GameScreen(state: AppState, game_id: str) -> ft.View:
     _ = state.revision
     ft.use_effect(keep_awake, [])
     try:
-        record = state.record(game_id)
-        result, correction = scoring.replay_until_broken(record)
+        game = state.game_at(game_id)
     except (StorageError, scoring.InvalidRecord) as error:  # nothing that can be opened
         problems = error.errors if isinstance(error, scoring.InvalidRecord) else [error]
         return ft.View(
@@ -55,8 +54,8 @@ def GameScreen(state: AppState, game_id: str) -> ft.View:
             appbar=back_bar("Debrief", lambda: state.go("/"), t),
             controls=[ft.Text(t.problem(problem)) for problem in problems],
         )
-    fix_round = None if correction is None else correction.round
-    at = games.AtTable(state, game_id, scoring.game_record(record), result, fix_round)
+    fix_round = None if game.correction is None else game.correction.round
+    at = games.AtTable(state, game_id, scoring.game_record(game.record), game.result, fix_round)
     # One screen instance across saves, so a tap that was on its way while a round was saved
     # still reaches the control it was aimed at (a new instance per round count dropped it:
     # the next SPY event went to the first player). A stored game's correction is a different
