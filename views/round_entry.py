@@ -376,6 +376,7 @@ def FormShown(
     """One form of the entry: its fields, the problems not said in place and a refusal above
     Save, then Save, Discard and Delete (or the number pad, Save beside its Next key)."""
     at, t, of = shown.at, shown.at.t, shown.of
+    change = use_latest(change)  # one function for the form's life: rows drawn once stay
     entered = form.entered(shown.before, draft)
     errors = at.check(entered, shown.index)
     touched, set_touched = use_value(frozenset[str]())

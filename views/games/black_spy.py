@@ -25,7 +25,7 @@ from ..frame import (
     game_over_panel,
     screen,
 )
-from ..hooks import NO_TEXT, use_value
+from ..hooks import NO_TEXT, memo, use_value
 from ..i18n import Translator
 from ..numpad import DELETE, MINUS, NEXT, pad_field, pad_row_key
 from ..round_entry import Drawn, Entering, Form, Pad, RoundEntryOf, use_round_entry
@@ -1023,27 +1023,59 @@ def pile_row(
     scored = ""
     if counted.moon_taker is not None and result is not None and result != pile:
         scored = "→ " + t.number(result)
-    active = counted.active == name
+    pile_shown = PileShown(name, shown, filled, scored, counted.active == name)
+    moon = counted.moon_taker == name
+    return PileRow(t, pile_shown, moon, change, pad_row_key(name), key=name)
+
+
+@dataclass(frozen=True)
+class PileShown:
+    """What a pile's row shows (equal from one key to the next unless the key changed it)."""
+
+    name: str
+    shown: str  # typed, or filled in
+    filled: bool
+    scored: str  # "→ −5" with a moon, else ""
+    active: bool  # the pad types into it
+
+
+@memo
+@ft.component
+def PileRow(
+    t: Translator,
+    pile: PileShown,
+    moon: bool,
+    change: QuickChange,
+    row_key: ft.ScrollKey,
+    key: str | None = None,  # the component's own (Flet takes it; never given here)
+) -> ft.Control:
+    """One pile (see `pile_row`), drawn again only when what it shows changes."""
+    name = pile.name
     face = ft.Row(
         [
             ft.Text(name, weight=ft.FontWeight.BOLD, size=16, expand=True, no_wrap=True),
-            ft.Text(t("filled in") if filled and shown else "", italic=True, size=12),
+            ft.Text(t("filled in") if pile.filled and pile.shown else "", italic=True, size=12),
             ft.Text(
-                shown, size=26, weight=ft.FontWeight.BOLD, width=64, text_align=ft.TextAlign.END
+                pile.shown,
+                size=26,
+                weight=ft.FontWeight.BOLD,
+                width=64,
+                text_align=ft.TextAlign.END,
             ),
-            ft.Text(scored, size=14, width=52),
+            ft.Text(pile.scored, size=14, width=52),
         ],
         spacing=6,
     )
-    label = t("{name}'s pile: {points}", name=name, points=shown or t("nothing yet"))
-    row = pad_field(face, label, active, lambda: change(lambda current: current.chosen(name)))
-    moon = icon_button(
+    label = t("{name}'s pile: {points}", name=name, points=pile.shown or t("nothing yet"))
+    choose = lambda: change(lambda current: current.chosen(name))  # noqa: E731
+    row = pad_field(face, label, pile.active, choose)
+    moon_button = icon_button(
         MOON_ICON,
         t("{name} took all 16 black cards", name=name),
         lambda: change(lambda current: current.with_moon(name)),
-        selected=counted.moon_taker == name,
+        selected=moon,
     )
-    return ft.Row([row, moon], spacing=4, key=pad_row_key(name))
+    return ft.Row([row, moon_button], spacing=4, key=row_key)
 
 
 def moon_choice_line(
