@@ -7,6 +7,7 @@ from typing import TypedDict, Unpack
 
 import flet as ft
 
+from .hooks import memo
 from .i18n import Translator
 
 
@@ -124,7 +125,9 @@ def segmented(**options: Unpack[SegmentedOptions]) -> ft.SegmentedButton:
     )
 
 
-def count_chips(
+@memo
+@ft.component
+def CountChips(
     label: str,
     shown: str,
     value: int,
@@ -135,7 +138,9 @@ def count_chips(
 ) -> ft.Control:
     """A small count (0 to `limit`) set with one tap on its number, not stepped up to: a pile's
     three black Spies are one tap, not three. Each chip is named "Anna: black Spies: 3" for
-    screen readers and tests; `shown` is the shorter text on screen."""
+    screen readers and tests; `shown` is the shorter text on screen. Drawn again only when a
+    prop changes: `on_count` should be equal from one drawing to the next (a frozen dataclass
+    or `hooks.use_latest`)."""
     chips: list[ft.Control] = [
         chip(
             label=ft.Text(str(n), semantics_label=t("{label}: {number}", label=label, number=n)),

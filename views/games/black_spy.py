@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from fractions import Fraction
+from functools import partial
 
 import flet as ft
 
@@ -25,15 +26,15 @@ from ..frame import (
     game_over_panel,
     screen,
 )
-from ..hooks import NO_TEXT, memo, use_value
+from ..hooks import NO_TEXT, memo, use_latest, use_value
 from ..i18n import Translator
 from ..numpad import DELETE, MINUS, NEXT, pad_field, pad_row_key
 from ..round_entry import Drawn, Entering, Form, Pad, RoundEntryOf, use_round_entry
 from ..widgets import (
     TARGET,
+    CountChips,
     chip,
     choice_chips,
-    count_chips,
     drawn_as,
     heading,
     icon_button,
@@ -391,23 +392,20 @@ def dealt_fields(entering: Entering[Dealt]) -> Drawn:
         "plus" count twice), then work out the automatic player's pile again."""
         entering.change(lambda current: current.changed(modify, automatic))
 
-    def automatic_for(name: str) -> Callable[[], None]:
+    def make_automatic(name: str) -> None:
         """Make `name`'s pile the one filled in with what the others leave."""
-        return lambda: change(lambda current: current, name)
+        change(lambda current: current, name)
 
-    def modifier_for(name: str) -> Callable[[Callable[[Deal], Deal]], None]:
+    def modify_pile(name: str, modify: Callable[[Deal], Deal]) -> None:
         """A change to `name`'s pile; the automatic pile stays automatic unless it is this."""
+        entering.touch(f"cards.{name}")
+        set_last_pile(name)
+        entering.change(
+            lambda current: current.changed(modify, current.auto if current.auto != name else None)
+        )
 
-        def modify_pile(modify: Callable[[Deal], Deal]) -> None:
-            entering.touch(f"cards.{name}")
-            set_last_pile(name)
-            entering.change(
-                lambda current: current.changed(
-                    modify, current.auto if current.auto != name else None
-                )
-            )
-
-        return modify_pile
+    # The same functions at every drawing: a pile's card is drawn again only when it changes.
+    actions = PileActions(use_latest(make_automatic), use_latest(modify_pile))
 
     def choose_moon(modify: Callable[[Deal], Deal], automatic: str | None) -> None:
         entering.touch("moon_choice")
@@ -419,16 +417,16 @@ def dealt_fields(entering: Entering[Dealt]) -> Drawn:
     at_piles, _ = by_pile(entering.spoken, names, last_pile)
     for name in names:
         controls.append(
-            pile_card(
+            PileCard(
                 t,
                 name,
                 draft.piles[name],
                 points.get(name),
                 auto == name,
-                automatic_for(name),
-                modifier_for(name),
+                actions,
                 black_spy.colored_spy_points(options),
-                [t.problem(error) for error in at_piles.get(name, [])],
+                tuple(t.problem(error) for error in at_piles.get(name, [])),
+                key=name,
             )
         )
     preview = black_spy.RULES.preview(before_state, draft.to_json())
@@ -499,17 +497,43 @@ def moon_panel(
     ]
 
 
-def pile_card(
+@dataclass(frozen=True)
+class PileActions:
+    """What a pile's card does, for every pile: the same at every drawing."""
+
+    make_automatic: Callable[[str], None]  # the player's pile is filled in from the rest
+    modify: Callable[[str, Callable[[Deal], Deal]], None]  # a change to the player's pile
+
+
+@dataclass(frozen=True)
+class CountOf:
+    """Sets one count of a player's pile (equal at every drawing: its chips stay drawn)."""
+
+    modify: Callable[[str, Callable[[Deal], Deal]], None]
+    name: str
+    part: str
+
+    def __call__(self, count: int) -> None:
+        name, part = self.name, self.part
+        self.modify(name, lambda current: current.with_count(name, part, count))
+
+
+@memo
+@ft.component
+def PileCard(
     t: Translator,
     name: str,
     pile: Pile,
     points: Fraction | None,
     automatic: bool,
-    make_auto: Callable[[], None],
-    modify: Callable[[Callable[[Deal], Deal]], None],
+    actions: PileActions,
     colored_points: int,
-    problems: list[str],
+    problems: tuple[str, ...],
+    key: str | None = None,  # the component's own (Flet takes it; never given here)
 ) -> ft.Control:
+    """A player's pile by its cards, drawn again only when something it shows changes."""
+    make_auto = partial(actions.make_automatic, name)
+    modify = partial(actions.modify, name)
     header: list[ft.Control] = [
         ft.Text(name, weight=ft.FontWeight.BOLD, size=16, expand=True),
         ft.Text(
@@ -518,19 +542,17 @@ def pile_card(
         ),
     ]
     if problems:
-        sub: ft.Control = problem_line(problems)
+        sub: ft.Control = problem_line(list(problems))
     elif automatic:
         sub = note(t("Filled in automatically: what the others did not take."))
     else:
         sub = ft.TextButton(t("Fill {name} automatically", name=name), on_click=lambda: make_auto())
     enabled = not automatic
 
-    def count(part: str) -> Callable[[int], None]:
-        return lambda n: modify(lambda current: current.with_count(name, part, n))
-
     def counted(part: str, label: str, shown: str) -> ft.Control:
         limit = black_spy.PART_LIMITS[part]
-        return count_chips(label, shown, getattr(pile, part), limit, count(part), t, enabled)
+        on_count = CountOf(actions.modify, name, part)
+        return CountChips(label, shown, getattr(pile, part), limit, on_count, t, enabled)
 
     def take(rank: int) -> None:
         modify(lambda current: current.with_high_card(name, rank))
