@@ -128,6 +128,12 @@ class Translator:
         return self(problem.template, **problem.params)
 
 
+@cache
+def translator(language: str) -> Translator:
+    """The translator of a language, made once (a screen asks for it at every drawing)."""
+    return Translator(language)
+
+
 @lru_cache(maxsize=4096, typed=True)
 def number_text(language: str, value: Fraction | float | int) -> str:
     """`Translator.number`, kept: Babel looks the locale up at every call, and a scoresheet

@@ -34,7 +34,7 @@ from storage.store import GameAt, Player
 from storage.summaries import Summary
 from web.sharing import PinAttempt, Sharing
 
-from .i18n import Translator, system_language
+from .i18n import Translator, system_language, translator
 from .widgets import show_note
 
 T = TypeVar("T")
@@ -380,7 +380,7 @@ class AppState:
 
     @property
     def t(self) -> Translator:
-        return Translator(self.language)
+        return translator(self.language)
 
     @allowed(HOST)
     def set_language(self, value: str) -> None:
