@@ -12,6 +12,7 @@ from scoring import JSON, Record, spy
 from scoring.errors import N_
 
 from ..frame import asked_first, correction_banner, game_over_panel, screen
+from ..hooks import memo, use_latest
 from ..i18n import Translator
 from ..round_entry import Drawn, Entering, Form, RoundEntryOf, use_round_entry
 from ..widgets import choice_chips, heading, info_box, note
@@ -68,8 +69,8 @@ def SpyScreen(at: AtTable, key: str | None = None) -> ft.View:
     # A guest who watches corrects nothing; while a stored game must be corrected, only that
     # event may be (the others stay as they are).
     fixed = at.read_only or at.fix_round is not None
-    correct = None if fixed else correction_of(at, entry.open_round)
-    controls.append(event_log(t, board.log, correct))
+    correct = use_latest(correction_of(at, entry.open_round))  # the log is drawn per event
+    controls.append(EventLog(t, board.log, None if fixed else correct))
     return screen(at, spy.RULES.title, controls, entering=entry.open)
 
 
@@ -282,10 +283,13 @@ def correction_of(at: AtTable, open_round: Callable[[int], None]) -> Callable[[i
     return open_event
 
 
-def event_log(
+@memo
+@ft.component
+def EventLog(
     t: Translator, log: tuple[spy.LoggedEvent, ...], edit: Callable[[int], None] | None
 ) -> ft.Control:
-    """The events, last first; each a button that corrects it (`edit`), unless watching."""
+    """The events, last first; each a button that corrects it (`edit`), unless watching.
+    Drawn again only when an event is logged or changed (not at each tap of the entry)."""
     if not log:
         return ft.Container()
     rows: list[ft.Control] = [heading(t("Events"))]
