@@ -25,6 +25,7 @@ handed out are copies, so callers cannot change stored data by accident.
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import datetime as dt
 import hashlib
@@ -64,8 +65,10 @@ from .files import (
     Damaged,
     file_problem,
     folder_problem,
+    folder_syncs_deferred,
     keep_aside,
     remove_stale_temp_files,
+    sync_deferred_folders,
     write_atomically,
     write_failure,
 )
@@ -682,12 +685,27 @@ class Store:
         self._write_journal(json.dumps({"operation": operation, "games": list(game_ids)}))
 
     def _write_journal(self, text: str) -> None:
+        """The journal is durable before anything it describes is written (also inside
+        `one_change`)."""
         self._access.check()
         write_atomically(self._journal_path, text)
+        sync_deferred_folders()
 
     def _end(self) -> None:
+        """What the journal describes is durable; then it goes (its removal need not be: a
+        journal found again finishes a change already finished, idempotently)."""
+        sync_deferred_folders()
         if not self._access.read_only:  # read-only: a change is finished in memory only
             self._journal_path.unlink(missing_ok=True)
+
+    @contextlib.contextmanager
+    def one_change(self) -> Iterator[None]:
+        """Several writes that make one change (a round saved and its undo step): each file is
+        written whole and fsynced before it replaces the old one, as always, and their folder
+        is fsynced once, at the end, instead of after each (`files.folder_syncs_deferred`).
+        Nothing else writes meanwhile (the store's lock is held)."""
+        with self._lock, folder_syncs_deferred():
+            yield
 
     def _recover_journal(self) -> None:
         """Bring an interrupted multi-file change to a consistent end.

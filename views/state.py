@@ -598,10 +598,11 @@ class AppState:
     def save_round(self, game_id: str, index: int | None, round_: Record) -> scoring.Replay:
         """Save a round being entered: a new one (`index` None) or a correction of round
         `index`; the entry's draft is done with. Raises `InvalidRecord` or a `StorageError`
-        (nothing saved)."""
+        (nothing saved). The round and its undo step are one change: their files are synced
+        together (`Store.one_change`)."""
         before = self._store.game_at(game_id)
         base = self._entry_base(game_id)
-        with self._overtaken_check(game_id, kept=True):
+        with self._overtaken_check(game_id, kept=True), self._store.one_change():
             if index is None:
                 index = len(before.record["rounds"])
                 result = self._store.append_round(
@@ -622,7 +623,7 @@ class AppState:
         """Delete a saved round (and an entry's draft of it)."""
         before = self._store.game_at(game_id)
         base = self._entry_base(game_id)
-        with self._overtaken_check(game_id, kept=True):
+        with self._overtaken_check(game_id, kept=True), self._store.one_change():
             result = self._store.remove_round(
                 game_id, index, base, self._described("delete", index)
             )
@@ -745,11 +746,12 @@ class AppState:
             if made is None:  # the game moved on (or has no place for the step)
                 raise ChangedElsewhere(game_id=game_id)
             record, taken = made
-            self._store.set_record(game_id, record, step.revision, self._described(what))
-            back = Step(step.what, step.index, taken, self._store.revision(game_id), self.tab)
-            steps, others = steps[:-1], (*others, back)
-            history = History(steps, others) if backwards else History(others, steps)
-            self._set_history(game_id, history)
+            with self._store.one_change():
+                self._store.set_record(game_id, record, step.revision, self._described(what))
+                back = Step(step.what, step.index, taken, self._store.revision(game_id), self.tab)
+                steps, others = steps[:-1], (*others, back)
+                history = History(steps, others) if backwards else History(others, steps)
+                self._set_history(game_id, history)
         except REFUSALS:
             self._set_history(game_id, History())  # the game moved on: the history is over
             self._changed()
