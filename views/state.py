@@ -17,6 +17,7 @@ import contextvars
 import copy
 import functools
 import logging
+import uuid
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -597,38 +598,36 @@ class AppState:
     @allowed(HOST, SCORER, shared_game=True)
     def save_round(self, game_id: str, index: int | None, round_: Record) -> scoring.Replay:
         """Save a round being entered: a new one (`index` None) or a correction of round
-        `index`; the entry's draft is done with. Raises `InvalidRecord` or a `StorageError`
-        (nothing saved). The round and its undo step are one change: their files are synced
-        together (`Store.one_change`)."""
+        `index`; the entry's draft ends with it, in the same write. Raises `InvalidRecord` or
+        a `StorageError` (nothing saved). The round and its undo step are one change: their
+        files are synced together (`Store.one_change`)."""
         before = self._store.game_at(game_id)
         base = self._entry_base(game_id)
         with self._overtaken_check(game_id, kept=True), self._store.one_change():
             if index is None:
                 index = len(before.record["rounds"])
                 result = self._store.append_round(
-                    game_id, round_, base, self._described("save", index)
+                    game_id, round_, base, self._described("save", index), self.device
                 )
                 self._stepped(game_id, before, Step("save", index, None, 0))
             else:
                 result = self._store.replace_round(
-                    game_id, index, round_, base, self._described("change", index)
+                    game_id, index, round_, base, self._described("change", index), self.device
                 )
                 self._stepped(game_id, before, Step("change", index, round_of(before, index), 0))
-        self.discard_draft(game_id)
         self._changed()
         return result
 
     @allowed(HOST, SCORER, shared_game=True)
     def delete_round(self, game_id: str, index: int) -> scoring.Replay:
-        """Delete a saved round (and an entry's draft of it)."""
+        """Delete a saved round (and an entry's draft of it, in the same write)."""
         before = self._store.game_at(game_id)
         base = self._entry_base(game_id)
         with self._overtaken_check(game_id, kept=True), self._store.one_change():
             result = self._store.remove_round(
-                game_id, index, base, self._described("delete", index)
+                game_id, index, base, self._described("delete", index), self.device
             )
             self._stepped(game_id, before, Step("delete", index, round_of(before, index), 0))
-        self.discard_draft(game_id)
         self._changed()
         return result
 
@@ -785,15 +784,23 @@ class AppState:
 
     @allowed(HOST, SCORER, shared_game=True)
     def keep_draft(self, game_id: str, index: int | None, entry: Record) -> None:
-        """The round being entered, kept on every change (a full disk or a read-only folder
-        costs the draft only, and says so once)."""
+        """The round being entered, kept on every change: at once in memory (every tab of
+        this device reads it), on disk just after the screen has answered (a kill right after
+        a change may lose that change, never an earlier one: `storage.drafts`). A full disk
+        or a read-only folder costs the draft only, and says so once."""
         kept = self._store.draft(self.device, game_id)
-        base = kept.get("base") if kept and kept.get("round") == index else None
+        same = kept is not None and kept.get("round") == index
+        base = kept.get("base") if kept is not None and same else None
         if not isinstance(base, int):  # a new draft is based on the game as this tab drew it
             base = self._seen.get(game_id)
+        draft_id = kept.get("id") if kept is not None and same else None
+        if not isinstance(draft_id, str):  # which draft it is: its round's save ends it
+            draft_id = uuid.uuid4().hex
         try:
             self._store.keep_draft(
-                self.device, game_id, {"round": index, "entry": entry, "base": base}
+                self.device,
+                game_id,
+                {"round": index, "entry": entry, "base": base, "id": draft_id},
             )
         except StorageError as error:
             if self.message is None:
