@@ -56,6 +56,21 @@ class Documents(Table):
             plain = {doc_id: dict(value) for doc_id, value in documents.items()}
             self._update_table(lambda table: table.update(cast(Any, plain)))
 
+    def change_many(
+        self, documents: Mapping[str, Mapping[str, Any]], removed: Iterable[str]
+    ) -> None:
+        """Insert or replace `documents` and remove the documents `removed` (those that are
+        there), in one write."""
+        plain = {doc_id: dict(value) for doc_id, value in documents.items()}
+        gone = set(removed) - set(plain)
+
+        def change(table: dict[Any, Any]) -> None:
+            table.update(plain)
+            for doc_id in gone:
+                table.pop(doc_id, None)
+
+        self._update_table(change)
+
     def update_doc(self, doc_id: str, fields: Doc) -> None:
         """Change some fields of one document (one write)."""
         self.update(fields, doc_ids=[cast(int, doc_id)])

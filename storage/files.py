@@ -4,7 +4,9 @@ TinyDB's own JSONStorage rewrites its file in place, so a crash mid-write can le
 file (msiemens/tinydb #301, #461). `AtomicStorage` writes a temporary file in the same folder,
 flushes and fsyncs it, renames it over the old one with `os.replace` (atomic on POSIX and
 Windows), then fsyncs the folder so the rename itself survives a power cut. A process killed
-at any instant leaves either the old or the new file.
+at any instant leaves either the old or the new file. Several files written as one change
+(`folder_syncs_deferred`: a round and its undo step) each get their own fsync before their
+rename, and their folder one fsync at the end, before the change is reported done.
 
 It also keeps the last written data in memory (write-through, never write-behind): TinyDB reads
 the whole file for every query, and this process is the only writer (storage holds a lock).
@@ -28,6 +30,7 @@ import glob
 import json
 import os
 import stat
+import threading
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -69,7 +72,48 @@ def write_atomically(path: Path, text: str) -> None:
         if isinstance(error, OSError):
             raise write_failure(error, path.parent) from error
         raise
-    sync_folder(path.parent)
+    deferred: set[Path] | None = getattr(_deferred, "folders", None)
+    if deferred is None:
+        sync_folder(path.parent)
+    else:
+        deferred.add(path.parent)
+
+
+# The folders whose renames this thread has not made durable yet (`folder_syncs_deferred`).
+_deferred = threading.local()
+
+
+@contextlib.contextmanager
+def folder_syncs_deferred() -> Iterator[None]:
+    """Writes in this thread (one change of several files) sync their folders once, at the
+    end (or at `sync_deferred_folders`), not after each rename: each file is still written
+    whole and fsynced before its rename, so a power cut leaves each file old or new; which
+    of them are new is settled by the one fsync of their folder, before the change is told
+    done. A rename another write depends on (a journal) is synced at once with
+    `sync_deferred_folders`. Nested: the outermost one syncs."""
+    if getattr(_deferred, "folders", None) is not None:
+        yield
+        return
+    _deferred.folders = set()
+    try:
+        yield
+    finally:
+        try:
+            sync_deferred_folders()
+        finally:
+            _deferred.folders = None
+
+
+def sync_deferred_folders() -> None:
+    """Make the renames this thread deferred durable now (a no-op outside
+    `folder_syncs_deferred`)."""
+    folders: set[Path] | None = getattr(_deferred, "folders", None)
+    while folders:
+        folder = folders.pop()
+        try:
+            sync_folder(folder)
+        except OSError as error:
+            raise write_failure(error, folder) from error
 
 
 def landing(path: Path) -> Path:

@@ -7,6 +7,9 @@ Files in the data folder, each a TinyDB database on `AtomicStorage`:
     index.json       one summary per finished game (derived data: rebuilt if damaged)
     games/NN.json    finished game records, spread over 64 files by id
     journal.json     present only during a change that touches several files
+    drafts.json      the round each device is entering (written just after each tap:
+                     `drafts.DraftKeeper`)
+    undo.json        each device's undo history of each game
     debrief.lock     held while the data is open: a second app instance is refused
 
 Something of the wrong kind in one of these places (a folder where a file belongs, a file where
@@ -25,6 +28,7 @@ handed out are copies, so callers cannot change stored data by accident.
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import datetime as dt
 import hashlib
@@ -57,6 +61,7 @@ from scoring.table import (
 from . import errors as err
 from . import names, shapes
 from .documents import Database, Documents
+from .drafts import DraftKeeper
 from .files import (
     READ_ONLY,
     Access,
@@ -64,8 +69,10 @@ from .files import (
     Damaged,
     file_problem,
     folder_problem,
+    folder_syncs_deferred,
     keep_aside,
     remove_stale_temp_files,
+    sync_deferred_folders,
     write_atomically,
     write_failure,
 )
@@ -286,6 +293,18 @@ def _check_based_on(game_id: str, doc: dict[str, Any], based_on: int | None) -> 
         raise err.ChangedElsewhere(game_id=game_id)
 
 
+def _drafts_ended(doc: dict[str, Any]) -> dict[str, Any]:
+    """The draft each device last saved into this game, by its id (`DraftKeeper.end`)."""
+    ended = doc.get("drafts_ended")
+    return ended if isinstance(ended, dict) else {}
+
+
+def _kept_beside(doc: dict[str, Any]) -> dict[str, Any]:
+    """What a game's document keeps beside its record that goes with the game wherever it
+    is moved (from the table to the history and back)."""
+    return {"drafts_ended": doc["drafts_ended"]} if "drafts_ended" in doc else {}
+
+
 def _revision_of(doc: dict[str, Any]) -> int:
     revision = doc.get("revision", 0)
     return revision if isinstance(revision, int) else 0
@@ -481,6 +500,24 @@ class Store:
             self._rebuild_index()
         elif index_missing:  # a new folder: an index that exists means "trust it" from now on
             self._replace_index({})
+        self._keeper = DraftKeeper(self._drafts, self._access, self._drafts.docs())
+        self._keeper.leave(self._ended_drafts())
+
+    def _ended_drafts(self) -> list[str]:
+        """The drafts in drafts.json whose round was saved (the game names them as ended): a
+        kill before they left the file, or a write of one that was under way at the save."""
+        ended: list[str] = []
+        for key, draft in self._drafts.docs():
+            device, _, game_id = key.rpartition("/")
+            if "id" not in draft:
+                continue  # kept by an older version: ended by its removal only
+            try:
+                doc = self._find(game_id)[1]
+            except err.StorageError:
+                continue
+            if _drafts_ended(doc).get(device) == draft["id"]:
+                ended.append(key)
+        return ended
 
     def _keep_aside_unusable(
         self, table: Documents, problem_of: Callable[[Any], str | None]
@@ -542,9 +579,11 @@ class Store:
         )
 
     def close(self) -> None:
-        """Release the folder (another process may open it now)."""
+        """Write the drafts still pending and release the folder (another process may open it
+        now)."""
         with self._instances_lock, self._lock:
             self._instances.pop(self.folder, None)
+            self._keeper.close()
             self._release()
 
     def _release(self) -> None:
@@ -682,12 +721,27 @@ class Store:
         self._write_journal(json.dumps({"operation": operation, "games": list(game_ids)}))
 
     def _write_journal(self, text: str) -> None:
+        """The journal is durable before anything it describes is written (also inside
+        `one_change`)."""
         self._access.check()
         write_atomically(self._journal_path, text)
+        sync_deferred_folders()
 
     def _end(self) -> None:
+        """What the journal describes is durable; then it goes (its removal need not be: a
+        journal found again finishes a change already finished, idempotently)."""
+        sync_deferred_folders()
         if not self._access.read_only:  # read-only: a change is finished in memory only
             self._journal_path.unlink(missing_ok=True)
+
+    @contextlib.contextmanager
+    def one_change(self) -> Iterator[None]:
+        """Several writes that make one change (a round saved and its undo step): each file is
+        written whole and fsynced before it replaces the old one, as always, and their folder
+        is fsynced once, at the end, instead of after each (`files.folder_syncs_deferred`).
+        Nothing else writes meanwhile (the store's lock is held)."""
+        with self._lock, folder_syncs_deferred():
+            yield
 
     def _recover_journal(self) -> None:
         """Bring an interrupted multi-file change to a consistent end.
@@ -850,11 +904,14 @@ class Store:
         change: Callable[[Record], None],
         based_on: int | None = None,
         described: dict[str, Any] | None = None,
+        ends_draft: str | None = None,
     ) -> scoring.Replay:
         """Apply `change` to a copy of the record, validate it, then store it under the next
         revision. `based_on`: the revision the change was made from; when the game has moved
         on since, nothing is changed (`ChangedElsewhere`). `described`: what the change was and
-        who made it, kept beside the record until the next one (never exported)."""
+        who made it, kept beside the record until the next one (never exported). `ends_draft`:
+        the device whose draft of the game this change saves; the same write says the draft
+        has ended (`drafts.DraftKeeper.end`), so it can never come back."""
         with self._lock:
             table, doc = self._find(game_id)
             _check_based_on(game_id, doc, based_on)
@@ -867,6 +924,11 @@ class Store:
                 "revision": _revision_of(doc) + 1,
                 "last_change": described or {},
             }
+            key = _device_key(ends_draft, game_id) if ends_draft is not None else None
+            draft = self._keeper.get(key) if key is not None else None
+            draft_id = draft.get("id") if draft is not None else None
+            if ends_draft is not None and draft_id is not None:
+                new_doc["drafts_ended"] = {**_drafts_ended(doc), ends_draft: draft_id}
             if table is self._active:
                 table.put(game_id, new_doc)
             else:
@@ -879,6 +941,12 @@ class Store:
                 self._kept[game_id] = kept
             else:  # still to correct: worked out again when it is next read
                 self._kept.pop(game_id, None)
+            if key is not None and draft is not None:
+                if draft_id is not None:
+                    self._keeper.end(key, draft_id)
+                else:  # a draft of an older version, without an id: removed as before
+                    with contextlib.suppress(err.StorageError):
+                        self._keeper.discard(key)
             return result
 
     def _validated(self, game_id: str, doc: dict[str, Any], new: Record) -> scoring.Replay:
@@ -905,11 +973,12 @@ class Store:
         round_: dict[str, Any],
         based_on: int | None = None,
         described: dict[str, Any] | None = None,
+        ends_draft: str | None = None,
     ) -> scoring.Replay:
-        """Record a round. Raises `InvalidRecord` (nothing stored), `ChangedElsewhere` or
-        `GameNotFound`."""
+        """Record a round (the draft of device `ends_draft` with it: see `_change_record`).
+        Raises `InvalidRecord` (nothing stored), `ChangedElsewhere` or `GameNotFound`."""
         return self._change_record(
-            game_id, lambda r: r["rounds"].append(round_), based_on, described
+            game_id, lambda r: r["rounds"].append(round_), based_on, described, ends_draft
         )
 
     def replace_round(
@@ -919,6 +988,7 @@ class Store:
         round_: dict[str, Any],
         based_on: int | None = None,
         described: dict[str, Any] | None = None,
+        ends_draft: str | None = None,
     ) -> scoring.Replay:
         """Edit a past round; refused with the reason if it breaks a later round."""
 
@@ -927,7 +997,7 @@ class Store:
                 raise err.NoSuchRound(game_id=game_id, number=index + 1)
             record["rounds"][index] = round_
 
-        return self._change_record(game_id, replace, based_on, described)
+        return self._change_record(game_id, replace, based_on, described, ends_draft)
 
     def remove_last_round(self, game_id: str) -> scoring.Replay:
         def remove(record: Record) -> None:
@@ -943,6 +1013,7 @@ class Store:
         index: int,
         based_on: int | None = None,
         described: dict[str, Any] | None = None,
+        ends_draft: str | None = None,
     ) -> scoring.Replay:
         """Delete any round; refused with the reason if a later round depends on it."""
 
@@ -951,7 +1022,7 @@ class Store:
                 raise err.NoSuchRound(game_id=game_id, number=index + 1)
             del record["rounds"][index]
 
-        return self._change_record(game_id, remove, based_on, described)
+        return self._change_record(game_id, remove, based_on, described, ends_draft)
 
     def set_record(
         self,
@@ -1019,6 +1090,7 @@ class Store:
                 "deleted_at": doc.get("deleted_at"),
                 "revision": _revision_of(doc) + 1,
                 "last_change": described or {},
+                **_kept_beside(doc),
             }
             self._begin("finish", [game_id])
             self._shard(shard_of(game_id)).put(game_id, archived)
@@ -1039,6 +1111,7 @@ class Store:
                 "record": record,
                 "deleted_at": doc.get("deleted_at"),
                 "revision": _revision_of(doc) + 1,
+                **_kept_beside(doc),
             }
             self._active.put(game_id, reopened)
             self._remove_archived(game_id)
@@ -1284,17 +1357,22 @@ class Store:
 
     def draft(self, device: str, game_id: str) -> dict[str, Any] | None:
         """The round `device` is entering in a game: ``{"round": index or None (a new one),
-        "entry": what the entry screen needs}``, or None."""
-        with self._lock:
-            return self._drafts.get_doc(_device_key(device, game_id))
+        "entry": what the entry screen needs, "id": which draft it is}``, or None. The newest,
+        written or not (`drafts.DraftKeeper`)."""
+        return self._keeper.get(_device_key(device, game_id))
 
     def keep_draft(self, device: str, game_id: str, draft: dict[str, Any]) -> None:
-        with self._lock:
-            self._drafts.put(_device_key(device, game_id), draft)
+        """Keep the draft now (in memory) and write it just after (see `drafts.DraftKeeper`
+        for what a kill may cost). `OpenedReadOnly` at once; a failure of an earlier write (a
+        full disk) is raised by the next call."""
+        self._keeper.keep(_device_key(device, game_id), draft)
 
     def discard_draft(self, device: str, game_id: str) -> None:
-        with self._lock:
-            self._drafts.remove_ids([_device_key(device, game_id)])
+        self._keeper.discard(_device_key(device, game_id))
+
+    def settle(self) -> None:
+        """Wait until every draft kept so far is written (tests, benchmarks; `close` does)."""
+        self._keeper.settle()
 
     def history(self, device: str, game_id: str) -> dict[str, Any]:
         """`device`'s undo history of a game: ``{"undo": [steps], "redo": [steps]}``."""

@@ -205,6 +205,7 @@ def test_a_scorer_enters_the_shared_games_rounds_and_no_other_game(store: Store)
     for call in scorer_calls(state, shared).values():
         call()  # allowed: none raises NotAllowed
     assert store.load_game(shared)["rounds"] == []  # saved, deleted, undone, redone: deleted
+    store.settle()  # the draft kept and discarded is written just after (storage.drafts)
     before = files_of(store.folder)
     for name, call in {**reader_calls(state, other), **scorer_calls(state, other)}.items():
         with pytest.raises(NotAllowed):

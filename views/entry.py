@@ -3,9 +3,11 @@ when spoken to.
 
 A round being entered is data: this device's draft, kept beside the game on every change. The
 entry asks `kept_entry` what to reopen on (the round and what its entry keeps), and calls
-`use_kept` with what it is entering, each time it draws: the draft is written whenever it
-changes. It survives going back, a reload, a server restart and a new tab of the same device;
-saving or deleting the round, or discarding the entry, ends it. A draft never changes standings.
+`use_kept` with what it is entering, each time it draws: the draft is kept whenever it
+changes (in memory at once, on disk just after the screen has answered: `storage.drafts`). It
+survives going back, a reload, a server restart and a new tab of the same device; saving or
+deleting the round (in the same write), or discarding the entry, ends it. A draft never
+changes standings.
 """
 
 from __future__ import annotations

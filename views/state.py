@@ -17,6 +17,7 @@ import contextvars
 import copy
 import functools
 import logging
+import uuid
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -109,17 +110,35 @@ WHO = {"device": N_("Another device"), "tab": N_("Another tab")}
 UNDO_LIMIT = 20  # steps kept per game and device
 
 
+REMOVE, INSERT, REPLACE = "remove", "insert", "replace"  # what a step does to the rounds
+
+
+def operation(what: str, backwards: bool) -> str:
+    """What undoing (`backwards`) or redoing the change `what` does to its round: undoing a
+    save takes the round out, redoing it puts it back in; a correction puts a round in its
+    place either way; undoing a delete puts the round back in, redoing it takes it out."""
+    if what == "change":
+        return REPLACE
+    if what not in ("save", "delete"):
+        raise ValueError(f"not a change to undo: {what}")
+    return REMOVE if (what == "save") == backwards else INSERT
+
+
 @dataclass(frozen=True)
 class Step:
     """A change to a game this device made, that it can undo (or, undone, redo).
 
-    `record` is the game as the step puts it back; the step applies only while the game is at
-    `revision`, the revision the change (or its undo) produced: after another device's change it
-    no longer means what it says."""
+    It keeps what the change did to one round, never the whole game: `what` was done to round
+    `index` (saved, corrected or deleted), and `round` is the round the step puts at `index`
+    when it is taken (the round before a correction, a deleted round; None where it takes
+    round `index` out: undoing a save, redoing a delete). Taken, it makes the game anew from
+    the game as it is now (`applied`). It applies only while the game is at `revision`, the
+    revision the change (or its undo) produced: after another device's change it no longer
+    means what it says."""
 
     what: str  # "save", "change" or "delete" (a round)
     index: int  # the round's index
-    record: Record
+    round: Record | None
     revision: int
     tab: str = ""  # the tab that made it: only that tab undoes it ("" from an older version)
 
@@ -127,20 +146,55 @@ class Step:
         return {
             "what": self.what,
             "index": self.index,
-            "record": self.record,
+            "round": self.round,
             "rev": self.revision,
             "tab": self.tab,
         }
 
     @classmethod
-    def from_json(cls, data: Record) -> Step:
-        return cls(
-            str(data["what"]),
-            scoring.as_int(data["index"]),
-            dict(scoring.as_object(data["record"])),
-            scoring.as_int(data["rev"]),
-            str(data.get("tab", "")),
-        )
+    def from_json(cls, data: Record, backwards: bool) -> Step:
+        """A step as stored; `backwards`: from the undo list (else the redo list). A step of
+        an older version kept the whole game as the step puts it back (``record``): the round
+        it puts at `index` is that game's, which is all the step changes (it applied only to
+        the game as that change left it)."""
+        what, index = str(data["what"]), scoring.as_int(data["index"])
+        kind = operation(what, backwards)
+        if "record" in data:
+            rounds = scoring.as_list(scoring.as_object(data["record"])["rounds"])
+            if kind != REMOVE and not 0 <= index < len(rounds):
+                raise ValueError(f"no round {index} in the step's game")
+            put = None if kind == REMOVE else scoring.as_object(rounds[index])
+        else:
+            put = None if data.get("round") is None else scoring.as_object(data["round"])
+        if (put is None) != (kind == REMOVE):
+            raise ValueError(f"a step that does not say what it puts back: {what}")
+        return cls(what, index, put, scoring.as_int(data["rev"]), str(data.get("tab", "")))
+
+    def applied(self, record: Record, backwards: bool) -> tuple[Record, Record | None] | None:
+        """The game `record` with this step taken (undone if `backwards`, else redone), and
+        the round the step took out or replaced (what taking it back puts there again: None
+        where it only put a round in); None when `record` has no place for it."""
+        rounds = list(scoring.as_list(record["rounds"]))
+        kind, index = operation(self.what, backwards), self.index
+        taken: Record | None = None
+        if kind == INSERT and self.round is not None and 0 <= index <= len(rounds):
+            rounds.insert(index, self.round)
+        elif kind != INSERT and 0 <= index < len(rounds):
+            taken = scoring.as_object(rounds[index])
+            if kind == REMOVE:
+                del rounds[index]
+            elif self.round is not None:
+                rounds[index] = self.round
+            else:
+                return None
+        else:
+            return None
+        return {**record, "rounds": rounds}, taken
+
+
+def round_of(game: GameAt, index: int) -> Record:
+    """A copy of round `index` of a game (a step keeps it; the game's record is shared)."""
+    return copy.deepcopy(scoring.as_object(scoring.as_list(game.record["rounds"])[index]))
 
 
 @dataclass(frozen=True)
@@ -153,12 +207,20 @@ class History:
 
     @classmethod
     def from_json(cls, data: Record) -> History:
+        """The history as stored (steps of an older version too, see `Step.from_json`); one
+        that cannot be read is no history: nothing to undo, nothing shown wrong."""
         try:
             return cls(
-                tuple(Step.from_json(scoring.as_object(s)) for s in scoring.as_list(data["undo"])),
-                tuple(Step.from_json(scoring.as_object(s)) for s in scoring.as_list(data["redo"])),
+                tuple(
+                    Step.from_json(scoring.as_object(s), backwards=True)
+                    for s in scoring.as_list(data["undo"])
+                ),
+                tuple(
+                    Step.from_json(scoring.as_object(s), backwards=False)
+                    for s in scoring.as_list(data["redo"])
+                ),
             )
-        except (KeyError, TypeError, ValueError):  # written by another version: start afresh
+        except (KeyError, TypeError, ValueError, IndexError):  # another version's: afresh
             return cls()
 
 
@@ -536,35 +598,37 @@ class AppState:
     @allowed(HOST, SCORER, shared_game=True)
     def save_round(self, game_id: str, index: int | None, round_: Record) -> scoring.Replay:
         """Save a round being entered: a new one (`index` None) or a correction of round
-        `index`; the entry's draft is done with. Raises `InvalidRecord` or a `StorageError`
-        (nothing saved)."""
-        before = self._store.load_game(game_id)
+        `index`; the entry's draft ends with it, in the same write. Raises `InvalidRecord` or
+        a `StorageError` (nothing saved). The round and its undo step are one change: their
+        files are synced together (`Store.one_change`)."""
+        before = self._store.game_at(game_id)
         base = self._entry_base(game_id)
-        with self._overtaken_check(game_id, kept=True):
+        with self._overtaken_check(game_id, kept=True), self._store.one_change():
             if index is None:
-                index = len(before["rounds"])
+                index = len(before.record["rounds"])
                 result = self._store.append_round(
-                    game_id, round_, base, self._described("save", index)
+                    game_id, round_, base, self._described("save", index), self.device
                 )
-                self._stepped(game_id, before, "save", index)
+                self._stepped(game_id, before, Step("save", index, None, 0))
             else:
                 result = self._store.replace_round(
-                    game_id, index, round_, base, self._described("change", index)
+                    game_id, index, round_, base, self._described("change", index), self.device
                 )
-                self._stepped(game_id, before, "change", index)
-        self.discard_draft(game_id)
+                self._stepped(game_id, before, Step("change", index, round_of(before, index), 0))
+        self._changed()
         return result
 
     @allowed(HOST, SCORER, shared_game=True)
     def delete_round(self, game_id: str, index: int) -> scoring.Replay:
-        before = self._store.load_game(game_id)
+        """Delete a saved round (and an entry's draft of it, in the same write)."""
+        before = self._store.game_at(game_id)
         base = self._entry_base(game_id)
-        with self._overtaken_check(game_id, kept=True):
+        with self._overtaken_check(game_id, kept=True), self._store.one_change():
             result = self._store.remove_round(
-                game_id, index, base, self._described("delete", index)
+                game_id, index, base, self._described("delete", index), self.device
             )
-        self._stepped(game_id, before, "delete", index)
-        self.discard_draft(game_id)
+            self._stepped(game_id, before, Step("delete", index, round_of(before, index), 0))
+        self._changed()
         return result
 
     # --- changes made from an old state ------------------------------------------------------
@@ -625,15 +689,16 @@ class AppState:
         with contextlib.suppress(StorageError):
             self._store.set_history(self.device, game_id, history.to_json())
 
-    def _stepped(self, game_id: str, before: Record, what: str, index: int) -> None:
-        """A change this device made to a game: it can be undone (redo starts afresh), unless
-        it corrected a game stored before a rule it breaks (that record cannot be stored
-        again)."""
-        if scoring.replay_until_broken(before)[1] is None:
-            step = Step(what, index, before, self._store.revision(game_id), self.tab)
+    def _stepped(self, game_id: str, before: GameAt, change: Step) -> None:
+        """A change this device made to a game (`before` it): it can be undone (redo starts
+        afresh), unless it corrected a game stored before a rule it breaks (that record
+        cannot be stored again). `change` says what it did; its revision and tab are set
+        here."""
+        if before.correction is None:
+            revision = self._store.revision(game_id)
+            step = Step(change.what, change.index, change.round, revision, self.tab)
             undo = (*self.history(game_id).undo, step)[-UNDO_LIMIT:]
             self._set_history(game_id, History(undo, ()))
-        self._changed()
 
     @allowed(*EVERYONE, shared_game=True)
     def steps(self, game_id: str) -> tuple[Step | None, Step | None]:
@@ -673,19 +738,23 @@ class AppState:
         step = steps[-1]
         if step.tab not in ("", self.tab):  # another tab's change: only that tab undoes it
             return None
-        current = self._store.load_game(game_id)
+        current, revision = self._store.load_game_at(game_id)
         what = "undo" if backwards else "redo"
+        made = step.applied(current, backwards) if revision == step.revision else None
         try:
-            self._store.set_record(
-                game_id, copy.deepcopy(step.record), step.revision, self._described(what)
-            )
+            if made is None:  # the game moved on (or has no place for the step)
+                raise ChangedElsewhere(game_id=game_id)
+            record, taken = made
+            with self._store.one_change():
+                self._store.set_record(game_id, record, step.revision, self._described(what))
+                back = Step(step.what, step.index, taken, self._store.revision(game_id), self.tab)
+                steps, others = steps[:-1], (*others, back)
+                history = History(steps, others) if backwards else History(others, steps)
+                self._set_history(game_id, history)
         except REFUSALS:
             self._set_history(game_id, History())  # the game moved on: the history is over
             self._changed()
             return None
-        back = Step(step.what, step.index, current, self._store.revision(game_id), self.tab)
-        steps, others = steps[:-1], (*others, back)
-        self._set_history(game_id, History(steps, others) if backwards else History(others, steps))
         self._changed()
         return step
 
@@ -715,15 +784,23 @@ class AppState:
 
     @allowed(HOST, SCORER, shared_game=True)
     def keep_draft(self, game_id: str, index: int | None, entry: Record) -> None:
-        """The round being entered, kept on every change (a full disk or a read-only folder
-        costs the draft only, and says so once)."""
+        """The round being entered, kept on every change: at once in memory (every tab of
+        this device reads it), on disk just after the screen has answered (a kill right after
+        a change may lose that change, never an earlier one: `storage.drafts`). A full disk
+        or a read-only folder costs the draft only, and says so once."""
         kept = self._store.draft(self.device, game_id)
-        base = kept.get("base") if kept and kept.get("round") == index else None
+        same = kept is not None and kept.get("round") == index
+        base = kept.get("base") if kept is not None and same else None
         if not isinstance(base, int):  # a new draft is based on the game as this tab drew it
             base = self._seen.get(game_id)
+        draft_id = kept.get("id") if kept is not None and same else None
+        if not isinstance(draft_id, str):  # which draft it is: its round's save ends it
+            draft_id = uuid.uuid4().hex
         try:
             self._store.keep_draft(
-                self.device, game_id, {"round": index, "entry": entry, "base": base}
+                self.device,
+                game_id,
+                {"round": index, "entry": entry, "base": base, "id": draft_id},
             )
         except StorageError as error:
             if self.message is None:
