@@ -30,6 +30,7 @@ from __future__ import annotations
 import contextlib
 import copy
 import datetime as dt
+import functools
 import hashlib
 import json
 import logging
@@ -258,6 +259,17 @@ REPORTS: dict[int, Callable[[Store], None]] = {
 SAME_INDEX = frozenset({4, 5, 6})
 
 
+def link_refused(folder: Path, landings: set[Path], target: Path) -> str | None:
+    """Why a data file of `folder` that is a link to `target` (an ordinary file) is not
+    followed (`landings`: where the data files that are links lead already)."""
+    own = (folder.resolve(), (folder / "games").resolve())
+    if any(target.is_relative_to(inside) for inside in own):
+        return N_("it is a link to another file in the data folder")
+    if target in landings:
+        return N_("it is a link to a file another data file already leads to")
+    return None
+
+
 def _device_key(device: str, game_id: str) -> str:
     return f"{device}/{game_id}"
 
@@ -367,9 +379,8 @@ class Store:
         self._landings: set[Path] = set()
         # Nothing can be written here, by anyone (found out below, or while setting the data
         # right): it opens to look at and export, and saves nothing until opened again.
-        self._access = Access(
-            folder, lambda: self.notices.append(err.ReadOnlyData(folder=str(folder)))
-        )
+        notices = self.notices  # not `self`: a closed store is freed at once (no cycle)
+        self._access = Access(folder, lambda: notices.append(err.ReadOnlyData(folder=str(folder))))
         if folder.exists() and not folder.is_dir():
             raise err.NotAFolder(folder=str(folder))
         try:
@@ -494,7 +505,7 @@ class Store:
 
     def _database(self, path: Path, report: bool = True) -> Database:
         db = Database(
-            path, storage=AtomicStorage, refuse_link=self._link_refused, access=self._access
+            path, storage=AtomicStorage, refuse_link=self._refuse_link, access=self._access
         )
         storage = db.storage
         assert isinstance(storage, AtomicStorage)
@@ -503,7 +514,7 @@ class Store:
 
     def _file(self, path: Path) -> AtomicStorage:
         """A data file read and written whole, without TinyDB's tables (the index)."""
-        storage = AtomicStorage(path, refuse_link=self._link_refused, access=self._access)
+        storage = AtomicStorage(path, refuse_link=self._refuse_link, access=self._access)
         self._opened(storage, report=True)
         return storage
 
@@ -514,14 +525,10 @@ class Store:
         for damaged in storage.damaged if report else ():
             self._report_damage(damaged)
 
-    def _link_refused(self, target: Path) -> str | None:
-        """Why a data file that is a link to `target` (an ordinary file) is not followed."""
-        own = (self.folder.resolve(), (self.folder / "games").resolve())
-        if any(target.is_relative_to(folder) for folder in own):
-            return N_("it is a link to another file in the data folder")
-        if target in self._landings:
-            return N_("it is a link to a file another data file already leads to")
-        return None
+    @property
+    def _refuse_link(self) -> Callable[[Path], str | None]:
+        """`link_refused` for this store's files (which do not hold on to the store)."""
+        return functools.partial(link_refused, self.folder, self._landings)
 
     def _report_damage(self, damaged: Damaged) -> None:
         file = self._relative(damaged.path)
