@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 
 from .files import AtomicStorage
-from .summaries import DELETED_AT, Summary, newest_first, summaries_of
+from .summaries import DELETED_AT, ID, Summary, newest_first, summaries_of
 
 TABLE, DOCUMENT = "summaries", "all"
 OLD_TABLE = "games"  # schema version 6 and before: one document per summary
@@ -105,7 +105,7 @@ class Index:
             self._save({**self._summaries, **changed})
 
     def remove_ids(self, game_ids: Iterable[str]) -> None:
-        gone = set(game_ids) & set(self._summaries)
+        gone = {game_id for game_id in game_ids if game_id in self._summaries}
         if gone:
             self._save({k: v for k, v in self._summaries.items() if k not in gone})
 
@@ -129,4 +129,4 @@ class Index:
 def _under(game_id: str, summary: Summary) -> Summary:
     """`summary` kept under `game_id`: a summary names the game it is listed under (a record
     whose ``meta.id`` is not the id it is stored under is listed under the stored one)."""
-    return summary if summary.id == game_id else Summary([game_id, *summary.row[1:]])
+    return summary if summary.id == game_id else Summary([game_id, *summary.row[ID + 1 :]])

@@ -16,7 +16,7 @@ seats:
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from types import MappingProxyType
 from typing import Any, Final, cast, final
 
@@ -167,8 +167,8 @@ class Summary:
     # --- as stored ---------------------------------------------------------------------------
 
     @property
-    def row(self) -> Row:
-        """The row the index file keeps (storage's own: never to be changed)."""
+    def row(self) -> Sequence[Scalar]:
+        """The row the index file keeps (the summary's own: read, never changed)."""
         return self._row
 
     def to_dict(self) -> dict[str, Any]:

@@ -108,10 +108,6 @@ def changed(index: int, value: Any) -> list[Any]:
     return row
 
 
-def totals_at(row: list[Any]) -> int:
-    return HEAD + row[PLAYERS]
-
-
 BAD_ROWS: dict[str, Any] = {
     "not a list": {"id": "f1"},
     "too short": a_row()[: HEAD - 1],
