@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 
 from .files import AtomicStorage
-from .summaries import DELETED_AT, ID, Summary, newest_first, summaries_of
+from .summaries import ID, Summary, in_and_out_of_bin, newest_first, summaries_of
 
 TABLE, DOCUMENT = "summaries", "all"
 OLD_TABLE = "games"  # schema version 6 and before: one document per summary
@@ -86,12 +86,8 @@ class Index:
         """The summaries of the games in the history (`deleted`: in the bin), newest first:
         sorted once per change of the index."""
         if self._sorted is None:
-            every = newest_first(self._summaries.values())
-            in_bin = [s for s in every if s.row[DELETED_AT] is not None]
-            self._sorted = {
-                False: [s for s in every if s.row[DELETED_AT] is None] if in_bin else every,
-                True: in_bin,
-            }
+            kept, binned = in_and_out_of_bin(newest_first(self._summaries.values()))
+            self._sorted = {False: kept, True: binned}
         return list(self._sorted[deleted])
 
     # --- changing (one write each) -------------------------------------------------------------

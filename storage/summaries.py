@@ -412,3 +412,11 @@ def newest_first(summaries: Iterable[Summary]) -> list[Summary]:
     starts = [summary._row[STARTED] or "" for summary in found]
     order = sorted(range(len(found)), key=starts.__getitem__, reverse=True)
     return [found[i] for i in order]
+
+
+def in_and_out_of_bin(summaries: list[Summary]) -> tuple[list[Summary], list[Summary]]:
+    """(the summaries not in the bin, those in it), each in the order given."""
+    binned = [summary for summary in summaries if summary._row[DELETED_AT] is not None]
+    if not binned:
+        return summaries, binned
+    return [summary for summary in summaries if summary._row[DELETED_AT] is None], binned
