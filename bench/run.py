@@ -104,7 +104,7 @@ def build(folder: Path, records: list[dict[str, Any]]) -> dict[str, float]:
     store = Store.open(ours)
     ours_seconds = timed(lambda: store.add_games(records))
     store.close()
-    docs = [{"record": r, "summary": summarize(r)} for r in records]
+    docs = [{"record": r, "summary": summarize(r).to_dict()} for r in records]
     db = TinyDB(naive)
     naive_seconds = timed(lambda: db.insert_multiple(docs))
     db.close()
@@ -148,13 +148,13 @@ def measure_naive(path: Path, samples: int) -> dict[str, float]:
     names, rounds = new_game_rounds(rng, samples)
     options = {"first_dealer": names[0], "variants": [], "end_value": 10**6}
     record = generators.envelope("black-spy", [{"name": n} for n in names], options)
-    doc_id = db.insert({"record": record, "summary": summarize(record)})
+    doc_id = db.insert({"record": record, "summary": summarize(record).to_dict()})
 
     def append(round_: dict[str, Any]) -> None:
         current = db.get(doc_id=doc_id)["record"]  # type: ignore[index]
         changed = {**current, "rounds": [*current["rounds"], round_]}
         scoring.replay(changed)
-        db.update({"record": changed, "summary": summarize(changed)}, doc_ids=[doc_id])
+        db.update({"record": changed, "summary": summarize(changed).to_dict()}, doc_ids=[doc_id])
 
     record_round = [timed(lambda r=r: append(r)) for r in rounds]
     warm = [timed(lambda: [d["summary"] for d in db.all()]) for _ in range(3)]

@@ -1,35 +1,44 @@
 """Statistics over many games, from their summaries (no records needed): per player and game,
 and head to head. Only finished games count.
 
-A summary is what storage keeps per game: ``game``, ``players``, ``finished``, ``winners``,
-``totals`` (JSON numbers), ``places`` (1 = best, by the game's own result) and ``facts`` (each
-player's game figures, from `GameRules`). A game that ``needs_correction`` (stored before a
-rule it breaks) counts nowhere until it is corrected.
+A summary is what storage keeps per game (read-only): ``game``, ``players``, ``finished``,
+``winners``, ``totals`` (JSON numbers), ``places`` (1 = best, by the game's own result) and
+``facts`` (each player's game figures, from `GameRules`). A game that ``needs_correction``
+(stored before a rule it breaks) counts nowhere until it is corrected.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Iterable
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import TypedDict
+from typing import Protocol
 
 from .registry import GAMES
 from .table import folded_name, name_key
 
 
-class Summary(TypedDict):
+class Summary(Protocol):
     """What statistics read of a game's summary (storage's summaries hold more)."""
 
-    game: str
-    players: list[str]
-    finished: bool
-    winners: list[str]
-    totals: dict[str, int | float]  # JSON numbers
-    places: dict[str, int]
-    facts: dict[str, dict[str, int]]
-    needs_correction: int | None
-    deleted_at: str | None
+    @property
+    def game(self) -> str: ...
+    @property
+    def players(self) -> Sequence[str]: ...
+    @property
+    def finished(self) -> bool: ...
+    @property
+    def winners(self) -> Sequence[str]: ...
+    @property
+    def totals(self) -> Mapping[str, int | float]: ...  # JSON numbers
+    @property
+    def places(self) -> Mapping[str, int]: ...
+    @property
+    def facts(self) -> Mapping[str, Mapping[str, int]]: ...
+    @property
+    def needs_correction(self) -> int | None: ...
+    @property
+    def deleted_at(self) -> str | None: ...
 
 
 @dataclass
@@ -68,7 +77,7 @@ def _seat(summary: Summary, names: Collection[str]) -> str | None:
     """The name `summary` has for the player known by any of `names` (case-insensitively,
     or written in look-alike characters of another script): their own spelling first, since
     a game stored before look-alikes were one name may seat Anna beside "Аnna"."""
-    seated: list[str] = summary["players"]
+    seated = summary.players
     ways: tuple[Callable[[str], str], ...] = (str, folded_name, name_key)
     for key in ways:
         keys = {key(n) for n in names}
@@ -80,11 +89,7 @@ def _seat(summary: Summary, names: Collection[str]) -> str | None:
 
 def finished(summaries: Iterable[Summary]) -> list[Summary]:
     """The games that count: finished, not in the bin, not waiting for a correction."""
-    return [
-        s
-        for s in summaries
-        if s.get("finished") and not s.get("deleted_at") and s.get("needs_correction") is None
-    ]
+    return [s for s in summaries if s.finished and not s.deleted_at and s.needs_correction is None]
 
 
 def player_stats(
@@ -93,9 +98,10 @@ def player_stats(
     """Per game, the record of the player who played under any of `names` (a renamed player's
     former names count too).
 
-    >>> games = [{"game": "spy", "players": ["Anna", "Ben"], "finished": True,
-    ...           "winners": ["Anna"], "totals": {"Anna": 1, "Ben": 2},
-    ...           "places": {"Anna": 1, "Ben": 2}, "facts": {}}]
+    >>> from types import SimpleNamespace
+    >>> games = [SimpleNamespace(game="spy", players=["Anna", "Ben"], finished=True,
+    ...          winners=["Anna"], totals={"Anna": 1, "Ben": 2}, places={"Anna": 1, "Ben": 2},
+    ...          facts={}, needs_correction=None, deleted_at=None)]
     >>> stats = player_stats(games, ["anna"])["spy"]
     >>> (stats.games, stats.wins, stats.best)
     (1, 1, Fraction(1, 1))
@@ -105,11 +111,11 @@ def player_stats(
         name = _seat(summary, names)
         if name is None:
             continue
-        stats = result.setdefault(summary["game"], PlayerGameStats(summary["game"]))
+        stats = result.setdefault(summary.game, PlayerGameStats(summary.game))
         stats.games += 1
-        stats.wins += name in summary["winners"]
-        stats.scores.append(Fraction(str(summary["totals"][name])))
-        for fact, value in summary.get("facts", {}).get(name, {}).items():
+        stats.wins += name in summary.winners
+        stats.scores.append(Fraction(str(summary.totals[name])))
+        for fact, value in summary.facts.get(name, {}).items():
             stats.facts[fact] = stats.facts.get(fact, 0) + int(value)
     return result
 
@@ -135,9 +141,9 @@ def head_to_head(
         a, b = _seat(summary, first), _seat(summary, second)
         if a is None or b is None or a == b:
             continue
-        record = result.setdefault(summary["game"], HeadToHead(summary["game"]))
+        record = result.setdefault(summary.game, HeadToHead(summary.game))
         record.games += 1
-        place_a, place_b = summary["places"][a], summary["places"][b]
+        place_a, place_b = summary.places[a], summary.places[b]
         if place_a == place_b:
             record.level += 1
         elif place_a < place_b:

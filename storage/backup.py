@@ -212,7 +212,7 @@ def export_backup(store: Store, game_id: str | None = None) -> dict[str, Any]:
 def needing_correction(store: Store, document: dict[str, Any]) -> list[tuple[str, RecordError]]:
     """The games of an exported backup that an import refuses until they are corrected (stored
     before a rule they break), each with its first problem."""
-    flagged = {s["id"] for s in store.summaries() if s.get("needs_correction") is not None}
+    flagged = {s.id for s in store.summaries() if s.needs_correction is not None}
     found: list[tuple[str, RecordError]] = []
     for record in document["games"]:
         game_id = str(record.get("meta", {}).get("id"))
@@ -246,22 +246,22 @@ def csv_of_history(summaries: list[Summary]) -> str:
         ["game_id", "game", "started", "ended", "rounds", "finished", "player", "total", "won"]
     )
     for summary in summaries:
-        for name in summary["players"]:
+        for name in summary.players:
             writer.writerow(
                 [
                     *cells(
                         [
-                            summary["id"],
-                            summary["game"],
-                            summary["started"] or "",
-                            summary["ended"] or "",
+                            summary.id,
+                            summary.game,
+                            summary.started or "",
+                            summary.ended or "",
                         ]
                     ),
-                    summary["rounds"],
-                    summary["finished"],
+                    summary.rounds,
+                    summary.finished,
                     safe_cell(name),
-                    summary["totals"][name],
-                    name in summary["winners"],
+                    summary.totals[name],
+                    name in summary.winners,
                 ]
             )
     return out.getvalue()

@@ -7,51 +7,39 @@ English, shown to the user inside a translated notice) why it cannot be used.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import scoring
 from scoring.reader import Reader
 from scoring.table import read_birth, read_name
 
-SUMMARY_KEYS = frozenset(
-    {
-        "id",
-        "game",
-        "players",
-        "started",
-        "ended",
-        "rounds",
-        "finished",
-        "winners",
-        "leaders",
-        "totals",
-        "places",
-        "facts",
-        "needs_correction",
-        "active",
-        "deleted_at",
-    }
-)
 JOURNAL_OPERATIONS = frozenset({"finish", "edit", "delete", "reopen"})
 IMPORT_PARTS = ("archived", "index", "active", "players")
 
 
-def game_problem(doc: Any) -> str | None:
+Replayed = Callable[[dict[str, Any], scoring.Replay, scoring.Correction | None], None]
+
+
+def game_problem(doc: Any, replayed: Replayed | None = None) -> str | None:
     """A stored game: ``{"record": <a record that can be opened>, "deleted_at": time|None}``.
 
     A record may break a rule in its rounds (it then needs a correction); outside its rounds
-    it must be valid, or the game cannot be shown at all.
+    it must be valid, or the game cannot be shown at all. `replayed` is given the replay of
+    a game that can be opened (and its correction), for what else needs it.
     """
     if not isinstance(doc, dict) or not isinstance(doc.get("record"), dict):
         return "it holds no game record"
     if not isinstance(doc.get("deleted_at"), str | None):
         return "its deletion time is not a time"
     try:
-        scoring.replay_until_broken(doc["record"])
+        result, correction = scoring.replay_until_broken(doc["record"])
     except scoring.InvalidRecord as invalid:
         return str(invalid.errors[0])
     except RecursionError:
         return "it is nested too deeply"
+    if replayed is not None:
+        replayed(doc, result, correction)
     return None
 
 
@@ -111,12 +99,6 @@ def history_problem(doc: Any) -> str | None:
         steps = doc.get(part)
         if not isinstance(steps, list) or not all(isinstance(s, dict) for s in steps):
             return "it is not an undo history"
-    return None
-
-
-def summary_problem(doc: Any) -> str | None:
-    if not isinstance(doc, dict) or not set(doc) >= SUMMARY_KEYS:
-        return "it is not a game summary"
     return None
 
 

@@ -4,7 +4,8 @@ Files in the data folder, each a TinyDB database on `AtomicStorage`:
 
     debrief.json     meta (schema version), players (the roster), settings
     active.json      games in progress: recording a round rewrites only this small file
-    index.json       one summary per finished game (derived data: rebuilt if damaged)
+    index.json       one summary per finished game, one row each (derived data: rebuilt if
+                     damaged; see `index`)
     games/NN.json    finished game records, spread over 64 files by id
     journal.json     present only during a change that touches several files
     drafts.json      the round each device is entering (written just after each tap:
@@ -23,7 +24,8 @@ to look at and export: what is damaged stays where it is, untouched, and is left
 only, and no change is saved until the data is opened again (`files.Access`).
 
 Every record written is validated by `scoring` first: nothing invalid is ever stored. Records
-handed out are copies, so callers cannot change stored data by accident.
+handed out are copies, so callers cannot change stored data by accident; summaries cannot be
+changed at all, so they are handed out as they are kept.
 """
 
 from __future__ import annotations
@@ -31,6 +33,7 @@ from __future__ import annotations
 import contextlib
 import copy
 import datetime as dt
+import functools
 import hashlib
 import json
 import logging
@@ -42,7 +45,7 @@ import weakref
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, ClassVar, TypedDict, cast
+from typing import Any, ClassVar, TypedDict
 
 import filelock
 
@@ -76,12 +79,13 @@ from .files import (
     write_atomically,
     write_failure,
 )
+from .index import Index
 from .paths import data_directory
-from .summaries import Summary, summarize
+from .summaries import Summary, newest_first, summarize
 
 logger = logging.getLogger(__name__)
 
-SCHEMA_VERSION = 6
+SCHEMA_VERSION = 7
 SHARDS = 64
 SPACE_MARGIN = 1024 * 1024  # bytes an import leaves free on the disk
 SHARD_FILE = re.compile(r"^\d{2}\.json$")
@@ -108,23 +112,6 @@ class GameAt:
     result: scoring.Replay  # up to the round to correct, if any
     correction: scoring.Correction | None
     source: object  # the stored record this was made from (a new one is never the same object)
-
-
-def _stored(doc: dict[str, Any]) -> Summary:
-    """A summary from the index (checked when the data was opened), as a copy: a caller that
-    changes it changes nothing stored. Copied by its known shape (`Summary`: lists and dicts
-    of plain values, the facts one level deeper), not by `copy.deepcopy`, which spent 90% of
-    loading a history of 10,000 games."""
-    copied = dict(doc)
-    for key, value in doc.items():
-        if isinstance(value, list):
-            copied[key] = list(value)
-        elif isinstance(value, dict):
-            copied[key] = {
-                inner: dict(item) if isinstance(item, dict) else item
-                for inner, item in value.items()
-            }
-    return cast(Summary, copied)
 
 
 def _player(player_id: str, doc: dict[str, Any]) -> Player:
@@ -217,6 +204,12 @@ def _selectors_dropped(store: Store) -> None:
     store._index.put_many(summaries)
 
 
+def _index_in_rows(store: Store) -> None:
+    """Version 7 keeps the index as one list of rows, not one TinyDB document per summary
+    (issue 25): the summaries read are checked and written anew in that layout once the data
+    is open (`Store._open_files`), none made again."""
+
+
 def _names_kept(store: Store) -> None:
     """Version 5 compares names across scripts too ("Anna" and "Аnna" are one name, issue
     21.7). Stored names are kept as they are, never renamed: the games and roster entries
@@ -274,13 +267,26 @@ MIGRATIONS: dict[int, Callable[[Store], object]] = {
     3: _normalised_names,
     4: _names_kept,
     5: _selectors_dropped,
+    6: _index_in_rows,
 }
 REPORTS: dict[int, Callable[[Store], None]] = {
     2: _report_games_needing_correction,
     4: _report_names_that_look_alike,
 }
-# 4 -> 5 changes no summary, 5 -> 6 makes those it changes again: no replay of every game.
-SAME_INDEX = frozenset({4, 5})
+# 4 -> 5 changes no summary, 5 -> 6 makes those it changes again, 6 -> 7 writes them in
+# rows: no replay of every game.
+SAME_INDEX = frozenset({4, 5, 6})
+
+
+def link_refused(folder: Path, landings: set[Path], target: Path) -> str | None:
+    """Why a data file of `folder` that is a link to `target` (an ordinary file) is not
+    followed (`landings`: where the data files that are links lead already)."""
+    own = (folder.resolve(), (folder / "games").resolve())
+    if any(target.is_relative_to(inside) for inside in own):
+        return N_("it is a link to another file in the data folder")
+    if target in landings:
+        return N_("it is a link to a file another data file already leads to")
+    return None
 
 
 def _device_key(device: str, game_id: str) -> str:
@@ -400,13 +406,15 @@ class Store:
         # Who follows changes in this process: every open tab and device's app state, so each
         # screen redraws when another one changes the data (weak: a closed session just goes).
         self._listeners: list[weakref.WeakMethod[Callable[[], None]]] = []
+        # The summaries of the games in progress, by their record (which a change replaces,
+        # never changes): worked out once, not at every look at the home screen or history.
+        self._active_summaries: dict[int, tuple[Record, str | None, Summary]] = {}
         # Where the data files that are links lead (two may not lead to one file).
         self._landings: set[Path] = set()
         # Nothing can be written here, by anyone (found out below, or while setting the data
         # right): it opens to look at and export, and saves nothing until opened again.
-        self._access = Access(
-            folder, lambda: self.notices.append(err.ReadOnlyData(folder=str(folder)))
-        )
+        notices = self.notices  # not `self`: a closed store is freed at once (no cycle)
+        self._access = Access(folder, lambda: notices.append(err.ReadOnlyData(folder=str(folder))))
         if folder.exists() and not folder.is_dir():
             raise err.NotAFolder(folder=str(folder))
         try:
@@ -475,8 +483,7 @@ class Store:
         self._active = self._database(self.folder / "active.json").documents("games")
         self._shards: dict[str, Documents] = {}
         index_missing = not (self.folder / "index.json").exists()
-        index_db = self._database(self.folder / "index.json")
-        self._index = index_db.documents("games")
+        self._index = Index(self._file(self.folder / "index.json"))
         if games_kept is not None:  # every finished game was in it
             self._archive_lost(games_kept, self._index.ids())
         # What migrations can read first; what the rules of this version accept after them.
@@ -491,15 +498,17 @@ class Store:
         self._keep_aside_unusable(self._active, shapes.game_shape_problem)
         self._migrate()
         self._keep_aside_unusable(self._main.documents("players"), shapes.player_problem)
-        self._keep_aside_unusable(self._active, shapes.game_problem)
-        self._recover_journal()
-        index_unusable = bool(self._index.file.damaged) or any(
-            shapes.summary_problem(doc) for _, doc in self._index.docs()
+        self._keep_aside_unusable(
+            self._active, lambda doc: shapes.game_problem(doc, self._replayed_active)
         )
-        if index_unusable or (index_missing and any(self._shard_files())):
+        self._recover_journal()
+        if self._index.unusable or (index_missing and any(self._shard_files())):
             self._rebuild_index()
         elif index_missing:  # a new folder: an index that exists means "trust it" from now on
             self._replace_index({})
+        elif self._index.old_layout:  # written before version 7: in rows from now on
+            with contextlib.suppress(err.StorageError):  # the disk is full: again next time
+                self._index.save()
         self._keeper = DraftKeeper(self._drafts, self._access, self._drafts.docs())
         self._keeper.leave(self._ended_drafts())
 
@@ -548,24 +557,30 @@ class Store:
 
     def _database(self, path: Path, report: bool = True) -> Database:
         db = Database(
-            path, storage=AtomicStorage, refuse_link=self._link_refused, access=self._access
+            path, storage=AtomicStorage, refuse_link=self._refuse_link, access=self._access
         )
         storage = db.storage
         assert isinstance(storage, AtomicStorage)
-        if storage.lands_on != path:
+        self._opened(storage, report)
+        return db
+
+    def _file(self, path: Path) -> AtomicStorage:
+        """A data file read and written whole, without TinyDB's tables (the index)."""
+        storage = AtomicStorage(path, refuse_link=self._refuse_link, access=self._access)
+        self._opened(storage, report=True)
+        return storage
+
+    def _opened(self, storage: AtomicStorage, report: bool) -> None:
+        """Note where a data file just opened lands, and report what was damaged in it."""
+        if storage.lands_on != storage.path:
             self._landings.add(storage.lands_on)
         for damaged in storage.damaged if report else ():
             self._report_damage(damaged)
-        return db
 
-    def _link_refused(self, target: Path) -> str | None:
-        """Why a data file that is a link to `target` (an ordinary file) is not followed."""
-        own = (self.folder.resolve(), (self.folder / "games").resolve())
-        if any(target.is_relative_to(folder) for folder in own):
-            return N_("it is a link to another file in the data folder")
-        if target in self._landings:
-            return N_("it is a link to a file another data file already leads to")
-        return None
+    @property
+    def _refuse_link(self) -> Callable[[Path], str | None]:
+        """`link_refused` for this store's files (which do not hold on to the store)."""
+        return functools.partial(link_refused, self.folder, self._landings)
 
     def _report_damage(self, damaged: Damaged) -> None:
         file = self._relative(damaged.path)
@@ -657,9 +672,7 @@ class Store:
 
     def _forget_summaries(self, game_ids: set[str]) -> None:
         """Archived games kept aside leave the list of finished games."""
-        listed = [game_id for game_id in game_ids if self._index.has(game_id)]
-        if listed:
-            self._index.remove_ids(listed)
+        self._index.remove_ids(game_ids)
 
     def _archive_lost(self, damaged: Damaged, lost: list[str]) -> None:
         """An archive file (or the folder of them) could not be read and was kept aside: its
@@ -815,8 +828,7 @@ class Store:
         shard = self._shard(shard_of(game_id))
         if shard.has(game_id):
             shard.remove_ids([game_id])
-        if self._index.has(game_id):
-            self._index.remove_ids([game_id])
+        self._index.remove_ids([game_id])
 
     # --- games -----------------------------------------------------------------------------
 
@@ -1144,41 +1156,73 @@ class Store:
         """Summaries of every game, newest first: finished ones from the index, games in
         progress worked out now. `deleted=True` lists the bin instead."""
         key = name_key(player) if player else None
+        keys: dict[str, str] = {}  # name_key of each name seen (a few names, many games)
+
+        def chosen(summary: Summary) -> bool:
+            if game is not None and summary.game != game:
+                return False
+            if key is None:
+                return True
+            for name in summary.players:
+                if name not in keys:
+                    keys[name] = name_key(name)
+                if keys[name] == key:
+                    return True
+            return False
+
         with self._lock:
-            found = [_stored(doc) for _, doc in self._index.docs()]
-            found += [self._active_summary(game_id, doc) for game_id, doc in self._active.docs()]
-        chosen = [
-            s
-            for s in found
-            if (s["deleted_at"] is not None) == deleted
-            and (game is None or s["game"] == game)
-            and (key is None or key in (name_key(n) for n in s["players"]))
-        ]
-        chosen.sort(key=lambda s: s["started"] or "", reverse=True)
-        return chosen
+            found = self._index.newest_first(deleted)
+            active = self._active_summaries_now()
+        playing = [s for s in active if (s.deleted_at is not None) == deleted and chosen(s)]
+        if game is not None or key is not None:
+            found = [s for s in found if chosen(s)]
+        return newest_first([*found, *playing]) if playing else found
 
     def summary(self, game_id: str) -> Summary:
         """One game's summary (in progress or finished, in the bin or not)."""
         with self._lock:
             table, doc = self._find(game_id)
             if table is self._active:
-                return self._active_summary(game_id, doc)
-            stored = self._index.get_doc(game_id)
-            return self._archived_summary(doc) if stored is None else _stored(stored)
+                return self._active_summary(doc)
+            stored = self._index.get(game_id)
+            return self._archived_summary(doc) if stored is None else stored
 
     def active_games(self) -> list[Summary]:
         """Games in progress, newest first (for the home screen)."""
         with self._lock:
-            found = [self._active_summary(game_id, doc) for game_id, doc in self._active.docs()]
-        found = [s for s in found if s["deleted_at"] is None]
-        found.sort(key=lambda s: s["started"] or "", reverse=True)
+            found = self._active_summaries_now()
+        return newest_first(s for s in found if s.deleted_at is None)
+
+    def _active_summaries_now(self) -> list[Summary]:
+        """The summary of every game in progress (and forgetting those of records gone)."""
+        docs = [doc for _, doc in self._active.docs()]
+        found = [self._active_summary(doc) for doc in docs]
+        kept = {id(doc["record"]) for doc in docs}
+        self._active_summaries = {
+            key: value for key, value in self._active_summaries.items() if key in kept
+        }
         return found
 
-    def _active_summary(self, game_id: str, doc: dict[str, Any]) -> Summary:
-        """A game in progress summed up from its kept replay (home draws it at every change)."""
-        at = self._game_at(game_id, doc)
-        deleted_at = doc.get("deleted_at")
-        return summarize(at.record, at.result, True, deleted_at, at.correction)
+    def _active_summary(self, doc: dict[str, Any]) -> Summary:
+        record, deleted_at = doc["record"], doc.get("deleted_at")
+        kept = self._active_summaries.get(id(record))
+        if kept is not None and kept[0] is record and kept[1] == deleted_at:
+            return kept[2]
+        at = self._game_at(str(record["meta"]["id"]), doc)  # the screens' replay, kept
+        replayed = (at.result, at.correction)
+        summary = summarize(record, active=True, deleted_at=deleted_at, replayed=replayed)
+        self._active_summaries[id(record)] = (record, deleted_at, summary)
+        return summary
+
+    def _replayed_active(
+        self, doc: dict[str, Any], result: scoring.Replay, correction: scoring.Correction | None
+    ) -> None:
+        """A game in progress checked at start-up: its summary made from that replay."""
+        record, deleted_at = doc["record"], doc.get("deleted_at")
+        summary = summarize(
+            record, active=True, deleted_at=deleted_at, replayed=(result, correction)
+        )
+        self._active_summaries[id(record)] = (record, deleted_at, summary)
 
     def all_records(self, include_deleted: bool = False) -> Iterator[Record]:
         """Every record (copies): games in progress first, then the archive file by file."""
@@ -1237,7 +1281,7 @@ class Store:
                 doc = {"record": stored, "deleted_at": None}
                 if record["meta"].get("ended") or result.finished:
                     change["archived"].setdefault(shard_of(game_id), {})[game_id] = doc
-                    change["index"][game_id] = summarize(stored, result)
+                    change["index"][game_id] = summarize(stored, result).to_dict()
                 else:
                     change["active"][game_id] = doc
             taken = {name_key(p["name"]) for p in self.players(include_archived=True)}
@@ -1268,7 +1312,14 @@ class Store:
         """Write an import's games, summaries and players: one write per file (idempotent)."""
         for shard, docs in change["archived"].items():
             self._shard(shard).put_many(docs)
-        self._index.put_many(change["index"])
+        summaries = {}
+        for game_id, value in change["index"].items():
+            summary = Summary.from_dict(value)
+            if summary is None:  # a journal changed since it was written: made again
+                self._index.mark_unusable()
+            else:
+                summaries[game_id] = summary
+        self._index.put_many(summaries)
         self._active.put_many(change["active"])
         self._main.documents("players").put_many(change["players"])
 

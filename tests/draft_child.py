@@ -36,7 +36,7 @@ def main() -> None:
     store = Store.open(folder)
     games = store.active_games()
     if games:
-        game_id = games[0]["id"]
+        game_id = games[0].id
     else:
         players = [{"name": name} for name in NAMES]
         game_id = store.create_game("black-spy", players, OPTIONS)["meta"]["id"]

@@ -67,12 +67,12 @@ def check_after_kill(folder: Path, reported: dict[str, tuple[int, str]], last: s
     try:
         assert [n.code for n in store.notices if n.code != "InterruptedWorkCompleted"] == []
         assert store.check()[1] == []
-        summaries = {s["id"]: s for s in store.summaries()}
+        summaries = {s.id: s for s in store.summaries()}
         for game_id, (rounds, state) in reported.items():
             assert game_id in summaries, f"reported game {game_id} is lost"
             actual = (
-                summaries[game_id]["rounds"],
-                "active" if summaries[game_id]["active"] else "finished",
+                summaries[game_id].rounds,
+                "active" if summaries[game_id].active else "finished",
             )
             if game_id == last:  # the step after the last report may have been done too
                 assert actual in next_states(rounds, state), f"{game_id}: {actual}"
@@ -81,7 +81,7 @@ def check_after_kill(folder: Path, reported: dict[str, tuple[int, str]], last: s
                 assert actual == (rounds, state), f"{game_id}: {actual} != {(rounds, state)}"
         unreported = set(summaries) - set(reported)
         assert len(unreported) <= 1  # a game created but not reported yet
-        assert all(summaries[g]["rounds"] == 0 for g in unreported)
+        assert all(summaries[g].rounds == 0 for g in unreported)
         reported.update({g: (0, "active") for g in unreported})
     finally:
         store.close()

@@ -40,9 +40,9 @@ def test_a_damaged_folder_opens_keeps_aside_what_is_bad_and_says_so_once(
         store.check()  # reads everything (archive files are otherwise read on first use)
         assert store.notices, "the damage is reported"
         assert all(notice.message for notice in store.notices)
-        ids = {s["id"] for s in store.summaries()}
+        ids = {s.id for s in store.summaries()}
         assert {"finished-1", "active-1"} - KEPT_ASIDE.get(damage, set()) <= ids
-        assert [s["id"] for s in store.active_games()] == ["active-1"]
+        assert [s.id for s in store.active_games()] == ["active-1"]
         assert "Greta" in [p["name"] for p in store.players()]
         store.load_game("active-1")
     finally:
@@ -60,7 +60,7 @@ def test_every_damage_at_once(tmp_path: Path) -> None:
     store = Store.open(folder)
     try:
         assert len(store.notices) >= 5
-        assert [s["id"] for s in store.active_games()] == ["active-1"]
+        assert [s.id for s in store.active_games()] == ["active-1"]
     finally:
         store.close()
 
@@ -193,9 +193,9 @@ def test_a_damaged_read_only_folder_opens_with_everything_else_and_nothing_is_wr
             assert len(codes) >= 2, "the damage is reported too"
         for notice in store.notices:
             assert notice.message and Translator("de").problem(notice) != notice.message
-        ids = {s["id"] for s in store.summaries()}
+        ids = {s.id for s in store.summaries()}
         assert {"finished-1", "active-1"} - games_left_out(damage) <= ids
-        assert [s["id"] for s in store.active_games()] == ["active-1"]
+        assert [s.id for s in store.active_games()] == ["active-1"]
         assert "Greta" in [p["name"] for p in store.players()]
         store.load_game("active-1")
         exported = backup.export_backup(store)

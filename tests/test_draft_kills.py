@@ -63,8 +63,8 @@ def check_after_kill(folder: Path, lines: list[str]) -> None:
         assert [n.message for n in store.notices] == []
         assert store.check()[1] == []
         [game] = store.active_games()
-        stored = game["rounds"]
-        draft = store.draft("phone", game["id"])
+        stored = game.rounds
+        draft = store.draft("phone", game.id)
         assert stored in (rounds, rounds + 1), (stored, rounds)  # a save under way may land
         if stored == rounds + 1:  # saved with its draft, in one write: the draft is over
             assert draft is None, (draft, lines[-3:])

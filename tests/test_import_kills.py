@@ -93,7 +93,7 @@ def imported(folder: Path, document: dict[str, Any]) -> tuple[int, int]:
         completed = {"InterruptedWorkCompleted", "InterruptedImportCompleted"}
         assert [n.code for n in store.notices if n.code not in completed] == []
         assert store.check()[1] == []
-        ids = {s["id"] for s in store.summaries()}
+        ids = {s.id for s in store.summaries()}
         games = sum(g["meta"]["id"] in ids for g in document["games"])
         roster = {p["name"] for p in store.players(include_archived=True)}
         players = sum(p["name"] in roster for p in document["players"])

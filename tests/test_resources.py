@@ -110,7 +110,7 @@ def test_a_disk_that_fills_during_an_import_finishes_it_later_and_opens_meanwhil
     opened = Store.open(folder)  # the disk is still full
     try:
         assert "ImportWaitsForSpace" in [n.code for n in opened.notices]
-        assert {s["id"] for s in opened.summaries()} <= {r["meta"]["id"] for r in records}
+        assert {s.id for s in opened.summaries()} <= {r["meta"]["id"] for r in records}
         with pytest.raises(err.DiskFull):
             opened.create_game("spy", SPY, {})
     finally:
@@ -143,7 +143,7 @@ def test_a_read_only_folder_opens_for_reading_and_says_why_nothing_can_be_saved(
     store = Store.open(folder)
     try:
         assert "ReadOnlyData" in [n.code for n in store.notices]
-        assert [s["id"] for s in store.active_games()] == [game_id]
+        assert [s.id for s in store.active_games()] == [game_id]
         assert store.check()[1] == []
         with pytest.raises(err.DataReadOnly) as refused:
             store.append_round(game_id, {"event": "target", "by": "Anna", "base": "Ben"})

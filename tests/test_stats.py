@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import random
 from fractions import Fraction
+from types import SimpleNamespace
 
 import generators
 from builders import CODE, SCENARIOS, T3, T4, T5, kompromat_game, mission
@@ -13,11 +14,11 @@ from hypothesis import strategies as st
 
 import scoring
 from scoring.stats import head_to_head, player_stats
-from storage.summaries import summarize
+from storage.summaries import Summary, summarize
 
 
-def summary_of(record: dict) -> dict:
-    return {**summarize(record), "deleted_at": None}
+def summary_of(record: dict, deleted_at: str | None = None) -> Summary:
+    return summarize(record, deleted_at=deleted_at)
 
 
 def finished_spywhere() -> dict:
@@ -34,7 +35,7 @@ def test_figures_for_a_known_game() -> None:
 
 def test_unfinished_and_deleted_games_do_not_count() -> None:
     unfinished = json.loads((SCENARIOS / "black-spy-basic.json").read_text())
-    deleted = {**summary_of(finished_spywhere()), "deleted_at": "2026-11-21T20:00:00+00:00"}
+    deleted = summary_of(finished_spywhere(), deleted_at="2026-11-21T20:00:00+00:00")
     assert player_stats([summary_of(unfinished), deleted], ["Anna"]) == {}
 
 
@@ -42,9 +43,9 @@ def test_lowest_is_best_in_black_spy() -> None:
     rng = random.Random(3)
     records = [generators.black_spy_record(rng, count=3) for _ in range(20)]
     summaries = [summary_of(r) for r in records if scoring.replay(r).finished]
-    name = summaries[0]["players"][0]
+    name = summaries[0].players[0]
     stats = player_stats(summaries, [name])["black-spy"]
-    mine = [Fraction(str(s["totals"][name])) for s in summaries if name in s["players"]]
+    mine = [Fraction(str(s.totals[name])) for s in summaries if name in s.players]
     assert (stats.best, stats.worst) == (min(mine), max(mine))
     assert stats.games == len(mine)
 
@@ -78,8 +79,12 @@ def test_head_to_head_counts_who_finished_ahead() -> None:
     assert (record.games, record.first_ahead, record.second_ahead, record.level) == (1, 1, 0, 0)
     level = head_to_head([summary], ["Ben"], ["Dirk"])["spywhere"]
     assert level.level == 1
-    spy = summary_of(json.loads((SCENARIOS / "spy-three-players.json").read_text()))
-    spy["finished"] = True  # places: lower is better
+    spy = Summary.from_dict(
+        {
+            **summary_of(json.loads((SCENARIOS / "spy-three-players.json").read_text())).to_dict(),
+            "finished": True,  # places: lower is better
+        }
+    )
     assert head_to_head([spy], ["Ben"], ["Anna"])["spy"].first_ahead == 1
 
 
@@ -120,7 +125,7 @@ def test_a_game_length_needs_two_comparable_times() -> None:
     from views.history import length
     from views.i18n import Translator
 
-    summary = {"started": "2026-11-20T19:30:00", "ended": "2026-11-20T21:00:00+01:00"}
+    summary = SimpleNamespace(started="2026-11-20T19:30:00", ended="2026-11-20T21:00:00+01:00")
     assert length(Translator("en"), summary) is None
-    both = {"started": "2026-11-20T19:30:00+01:00", "ended": "2026-11-20T21:00:00+01:00"}
+    both = SimpleNamespace(started="2026-11-20T19:30:00+01:00", ended="2026-11-20T21:00:00+01:00")
     assert length(Translator("en"), both) == "1 h 30 min"

@@ -26,6 +26,12 @@ from storage.summaries import summarize
 SPY_PLAYERS = [{"name": "Anna"}, {"name": "Ben"}, {"name": "Carla"}]
 
 
+def index_as_before_version_7(folder: Path, summaries: dict[str, dict[str, Any]]) -> None:
+    """Write the index as Debrief did up to schema version 6: a TinyDB table ``games``, one
+    document per summary (a JSON object)."""
+    (folder / "index.json").write_text(json.dumps({"games": summaries}), encoding="utf-8")
+
+
 def target(by: str, base: str) -> dict[str, Any]:
     return {"event": "target", "by": by, "base": base}
 
@@ -77,16 +83,16 @@ def test_folder_is_created_on_first_use(tmp_path: Path) -> None:
 def test_a_game_from_start_to_history(store: Store) -> None:
     record = store.create_game("spy", SPY_PLAYERS, {}, notes="Friday")
     game_id = record["meta"]["id"]
-    assert store.active_games()[0]["id"] == game_id
+    assert store.active_games()[0].id == game_id
     for base in ["Ben"] * 4 + ["Carla"] * 4:
         result = store.append_round(game_id, target("Anna", base))
     assert result.finished and result.winners == ["Anna"]
-    assert store.active_games()[0]["winners"] == ["Anna"]
+    assert store.active_games()[0].winners == ("Anna",)
     store.finish_game(game_id)
     assert store.active_games() == []
     [summary] = store.summaries()
-    assert summary["id"] == game_id and summary["rounds"] == 8 and not summary["active"]
-    assert summary["winners"] == ["Anna"] and summary["ended"] is not None
+    assert summary.id == game_id and summary.rounds == 8 and not summary.active
+    assert summary.winners == ("Anna",) and summary.ended is not None
     assert store.load_game(game_id)["meta"]["notes"] == "Friday"
 
 
@@ -145,9 +151,9 @@ def test_edits_to_finished_games_update_the_history(store: Store) -> None:
     store.append_round(game_id, target("Anna", "Ben"))
     store.finish_game(game_id)
     store.append_round(game_id, target("Anna", "Ben"))
-    assert store.summaries()[0]["rounds"] == 2
+    assert store.summaries()[0].rounds == 2
     store.reopen_game(game_id)
-    assert store.is_active(game_id) and store.summaries()[0]["active"]
+    assert store.is_active(game_id) and store.summaries()[0].active
     with pytest.raises(err.GameNotFinished):
         store.reopen_game(game_id)
     store.finish_game(game_id)
@@ -162,9 +168,9 @@ def test_delete_and_restore(store: Store) -> None:
     for game_id in (active, done):
         store.delete_game(game_id)
     assert store.summaries() == [] and store.active_games() == []
-    assert {s["id"] for s in store.summaries(deleted=True)} == {active, done}
+    assert {s.id for s in store.summaries(deleted=True)} == {active, done}
     store.restore_game(done)
-    assert [s["id"] for s in store.summaries()] == [done]
+    assert [s.id for s in store.summaries()] == [done]
     with pytest.raises(err.GameNotFound):
         store.load_game("nope")
 
@@ -178,11 +184,11 @@ def test_summaries_newest_first_and_filters(store: Store) -> None:
         started="2026-02-01T20:00:00+01:00",
     )
     store.finish_game(first["meta"]["id"])
-    ids = [s["id"] for s in store.summaries()]
+    ids = [s.id for s in store.summaries()]
     assert ids == [second["meta"]["id"], first["meta"]["id"]]
-    assert [s["id"] for s in store.summaries(game="spy")] == [first["meta"]["id"]]
+    assert [s.id for s in store.summaries(game="spy")] == [first["meta"]["id"]]
     assert len(store.summaries(player="ANNA")) == 2
-    assert [s["id"] for s in store.summaries(player="Dirk")] == [second["meta"]["id"]]
+    assert [s.id for s in store.summaries(player="Dirk")] == [second["meta"]["id"]]
 
 
 def test_recording_a_round_does_not_rewrite_the_history(store: Store) -> None:
@@ -280,7 +286,7 @@ def test_a_damaged_index_is_rebuilt_from_the_games(tmp_path: Path) -> None:
     store = Store.open(folder)
     try:
         assert [n.code for n in store.notices] == ["DamagedFileKeptAside", "IndexRebuilt"]
-        assert [s["id"] for s in store.summaries()] == ["s1"]
+        assert [s.id for s in store.summaries()] == ["s1"]
     finally:
         store.close()
 
@@ -325,7 +331,7 @@ def test_an_interrupted_finish_is_completed_at_start(tmp_path: Path) -> None:
     store = Store.open(folder)
     try:
         assert [n.code for n in store.notices] == ["InterruptedWorkCompleted"]
-        assert store.active_games() == [] and [s["id"] for s in store.summaries()] == [game_id]
+        assert store.active_games() == [] and [s.id for s in store.summaries()] == [game_id]
         assert not (folder / "journal.json").exists()
     finally:
         store.close()
@@ -375,7 +381,7 @@ def test_check_finds_invalid_records_and_a_stale_index(store: Store) -> None:
     broken = shard.get(doc_id="g2")["record"]
     broken["rounds"][0]["own_cards"]["Anna"] = 99
     shard.put("g2", {"record": broken, "deleted_at": None})
-    store._index.remove(doc_ids=["g2"])
+    store._index.remove_ids(["g2"])
     count, problems = store.check()
     assert count == 2
     assert problems == [
@@ -415,13 +421,14 @@ def test_migration_to_version_2_adds_player_facts_to_summaries(tmp_path: Path) -
     store.add_games([{**scenario("spywhere-four-players"), "meta": {"id": "s1"}}])
     # Make it look like version 1 data: no facts in the summaries.
     store._main.table("meta").update({"version": 1}, doc_ids=["schema"])
-    store._index.update(lambda doc: doc.pop("facts"), doc_ids=["s1"])
-    assert "facts" not in store.summaries()[0]
+    summary = store.summary("s1").to_dict()
+    del summary["facts"]
     store.close()
+    index_as_before_version_7(folder, {"s1": summary})
     store = Store.open(folder)
     try:
         assert store.schema_version == store_module.SCHEMA_VERSION and store.notices == []
-        assert store.summaries()[0]["facts"]["Anna"] == {"correct": 2}
+        assert store.summaries()[0].facts["Anna"] == {"correct": 2}
     finally:
         store.close()
 
@@ -451,6 +458,7 @@ def stale_spywhere() -> dict[str, Any]:
 def stored_by_version_2(folder: Path, active: list[dict], finished: list[dict]) -> None:
     """Write records the way schema version 2 stored them, without today's validation."""
     store = Store.open(folder)
+    index: dict[str, dict[str, Any]] = {}
     for record in active:
         store._active.put(record["meta"]["id"], {"record": record, "deleted_at": None})
     for record in finished:
@@ -459,9 +467,10 @@ def stored_by_version_2(folder: Path, active: list[dict], finished: list[dict]) 
         doc = {"record": record, "deleted_at": None}
         store._shard(shard_of(game_id)).put(game_id, doc)
         summary = {"id": game_id, "game": record["game"], "players": [], "finished": True}
-        store._index.put(game_id, {**summary, "active": False, "deleted_at": None})
+        index[game_id] = {**summary, "active": False, "deleted_at": None}
     store._main.table("meta").update({"version": 2}, doc_ids=["schema"])
     store.close()
+    index_as_before_version_7(folder, index)
 
 
 def test_games_that_break_a_new_rule_are_kept_and_marked_for_correction(tmp_path: Path) -> None:
@@ -485,10 +494,10 @@ def test_games_that_break_a_new_rule_are_kept_and_marked_for_correction(tmp_path
         kompromat_notice = next(n for n in reported if n.params["game_id"] == "k1")
         assert "Anna played no cards on mission 4 of round 1" in kompromat_notice.message
         assert store.load_game("k1") == stale_kompromat()  # kept exactly as it was
-        assert store.summary("k1")["needs_correction"] == 0
-        assert store.summary("s1")["needs_correction"] == 0
-        assert store.summary("good")["needs_correction"] is None
-        assert [s["id"] for s in store.active_games()] == ["k1"]
+        assert store.summary("k1").needs_correction == 0
+        assert store.summary("s1").needs_correction == 0
+        assert store.summary("good").needs_correction is None
+        assert [s.id for s in store.active_games()] == ["k1"]
         from scoring.stats import player_stats
 
         assert player_stats(store.summaries(), ["Anna"])["spywhere"].games == 1  # not s1
@@ -503,7 +512,7 @@ def test_games_that_break_a_new_rule_are_kept_and_marked_for_correction(tmp_path
             store.replace_round("k1", 0, still_invalid)
         fixed = scenario("kompromat-first-round")["rounds"][0]
         store.replace_round("k1", 0, fixed)
-        assert store.summary("k1")["needs_correction"] is None
+        assert store.summary("k1").needs_correction is None
         assert store.load_game("k1")["rounds"][0] == fixed
     finally:
         store.close()
@@ -540,10 +549,10 @@ def test_a_damaged_archive_file_is_kept_aside_once_and_its_games_can_come_back(
         assert len(kept) == 1 and kept[0].count("damaged") == 1, kept
     store = Store.open(folder)
     try:
-        ids = {s["id"] for s in store.summaries()}
+        ids = {s.id for s in store.summaries()}
         assert not ids & {r["meta"]["id"] for r in lost}  # not listed as if still there
         assert store.add_games(lost) == len(lost)  # they can come back
-        assert {s["id"] for s in store.summaries()} >= {r["meta"]["id"] for r in lost}
+        assert {s.id for s in store.summaries()} >= {r["meta"]["id"] for r in lost}
         assert store.check() == (len(records), [])
     finally:
         store.close()
@@ -622,7 +631,7 @@ def test_csv_cells_that_a_spreadsheet_would_run_are_neutralised_scores_stay_numb
         "rounds": [{"event": "target", "by": "+1", "base": "-1"}],
         "meta": {"id": "=cmd|' /C calc'!A0", "started": None, "ended": None, "notes": "@SUM(A1)"},
     }
-    summary = {**summarize(record), "active": True, "deleted_at": None}
+    summary = summarize(record, active=True)
     history = list(csv.reader(io.StringIO(backup.csv_of_history([summary]))))
     game = list(csv.reader(io.StringIO(backup.csv_of_game(record))))
     for row in history[1:] + game:
@@ -659,7 +668,7 @@ def test_a_game_record_stores_its_names_normalised(store: Store) -> None:
     assert [p["name"] for p in record["players"]] == ["Zo\u00eb", "Anna Lena", "Ben"]
     game_id = record["meta"]["id"]
     store.append_round(game_id, {"event": "target", "by": "zoe\u0308", "base": "ANNA LENA"})
-    assert store.summary(game_id)["players"] == ["Zo\u00eb", "Anna Lena", "Ben"]
+    assert store.summary(game_id).players == ("Zo\u00eb", "Anna Lena", "Ben")
 
 
 def test_stored_names_are_normalised_by_a_migration_and_clashes_are_reported(
@@ -706,9 +715,11 @@ def test_stored_names_are_normalised_by_a_migration_and_clashes_are_reported(
         store.close()
 
 
-def test_summaries_are_copies(store: Store) -> None:
+def test_summaries_cannot_be_changed(store: Store) -> None:
     """Issue 10: changing a summary changed what the next call returned (shallow copies).
-    Every level is a copy, a player's facts too (they are copied by their shape, issue 25)."""
+    Issue 25: a summary cannot be changed at all, at any level (so none is copied): its
+    fields cannot be set, its lists are tuples, its mappings (a player's facts too) are
+    read-only."""
     store.add_games(
         [
             {**scenario("spy-three-players"), "meta": {"id": "s1", "ended": "2026-11-20"}},
@@ -716,16 +727,23 @@ def test_summaries_are_copies(store: Store) -> None:
         ]
     )
     store.create_game("spy", SPY_PLAYERS, {})
-    assert any(store.summary("b1")["facts"].values())  # a player's facts to change below
+    assert any(store.summary("b1").facts.values())  # a player's facts to change below
     for summaries in (store.summaries(), store.active_games(), [store.summary("s1")]):
         for summary in summaries:
-            summary["players"].append("Mallory")
-            summary["totals"]["Mallory"] = 99
-            for facts in summary["facts"].values():
-                facts["Mallory"] = 1
+            with pytest.raises(AttributeError):
+                summary.players = ("Mallory",)  # type: ignore[misc]
+            with pytest.raises(AttributeError):
+                summary.players.append("Mallory")  # type: ignore[attr-defined]
+            with pytest.raises(TypeError):
+                summary.totals["Mallory"] = 99  # type: ignore[index]
+            for facts in summary.facts.values():
+                with pytest.raises(TypeError):
+                    facts["Mallory"] = 1  # type: ignore[index]
+            with pytest.raises(AttributeError):
+                summary.mallory = 1  # type: ignore[attr-defined]
     for summary in [*store.summaries(), *store.active_games(), store.summary("s1")]:
-        assert "Mallory" not in summary["players"] and "Mallory" not in summary["totals"]
-        assert all("Mallory" not in facts for facts in summary["facts"].values())
+        assert "Mallory" not in summary.players and "Mallory" not in summary.totals
+        assert all("Mallory" not in facts for facts in summary.facts.values())
 
 
 # --- issue 21.7: names that look alike across scripts -----------------------------------------
@@ -788,13 +806,14 @@ def test_a_stored_game_whose_players_look_alike_opens_as_it_was_and_says_so(
     store._active.put("a1", {"record": active, "deleted_at": None})
     doc = {"record": {**finished, "meta": {**finished["meta"], "ended": "2026-11-02T22:00"}}}
     store._shard(shard_of("f1")).put("f1", {**doc, "deleted_at": None})
-    store._index.put("f1", summarize(doc["record"]))
+    index = {"f1": summarize(doc["record"]).to_dict()}
     roster = store._main.table("players")
     for player_id, name in [("p1", "Anna"), ("p2", CYRILLIC_ANNA)]:
         entry = {"name": name, "born": None, "archived": False, "former_names": []}
         roster.insert(Document(entry, doc_id=player_id))
     store._main.table("meta").update({"version": version}, doc_ids=["schema"])
     store.close()
+    index_as_before_version_7(folder, index)
 
     store = Store.open(folder)
     try:
@@ -806,8 +825,8 @@ def test_a_stored_game_whose_players_look_alike_opens_as_it_was_and_says_so(
         assert store.load_game("a1") == active  # kept exactly as it was
         assert store.load_game("f1")["players"] == finished["players"]
         assert sorted(p["name"] for p in store.players()) == ["Anna", CYRILLIC_ANNA]
-        assert store.summary("a1")["players"] == ["Anna", CYRILLIC_ANNA, "Carla"]
-        assert store.summary("f1")["needs_correction"] is None
+        assert store.summary("a1").players == ("Anna", CYRILLIC_ANNA, "Carla")
+        assert store.summary("f1").needs_correction is None
         store.append_round("a1", target(CYRILLIC_ANNA, "Carla"))
         assert store.load_game("a1")["rounds"][-1]["by"] == CYRILLIC_ANNA
         store.finish_game("a1")
@@ -819,7 +838,7 @@ def test_a_stored_game_whose_players_look_alike_opens_as_it_was_and_says_so(
         from scoring.stats import player_stats
 
         assert player_stats(store.summaries(), [CYRILLIC_ANNA])["spywhere"].games == 1
-        totals = store.summary("f1")["totals"]
+        totals = store.summary("f1").totals
         anna_alone = player_stats(store.summaries(), ["Anna"])["spywhere"]
         assert anna_alone.scores == [totals["Anna"]]  # her own seat, not her look-alike's
     finally:
@@ -886,7 +905,7 @@ def test_an_import_stores_names_without_stray_selectors(store: Store) -> None:
     }
     stored = store.load_game("g1")
     assert [p["name"] for p in stored["players"]] == ["Anna", f"{SCOTLAND} Ailsa", "Carla"]
-    assert store.summary("g1")["players"] == ["Anna", f"{SCOTLAND} Ailsa", "Carla"]
+    assert store.summary("g1").players == ("Anna", f"{SCOTLAND} Ailsa", "Carla")
     assert backup.export_backup(store)["games"] == [stored]
 
 
@@ -920,8 +939,7 @@ def test_stray_selectors_stored_before_are_dropped_by_a_migration(
     store._active.put("a1", {"record": active, "deleted_at": None})
     store._active.put("a2", {"record": clash, "deleted_at": None})
     store._shard(shard_of("f1")).put("f1", {"record": finished, "deleted_at": None})
-    summary = stray_selectors(summarize(finished), "Dirk", "\ufe0e")  # as version 5 made it
-    store._index.put("f1", summary)
+    summary = stray_selectors(summarize(finished).to_dict(), "Dirk", "\ufe0e")  # as version 5 did
     roster = store._main.table("players")
     for player_id, name, former in [
         ("p1", "Mo\ufe0f", ["Moe\ufe0f"]),
@@ -933,6 +951,7 @@ def test_stray_selectors_stored_before_are_dropped_by_a_migration(
         roster.insert(Document(entry, doc_id=player_id))
     store._main.table("meta").update({"version": version}, doc_ids=["schema"])
     store.close()
+    index_as_before_version_7(folder, {"f1": summary})
 
     rebuilt: list[bool] = []
     rebuild = Store._rebuild_index
@@ -954,11 +973,11 @@ def test_stray_selectors_stored_before_are_dropped_by_a_migration(
         cleaned = json.loads(json.dumps(active).replace('"Ben\\ufe0f"', '"Ben"'))
         assert store.load_game("a1") == cleaned  # Ben wherever named; the heart keeps its own
         assert [p["name"] for p in store.load_game("a2")["players"]] == ["Ben", "Ben 2", "Carla"]
-        assert store.summary("a2")["players"] == ["Ben", "Ben 2", "Carla"]
+        assert store.summary("a2").players == ("Ben", "Ben 2", "Carla")
         seated = ["Anna", "Ben", CYRILLIC_ANNA, "Dirk"]  # the look-alike kept as she was
         assert [p["name"] for p in store.load_game("f1")["players"]] == seated
-        assert store.summary("f1")["players"] == seated
-        assert list(store.summary("f1")["totals"]) == seated
+        assert store.summary("f1").players == tuple(seated)
+        assert list(store.summary("f1").totals) == seated
         look_alikes = [n.params["game_id"] for n in store.notices if n.code == "GameNamesLookAlike"]
         assert look_alikes == ([] if version == 5 else ["f1"])  # said once, by version 5
         said = f"f1: players[2].name: “{CYRILLIC_ANNA}” looks the same as “Anna”"
@@ -1024,4 +1043,4 @@ def test_an_import_plays_each_game_through_once(
     assert backup.apply_import(store, plan) == len(games)
     assert len(played) == len(games)
     monkeypatch.undo()
-    assert sorted(s["id"] for s in store.summaries()) == ["black", "spy-three-players"]
+    assert sorted(s.id for s in store.summaries()) == ["black", "spy-three-players"]

@@ -176,9 +176,10 @@ def test_csv_of_a_game_and_of_the_history() -> None:
     rows = list(csv.reader(io.StringIO(csv_of_game(record))))
     assert rows[0] == ["round", "Anna", "Ben", "Carla", "Dirk"]
     assert rows[3] == ["3", "63", "126", "23", "68"]
-    summary = {**summarize(json.loads(RECORDS[-1].read_text())), "id": "g1"}
+    record = json.loads(RECORDS[-1].read_text())
+    summary = summarize({**record, "meta": {**record.get("meta", {}), "id": "g1"}})
     rows = list(csv.reader(io.StringIO(csv_of_history([summary]))))
-    assert rows[1][:2] == ["g1", summary["game"]] and len(rows) == 1 + len(summary["players"])
+    assert rows[1][:2] == ["g1", summary.game] and len(rows) == 1 + len(summary.players)
 
 
 def test_export_writes_games_that_need_a_correction_and_names_them(tmp_path: Path) -> None:

@@ -149,7 +149,7 @@ def test_a_data_file_of_the_wrong_kind_is_set_aside_said_once_and_never_written_
         assert words in told[0].message and Path(name).stem in told[0].message, told[0].message
         german = Translator("de").problem(told[0])
         assert words not in german and Path(name).stem in german, german
-        ids = {s["id"] for s in store.summaries()}
+        ids = {s.id for s in store.summaries()}
         assert {"finished-1", "active-1"} - LEAVES.get(name, set()) <= ids
         store.add_player("Hanna")  # a change in every file Debrief keeps beside the games
         store.create_game("spy", SPY, {})
@@ -238,7 +238,7 @@ def test_a_games_folder_of_the_wrong_kind_is_set_aside_and_its_games_said_missin
         assert len(told) == 1, [n.message for n in store.notices]
         assert words in told[0].message and "1 finished games" in told[0].message
         assert words not in Translator("de").problem(told[0])
-        assert [s["id"] for s in store.summaries()] == ["active-1"]
+        assert [s.id for s in store.summaries()] == ["active-1"]
         assert "Greta" in [p["name"] for p in store.players()]
         store.finish_game("active-1")  # lands in a new, empty folder of finished games
     finally:
@@ -269,7 +269,7 @@ def test_a_games_folder_that_is_a_link_to_a_folder_keeps_working(tmp_path: Path)
     assert (moved / f"{shard_of('active-1')}.json").is_file()
     store = Store.open(folder)
     try:
-        assert {s["id"] for s in store.summaries()} == {"finished-1", "active-1"}
+        assert {s.id for s in store.summaries()} == {"finished-1", "active-1"}
     finally:
         store.close()
 
@@ -315,8 +315,8 @@ def test_a_data_file_that_is_a_link_stays_a_link_and_the_data_lands_where_it_poi
     try:
         assert [n.message for n in store.notices] == []
         assert "Hanna" in [p["name"] for p in store.players()]
-        assert {s["id"] for s in store.active_games()} == {"active-1", new_id}
-        assert [s["id"] for s in store.summaries(deleted=True)] == ["finished-1"]
+        assert {s.id for s in store.active_games()} == {"active-1", new_id}
+        assert [s.id for s in store.summaries(deleted=True)] == ["finished-1"]
         assert store.draft("phone", "active-1") == {"round": None, "entry": {}}
         assert store.check()[1] == []
     finally:
@@ -438,7 +438,7 @@ def test_a_data_folder_that_is_a_link_keeps_working(tmp_path: Path) -> None:
     store = Store.open(real)
     try:
         assert "Hanna" in [p["name"] for p in store.players()]
-        assert {s["id"] for s in store.summaries()} == {"finished-1", "active-1"}
+        assert {s.id for s in store.summaries()} == {"finished-1", "active-1"}
     finally:
         store.close()
     assert storage_cli(link, "check").returncode == 0

@@ -33,13 +33,13 @@ def parse_time(text: str | None) -> dt.datetime | None:
 
 
 def when(t: Translator, summary: Summary) -> str:
-    started = parse_time(summary.get("started"))
+    started = parse_time(summary.started)
     return started.strftime("%d.%m.%Y" if t.language == "de" else "%Y-%m-%d") if started else "?"
 
 
 def length(t: Translator, summary: Summary) -> str | None:
     """How long the game took, when it has a start and an end."""
-    started, ended = parse_time(summary.get("started")), parse_time(summary.get("ended"))
+    started, ended = parse_time(summary.started), parse_time(summary.ended)
     if not started or not ended or (started.tzinfo is None) != (ended.tzinfo is None):
         return None  # a time without its UTC offset cannot be compared with one that has it
     if ended < started:
@@ -49,14 +49,14 @@ def length(t: Translator, summary: Summary) -> str | None:
 
 
 def outcome(t: Translator, summary: Summary) -> str:
-    fix_round = summary["needs_correction"]
+    fix_round = summary.needs_correction
     if fix_round is not None:
         return t("Round {number} needs a correction", number=fix_round + 1)
-    if summary["active"]:
+    if summary.active:
         return t("in progress")
-    if summary["winners"]:
-        return t("won by {names}", names=", ".join(summary["winners"]))
-    return t("no winner") if summary["finished"] else t("not finished")
+    if summary.winners:
+        return t("won by {names}", names=", ".join(summary.winners))
+    return t("no winner") if summary.finished else t("not finished")
 
 
 @ft.component
@@ -93,16 +93,16 @@ def HistoryView(state: AppState) -> ft.View:
         note(t.plural("{count} game", "{count} games", len(summaries))),
     ]
     for summary in summaries[:shown]:  # built page by page: 10,000 games stay quick
-        details = [when(t, summary), t.plural("{count} round", "{count} rounds", summary["rounds"])]
+        details = [when(t, summary), t.plural("{count} round", "{count} rounds", summary.rounds)]
         if length(t, summary):
             details.append(length(t, summary) or "")
         details.append(outcome(t, summary))
         items.append(
             ft.ListTile(
-                leading=ft.Icon(views[summary["game"]].icon),
-                title=ft.Text(f"{views[summary['game']].title} · {', '.join(summary['players'])}"),
+                leading=ft.Icon(views[summary.game].icon),
+                title=ft.Text(f"{views[summary.game].title} · {', '.join(summary.players)}"),
                 subtitle=ft.Text(" · ".join(details)),
-                on_click=lambda _e, s=summary: state.go(f"/history/{s['id']}"),
+                on_click=lambda _e, s=summary: state.go(f"/history/{s.id}"),
             )
         )
     if len(summaries) > shown:
@@ -122,9 +122,7 @@ def HistoryView(state: AppState) -> ft.View:
         for summary in deleted[:PAGE_SIZE]:
             items.append(
                 ft.ListTile(
-                    title=ft.Text(
-                        f"{views[summary['game']].title} · {', '.join(summary['players'])}"
-                    ),
+                    title=ft.Text(f"{views[summary.game].title} · {', '.join(summary.players)}"),
                     subtitle=ft.Text(when(t, summary)),
                     trailing=ft.TextButton(
                         t("Restore"), on_click=lambda _e, s=summary: restore(state, s)
@@ -140,7 +138,7 @@ def HistoryView(state: AppState) -> ft.View:
 
 
 def restore(state: AppState, summary: Summary) -> None:
-    state.tried(lambda: state.restore_game(summary["id"]))
+    state.tried(lambda: state.restore_game(summary.id))
 
 
 # --- one game's page ---------------------------------------------------------------------------
@@ -255,7 +253,7 @@ def GamePageView(state: AppState, game_id: str) -> ft.View:
         )
     fix_round = None if correction is None else correction.round
     summary = state.summary(game_id)
-    active = summary["active"]
+    active = summary.active
     title = games.view_of(record["game"]).title
 
     def save_notes(value: str) -> None:
@@ -296,7 +294,7 @@ def GamePageView(state: AppState, game_id: str) -> ft.View:
             data = backup.csv_of_game(stored).encode()
             await ft.FilePicker().save_file(file_name=f"{stem}.csv", src_bytes=data)
 
-    facts = [when(t, summary), t.plural("{count} round", "{count} rounds", summary["rounds"])]
+    facts = [when(t, summary), t.plural("{count} round", "{count} rounds", summary.rounds)]
     if length(t, summary):
         facts.append(length(t, summary) or "")
     facts.append(outcome(t, summary))

@@ -86,35 +86,35 @@ def HomeView(state: AppState) -> ft.View:
 @ft.component
 def GameCard(state: AppState, summary: Summary) -> ft.Control:
     t = state.t
-    game = view_of(summary["game"])
-    fix_round = summary["needs_correction"]
+    game = view_of(summary.game)
+    fix_round = summary.needs_correction
     if fix_round is not None:
         status = t("Round {number} needs a correction", number=fix_round + 1)
-    elif summary["finished"]:
+    elif summary.finished:
         status = (
-            t("Over: {names} won", names=", ".join(summary["winners"]))
-            if summary["winners"]
+            t("Over: {names} won", names=", ".join(summary.winners))
+            if summary.winners
             else t("Over: a draw")
         )
-    elif summary["leaders"]:
+    elif summary.leaders:
         status = t(
             "Round {number} · leading: {names}",
-            number=summary["rounds"] + 1,
-            names=", ".join(summary["leaders"]),
+            number=summary.rounds + 1,
+            names=", ".join(summary.leaders),
         )
     else:
-        status = t("Round {number}", number=summary["rounds"] + 1)
-    kept = state.draft(summary["id"])
+        status = t("Round {number}", number=summary.rounds + 1)
+    kept = state.draft(summary.id)
     if kept is not None:
-        index = summary["rounds"] if kept["round"] is None else scoring.as_int(kept["round"])
+        index = summary.rounds if kept["round"] is None else scoring.as_int(kept["round"])
         name = t(game.round_name, number=index + 1)
         status += " · " + t("{round} kept as a draft", round=name[:1].upper() + name[1:])
     return ft.Card(
         content=ft.ListTile(
             leading=ft.Icon(game.icon),
-            title=ft.Text(f"{game.title} · {', '.join(summary['players'])}"),
+            title=ft.Text(f"{game.title} · {', '.join(summary.players)}"),
             subtitle=ft.Text(status),
             trailing=ft.Icon(ft.Icons.CHEVRON_RIGHT),
-            on_click=lambda: state.go(f"/game/{summary['id']}"),
+            on_click=lambda: state.go(f"/game/{summary.id}"),
         )
     )
