@@ -16,41 +16,20 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import socket
-import subprocess
 import sys
 import tempfile
-import textwrap
-import time
 from collections import Counter
 from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
 
+from floor import BUTTON, floor_app  # noqa: E402
+
 from tools import browser  # noqa: E402
 
-FLOOR_APP = textwrap.dedent(
-    """
-    import sys
-    import flet as ft
-    import uvicorn
-
-    def main(page: ft.Page) -> None:
-        count = ft.Text("0")
-
-        def add(event):
-            count.value = str(int(count.value) + 1)
-
-        page.add(count, ft.Button("Add", on_click=add))
-
-    app = ft.run(main, export_asgi_app=True, no_cdn=True)
-    uvicorn.run(app, host="127.0.0.1", port=int(sys.argv[1]), log_level="warning")
-    """
-)
 TICK = os.sysconf("SC_CLK_TCK")
 
 
@@ -128,32 +107,6 @@ def measure(page: Any, taps: list[Any], count: int) -> dict[str, Any]:
     }
 
 
-def listening(port: int, server: subprocess.Popen[bytes], seconds: float = 60) -> None:
-    """Wait until the floor app's server accepts connections on `port`."""
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline and server.poll() is None:
-        with socket.socket() as probe:
-            if probe.connect_ex(("127.0.0.1", port)) == 0:
-                return
-        time.sleep(0.05)
-    raise RuntimeError(f"the floor app did not start on port {port}")
-
-
-@contextmanager
-def floor_app() -> Iterator[str]:
-    port = browser.free_port()
-    with tempfile.TemporaryDirectory() as folder:
-        script = Path(folder) / "floor.py"
-        script.write_text(FLOOR_APP)
-        server = subprocess.Popen([sys.executable, str(script), str(port)], cwd=folder)
-        try:
-            listening(port, server)
-            yield f"http://127.0.0.1:{port}/"
-        finally:
-            server.terminate()
-            server.wait(10)
-
-
 def button(page: Any, name: str, role: str = "button") -> Any:
     return page.get_by_role(role, name=name, exact=True).first
 
@@ -161,9 +114,9 @@ def button(page: Any, name: str, role: str = "button") -> Any:
 def kinds_of_tap(context: Any, count: int) -> Iterator[tuple[str, dict[str, Any]]]:
     from ui import start_game  # type: ignore[import-not-found]
 
-    with floor_app() as url:
-        page = browser.open_app(context, url)
-        add = button(page, "Add")
+    with floor_app() as floor:
+        page = browser.open_app(context, floor.url)
+        add = button(page, BUTTON)
         add.wait_for()
         yield "floor: Flet's one button", measure(page, [add], count)
         page.close()
