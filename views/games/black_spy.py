@@ -282,8 +282,11 @@ class SheetShown:
 
     @property
     def deals(self) -> tuple[black_spy.SheetDeal, ...]:
-        """The deals shown: the last ones, or all of them."""
-        return self.pad.deals if self.earlier else self.pad.deals[-LATEST_DEALS:]
+        """The deals shown: the last ones, or all of them (also when only one would be left
+        out: its row takes no more room than the button that would show it)."""
+        if self.earlier or len(self.pad.deals) <= LATEST_DEALS + 1:
+            return self.pad.deals
+        return self.pad.deals[-LATEST_DEALS:]
 
     @property
     def hidden(self) -> int:
@@ -482,7 +485,7 @@ def scoresheet(t: Translator, shown: SheetShown, taps: SheetTaps) -> ft.Control:
     per player, totals and the distance to the end; the leader is marked."""
     pad, names, crowded = shown.pad, shown.names, shown.crowded
     rows: list[ft.Control] = [heading_row(t, shown)]
-    if len(pad.deals) > LATEST_DEALS:
+    if len(pad.deals) > LATEST_DEALS + 1:
         rows.append(earlier_deals(t, shown, taps))
     for deal in shown.deals:
         cells = []
