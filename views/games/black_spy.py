@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from fractions import Fraction
@@ -27,7 +28,7 @@ from ..frame import (
     screen,
 )
 from ..hooks import NO_TEXT, memo, use_latest, use_value
-from ..i18n import Translator
+from ..i18n import Translator, translator
 from ..numpad import DELETE, MINUS, NEXT, pad_field, pad_row_key
 from ..round_entry import Drawn, Entering, Form, Pad, RoundEntryOf, use_round_entry
 from ..widgets import (
@@ -99,17 +100,32 @@ def BlackSpyScreen(at: AtTable, key: str | None = None) -> ft.View:
     """`at.fix_round`: the game was stored before a rule it breaks; only that deal's correction
     is open (`at.result` is the game up to it)."""
     entry = use_round_entry(at, ENTRY)
+    earlier, set_earlier = use_value(False)  # the sheet shows the deals before its last ones
+
+    def open_deal(number: int) -> None:
+        correct = asked_first(at, opener(entry.open_round, number - 1))
+        if correct is not None:
+            correct()
+
+    def show_earlier(shown: bool) -> None:
+        set_earlier(shown)
+
+    # The same functions at every drawing, calling this drawing's (the sheet is drawn again
+    # only when what it shows changed, `Scoresheet`).
+    taps = SheetTaps(use_latest(open_deal), use_latest(show_earlier))
     if entry.control is not None:
         controls = [*correction_banner(at.t, at.fix_round), entry.control]
     else:
-        controls = sheet(at, entry.open_round)
+        controls = sheet(at, entry.open_round, taps, earlier)
     return screen(at, black_spy.RULES.title, controls, entering=entry.open, fills=entry.fills)
 
 
 # --- the sheet ---------------------------------------------------------------------------------
 
 
-def sheet(at: AtTable, open_entry: Callable[[int], None]) -> list[ft.Control]:
+def sheet(
+    at: AtTable, open_entry: Callable[[int], None], taps: SheetTaps, earlier: bool
+) -> list[ft.Control]:
     t, result = at.t, at.result
     pad = black_spy.RULES.sheet(scoring.state_as(result, black_spy.State), tuple(result.leaders))
     controls: list[ft.Control] = [game_over_panel(at)]
@@ -124,7 +140,8 @@ def sheet(at: AtTable, open_entry: Callable[[int], None]) -> list[ft.Control]:
                 on_click=lambda: open_entry(NEW),
             )
         )
-    controls.append(scoresheet(at, list(result.table.names), pad, open_entry))
+    shown = SheetShown(pad, tuple(result.table.names), t.language, at.read_only, earlier)
+    controls.append(Scoresheet(shown, taps))
     if pad.deals and not at.read_only:
         controls.append(note(t("Tap a deal to correct or delete it.")))
     return controls
@@ -233,22 +250,157 @@ def distance_to_end(t: Translator, pad: black_spy.Sheet, name: str) -> str:
     return t.number(pad.to_end(name))
 
 
-def cell(
-    text: str, icon: ft.IconData | None = None, bold: bool = False, spoken: str | None = None
-) -> ft.Control:
-    parts: list[ft.Control] = [
-        ft.Text(
-            text,
-            semantics_label=spoken,
-            weight=ft.FontWeight.BOLD if bold else None,
-            no_wrap="\n" not in text,
-            overflow=ft.TextOverflow.ELLIPSIS,
-            text_align=ft.TextAlign.END,
+# The deals a sheet shows of a longer game: the last ones, about what a phone's screen holds
+# under the next deal's panel; the earlier ones are one tap away ("32 earlier deals"). A
+# sheet draws the same number of controls at deal 40 as at deal 8.
+LATEST_DEALS = 8
+# A sheet of five or six players on a phone: a narrower first column and smaller headings.
+CROWDED = 5
+# The letters of a name a column heads a phone's sheet with (more: cut, "Maxim…"); a wider
+# window shows each name whole.
+LETTERS = {2: 20, 3: 13, 4: 8, 5: 7, 6: 6}
+Columns = dict[str | ft.ResponsiveRowBreakpoint, int | float]
+PHONE_ONLY: Columns = {"xs": 12, "sm": 0}  # (`ft.ResponsiveRow`: < 576 px wide)
+WIDER_ONLY: Columns = {"xs": 0, "sm": 12}
+
+
+@dataclass(frozen=True)
+class SheetShown:
+    """What the scoresheet shows: equal (==) for the same game revision in the same language,
+    however often the screen is drawn, so that `Scoresheet` is drawn again only when it
+    changed (`ft.memo` compares its arguments with ==)."""
+
+    pad: black_spy.Sheet
+    names: tuple[str, ...]
+    language: str
+    read_only: bool  # a guest who watches: no deal is a button
+    earlier: bool  # the deals before the last `LATEST_DEALS` are shown too
+
+    @property
+    def crowded(self) -> bool:
+        return len(self.names) >= CROWDED
+
+    @property
+    def deals(self) -> tuple[black_spy.SheetDeal, ...]:
+        """The deals shown: the last ones, or all of them (also when only one would be left
+        out: its row takes no more room than the button that would show it)."""
+        if self.earlier or len(self.pad.deals) <= LATEST_DEALS + 1:
+            return self.pad.deals
+        return self.pad.deals[-LATEST_DEALS:]
+
+    @property
+    def hidden(self) -> int:
+        """How many earlier deals are not shown."""
+        return len(self.pad.deals) - len(self.deals)
+
+
+@dataclass(frozen=True)
+class SheetTaps:
+    """The sheet's taps, the same functions from one drawing of the screen to the next (a new
+    function would make `Scoresheet` draw again): open deal `number`'s correction, show or
+    hide the earlier deals."""
+
+    open_deal: Callable[[int], None]
+    show_earlier: Callable[[bool], None]
+
+
+@memo
+@ft.component
+def Scoresheet(shown: SheetShown, taps: SheetTaps) -> ft.Control:
+    """The sheet, drawn again only when what it shows changed (the same game revision draws
+    nothing anew when the screen is drawn for another reason)."""
+    return scoresheet(translator(shown.language), shown, taps)
+
+
+def clusters(text: str) -> list[str]:
+    """`text` as the characters a reader sees: a letter with its accents, an emoji with its
+    skin tone, joined parts and tags, a flag's two letters, each one piece.
+
+    >>> clusters("Zoë") == ["Z", "o", "ë"] and len(clusters("\U0001f469\u200d\U0001f4bb Kim")) == 5
+    True
+    """
+    pieces: list[str] = []
+    joined = False  # the last character was a zero-width joiner: the next one joins it
+    for char in text:
+        code = ord(char)
+        extends = (
+            unicodedata.category(char) in ("Mn", "Mc", "Me")
+            or char == ZWJ
+            or 0xFE00 <= code <= 0xFE0F  # variation selectors
+            or 0x1F3FB <= code <= 0x1F3FF  # skin tones
+            or 0xE0020 <= code <= 0xE007F  # tags (🏴 of Scotland)
         )
-    ]
+        flag = 0x1F1E6 <= code <= 0x1F1FF and len(pieces) > 0 and is_single_flag_letter(pieces[-1])
+        if pieces and (joined or extends or flag):
+            pieces[-1] += char
+        else:
+            pieces.append(char)
+        joined = char == ZWJ
+    return pieces
+
+
+ZWJ = "\u200d"
+
+
+def is_single_flag_letter(piece: str) -> bool:
+    return len(piece) == 1 and 0x1F1E6 <= ord(piece) <= 0x1F1FF
+
+
+def short_names(names: tuple[str, ...], letters: int) -> tuple[str, ...]:
+    """Each name as a narrow column heads it: whole if it has at most `letters` characters,
+    else its first ones and "…"; names that would look the same keep more until they differ.
+
+    >>> short_names(("Maximilian", "Anna", "Alexandra", "Alexander"), 6)
+    ('Maxim…', 'Anna', 'Alexandra', 'Alexander')
+    """
+
+    def cut(name: str, keep: int) -> str:
+        pieces = clusters(name)
+        return name if len(pieces) <= keep else "".join(pieces[: keep - 1]).rstrip() + "…"
+
+    shown = {name: cut(name, letters) for name in names}
+    for more in range(1, max(len(clusters(name)) for name in names) + 1):
+        alike = [name for name in names if list(shown.values()).count(shown[name]) > 1]
+        if not alike:
+            break
+        shown.update({name: cut(name, letters + more) for name in alike})
+    return tuple(shown[name] for name in names)
+
+
+def cell(
+    text: str,
+    icon: ft.IconData | None = None,
+    bold: bool = False,
+    spoken: str | None = None,
+    size: int | None = None,
+    below: str | None = None,
+) -> ft.Control:
+    """A number of the sheet at the end of its column, with an icon before it and a line of
+    small print under it (`below`). A text that does not fit breaks between its words."""
+    text_control = ft.Text(
+        text,
+        semantics_label=spoken,
+        weight=ft.FontWeight.BOLD if bold else None,
+        size=size,
+        text_align=ft.TextAlign.END,
+    )
+    if icon is None and below is None:
+        text_control.expand = 1
+        return text_control
+    shown: ft.Control = text_control
     if icon is not None:
-        parts.insert(0, ft.Icon(icon, size=14))
-    return ft.Row(parts, spacing=2, alignment=ft.MainAxisAlignment.END, expand=1)
+        shown = ft.Row(
+            [ft.Icon(icon, size=14), text_control], spacing=2, alignment=ft.MainAxisAlignment.END
+        )
+    if below is None:
+        shown.expand = 1
+        return shown
+    return ft.Column(
+        [shown, ft.Text(below, size=12, text_align=ft.TextAlign.END)],
+        spacing=0,
+        horizontal_alignment=ft.CrossAxisAlignment.END,
+        expand=1,
+    )
 
 
 def row(
@@ -256,13 +408,19 @@ def row(
     cells: list[ft.Control],
     on_click: Callable[[], None] | None = None,
     spoken: str | None = None,
+    crowded: bool = False,
 ) -> ft.Control:
     return ft.Container(
         content=ft.Row(
             [
-                # Wide enough for the German "Bis Ende" and "Summe" in one piece.
+                # Wide enough for the German "Summe" in one piece ("Bis Ende" may take two
+                # lines); with five or six players narrower, in smaller type.
                 ft.Text(
-                    label, width=64, no_wrap=True, weight=ft.FontWeight.BOLD, semantics_label=spoken
+                    label,
+                    width=LABEL_CROWDED if crowded else LABEL_WIDTH,
+                    size=13 if crowded else None,
+                    weight=ft.FontWeight.BOLD,
+                    semantics_label=spoken,
                 ),
                 *cells,
             ],
@@ -275,27 +433,75 @@ def row(
     )
 
 
-def scoresheet(
-    at: AtTable, names: list[str], pad: black_spy.Sheet, open_entry: Callable[[int], None]
-) -> ft.Control:
-    """Like the paper pad: a row per deal, a column per player, totals and the distance to the
-    end; the leader is marked."""
-    t = at.t
-    rows: list[ft.Control] = [row(t("Deal"), [cell(n, bold=True) for n in names])]
-    for deal in pad.deals:
+LABEL_WIDTH = 64
+LABEL_CROWDED = 48
+
+
+def heading_row(t: Translator, shown: SheetShown) -> ft.Control:
+    """The players' names over their columns: on a phone's sheet as many letters as fit (the
+    full name spoken), on a wider one whole."""
+    names, crowded = shown.names, shown.crowded
+    size = 13 if crowded else None
+
+    def names_row(texts: tuple[str, ...]) -> ft.Control:
+        return row(
+            t("Deal"),
+            [
+                ft.Text(
+                    text,
+                    semantics_label=name if text != name else None,
+                    weight=ft.FontWeight.BOLD,
+                    size=size,
+                    no_wrap=True,
+                    overflow=ft.TextOverflow.ELLIPSIS,
+                    text_align=ft.TextAlign.END,
+                    expand=1,
+                )
+                for name, text in zip(names, texts, strict=True)
+            ],
+            crowded=crowded,
+        )
+
+    short = short_names(names, LETTERS.get(len(names), 6))
+    if short == names:
+        return names_row(names)
+    return ft.ResponsiveRow(
+        [
+            ft.Container(names_row(short), col=PHONE_ONLY),
+            ft.Container(names_row(names), col=WIDER_ONLY),
+        ],
+        spacing=0,
+        run_spacing=0,
+    )
+
+
+def halving_line(t: Translator, reached: Fraction, became: Fraction) -> str:
+    """ "75 ÷ 2 = 37.5", broken (where a column is narrow) only before "="."""
+    return f"{t.number(reached)}\u00a0÷\u00a02 =\u00a0{t.number(became)}"
+
+
+def scoresheet(t: Translator, shown: SheetShown, taps: SheetTaps) -> ft.Control:
+    """Like the paper pad: a row per deal (the last ones; the earlier ones a tap away), a column
+    per player, totals and the distance to the end; the leader is marked."""
+    pad, names, crowded = shown.pad, shown.names, shown.crowded
+    rows: list[ft.Control] = [heading_row(t, shown)]
+    if len(pad.deals) > LATEST_DEALS + 1:
+        rows.append(earlier_deals(t, shown, taps))
+    for deal in shown.deals:
         cells = []
         for name in names:
-            text = t.number(deal.points[name])
+            below = None
             if name in deal.halved_to:  # "10" over "75 ÷ 2 = 37.5": what the total became
-                reached, became = deal.halved_to[name]
-                text += f"\n{t.number(reached)} ÷ 2 = {t.number(became)}"
-            cells.append(cell(text, MOON_ICON if deal.moon == name else None))
+                below = halving_line(t, *deal.halved_to[name])
+            moon = MOON_ICON if deal.moon == name else None
+            cells.append(cell(t.number(deal.points[name]), moon, below=below))
         rows.append(
             row(
                 str(deal.number),
                 cells,
-                on_click=asked_first(at, opener(open_entry, deal.number - 1)),
-                spoken=None if at.read_only else t("Edit deal {number}", number=deal.number),
+                on_click=None if shown.read_only else opens(taps, deal.number),
+                spoken=None if shown.read_only else t("Edit deal {number}", number=deal.number),
+                crowded=crowded,
             )
         )
     rows.append(
@@ -310,9 +516,17 @@ def scoresheet(
                 )
                 for n in names
             ],
+            crowded=crowded,
         )
     )
-    rows.append(row(t("To end"), [cell(distance_to_end(t, pad, n)) for n in names]))
+    to_end_size = 12 if crowded else None  # "12 darüber" in two lines of a narrow column
+    rows.append(
+        row(
+            t("To end"),
+            [cell(distance_to_end(t, pad, n), size=to_end_size) for n in names],
+            crowded=crowded,
+        )
+    )
     keys: list[ft.Control] = []
     if pad.going_back:  # the row counts to above the end value, not to it: say so
         keys.append(
@@ -323,8 +537,8 @@ def scoresheet(
                 )
             )
         )
-    halvings = [halved for deal in pad.deals for halved in deal.halved_to.values()]
-    if halvings:  # explained with the first halving on this sheet
+    halvings = [halved for deal in shown.deals for halved in deal.halved_to.values()]
+    if halvings:  # explained with the first halving shown
         reached, became = halvings[0]
         keys.append(
             note(
@@ -336,12 +550,36 @@ def scoresheet(
             )
         )
     symbols = [(LEADER_ICON, t("leading"))]
-    if any(deal.moon for deal in pad.deals):  # each key only for a symbol on the sheet
+    if any(deal.moon for deal in shown.deals):  # each key only for a symbol shown
         symbols.insert(0, (MOON_ICON, t("took all 16 black cards")))
     for icon, meaning in symbols:
         keys.append(ft.Row([ft.Icon(icon, size=14), note(meaning)], spacing=2))
     legend = ft.Row(wrap=True, spacing=8, controls=keys)
     return ft.Column([heading(t("Scoresheet")), ft.Column(rows, spacing=0), legend], spacing=6)
+
+
+def opens(taps: SheetTaps, number: int) -> Callable[[], None]:
+    """A tap on deal `number`'s row."""
+    return lambda: taps.open_deal(number)
+
+
+def earlier_deals(t: Translator, shown: SheetShown, taps: SheetTaps) -> ft.Control:
+    """The switch between the last deals and all of them, above the deals."""
+    if shown.earlier:
+        label, icon = t("Hide earlier deals"), ft.Icons.EXPAND_LESS
+    else:
+        label = t.plural("{count} earlier deal", "{count} earlier deals", shown.hidden)
+        icon = ft.Icons.EXPAND_MORE
+    return ft.Container(
+        ft.TextButton(
+            label,
+            icon=icon,
+            height=TARGET,
+            on_click=lambda: taps.show_earlier(not shown.earlier),
+        ),
+        alignment=ft.Alignment.CENTER_LEFT,
+        border=ft.Border.only(bottom=ft.BorderSide(1, ft.Colors.OUTLINE_VARIANT)),
+    )
 
 
 # --- entering a deal ---------------------------------------------------------------------------
