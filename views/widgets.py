@@ -194,7 +194,20 @@ def choice_chips(
     on_pick: Callable[[str], object],
 ) -> ft.Control:
     """Pick one of a few options with one tap. Each chip is named "label: option" for screen
-    readers (Flutter's dropdowns have no accessible name)."""
+    readers (Flutter's dropdowns have no accessible name). Drawn again only when something
+    changed, if `on_pick` is equal from one drawing to the next (`hooks.use_latest`)."""
+    return ChoiceChips(label, tuple(options), selected, on_pick)
+
+
+@memo
+@ft.component
+def ChoiceChips(
+    label: str,
+    options: tuple[tuple[str, str], ...],
+    selected: str | None,
+    on_pick: Callable[[str], object],
+) -> ft.Control:
+    """(See `choice_chips`.)"""
     return ft.Column(
         spacing=4,
         controls=[

@@ -6,6 +6,8 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Callable
+from dataclasses import dataclass
+from fractions import Fraction
 
 import flet as ft
 
@@ -32,7 +34,7 @@ from ..frame import (
     game_over_panel,
     screen,
 )
-from ..hooks import use_made
+from ..hooks import memo, use_latest, use_made
 from ..i18n import Translator
 from ..round_entry import Carry, Drawn, Entering, Form, RoundEntryOf, use_round_entry
 from ..safe import safe_effect
@@ -77,7 +79,7 @@ def KompromatScreen(at: AtTable, key: str | None = None) -> ft.View:
     t = at.t
     board = rules.RULES.board(scoring.state_as(at.result, rules.State))
     entry = use_round_entry(at, ENTRY)
-    controls: list[ft.Control] = [*correction_banner(t, at.fix_round), tokens_panel(t, board)]
+    controls: list[ft.Control] = [*correction_banner(t, at.fix_round), TokensPanel(t, board)]
     if entry.control is not None:
         controls.append(entry.control)
     else:
@@ -101,7 +103,11 @@ def KompromatScreen(at: AtTable, key: str | None = None) -> ft.View:
     return screen(at, rules.RULES.title, controls, entering=entry.open, scroller=entry.scroller)
 
 
-def tokens_panel(t: Translator, board: rules.Board) -> ft.Control:
+@memo
+@ft.component
+def TokensPanel(t: Translator, board: rules.Board) -> ft.Control:
+    """Each player's tokens and victory points, drawn again only when they change (not at
+    each key of the entry under it)."""
     cells: list[ft.Control] = []
     for player in board.players:
         name, tokens = player.name, player.tokens
@@ -244,6 +250,11 @@ def mission_fields(entering: Entering[RoundDraft]) -> Drawn:
 
         return change
 
+    def change_plays_of(name: str, update: Update) -> None:
+        change_in(f"plays.{name}")(update)
+
+    # The same function at every drawing: a player's cards are drawn again only when changed.
+    change_plays = use_latest(change_plays_of)
     last_mission = mission_index == played - 1
 
     def ends_game(update: Update) -> bool:
@@ -296,7 +307,7 @@ def mission_fields(entering: Entering[RoundDraft]) -> Drawn:
         controls.append(note(game_over_text(t, ending), color=ft.Colors.ERROR))
     if mission_index > 0:
         controls += mission_done(t, mission_index - 1, previews[mission_index - 1])
-    card_picker = mission_card_picker(t, board, draft, mission_index, choose_card)
+    card_picker = mission_card_picker(t, board, draft, mission_index, use_latest(choose_card))
     alarm = alarm_picker(t, mission, preview, change_in("alarm"))
     revealed = [
         control
@@ -313,8 +324,7 @@ def mission_fields(entering: Entering[RoundDraft]) -> Drawn:
         # As the table reads a mission: the cards, the "!" marks, what the reveal allows, and
         # the card last, which takes the entry on to the next mission (no tap to move on).
         for player in board.players:
-            plays = change_in(f"plays.{player.name}")
-            controls.append(player_plays(t, player, mission, preview, names, plays))
+            controls.append(player_plays(t, player, mission, preview, change_plays))
         controls += [alarm, *revealed]
         if not last_mission:
             controls.append(note(t("Choosing the mission card opens the next mission.")))
@@ -488,8 +498,21 @@ def mission_card_picker(
         t("Mission card"),
         [(key, card_label(t, card)) for key, card in cards.items()],
         card_key(current) if current else None,
-        lambda key: change(lambda m: m.with_card(cards[key])),
+        CardPick(change, tuple(cards.items())),
     )
+
+
+@dataclass(frozen=True)
+class CardPick:
+    """Chooses a mission card by its key (equal at every drawing while the cards offered are
+    the same, so the chips are not drawn again: `change` is the same function every time)."""
+
+    change: Callable[[Update], None]
+    cards: tuple[tuple[str, MissionCard], ...]
+
+    def __call__(self, key: str) -> None:
+        card = dict(self.cards)[key]
+        self.change(lambda m: m.with_card(card))
 
 
 def alarm_picker(
@@ -518,21 +541,59 @@ def alarm_picker(
     )
 
 
+@dataclass(frozen=True)
+class PlaysShown:
+    """What a player's cards on a mission show (equal from one key to the next unless the key
+    changed them): the cards played, what each counts, the deck left and the total."""
+
+    name: str
+    played: tuple[str, ...]
+    values: tuple[Fraction, ...]
+    left: tuple[tuple[str, int], ...]
+    may_add: bool
+    total: Fraction | None
+
+    @classmethod
+    def of(cls, name: str, mission: MissionDraft, preview: MissionPreview) -> PlaysShown:
+        left = tuple(sorted(preview.left[name].items()))
+        values = tuple(preview.values.get(name, ()))
+        total = preview.totals.get(name)
+        return cls(name, tuple(mission.cards_of(name)), values, left, preview.may_add[name], total)
+
+
 def player_plays(
     t: Translator,
     player: rules.Standing,
     mission: MissionDraft,
     preview: MissionPreview,
-    names: list[str],
-    change: Callable[[Update], None],
+    change: Callable[[str, Update], None],
 ) -> ft.Control:
-    """The cards a player played on this mission, and a keypad of what is left of their deck."""
-    name = player.name
-    played = mission.cards_of(name)
-    values = preview.values.get(name, ())
-    left = preview.left[name]
-    may_add = preview.may_add[name]
-    total = preview.totals.get(name)
+    """The cards a player played on this mission, and a keypad of what is left of their deck
+    (`change`: a change to a player's cards, the same function at every drawing)."""
+    shown = PlaysShown.of(player.name, mission, preview)
+    return PlayerPlays(t, shown, change, key=player.name)
+
+
+@memo
+@ft.component
+def PlayerPlays(
+    t: Translator,
+    shown: PlaysShown,
+    change_of: Callable[[str, Update], None],
+    key: str | None = None,  # the component's own (Flet takes it; never given here)
+) -> ft.Control:
+    """A player's cards and keypad (see `player_plays`), drawn again only when they change."""
+    name, played, values, may_add, total = (
+        shown.name,
+        shown.played,
+        shown.values,
+        shown.may_add,
+        shown.total,
+    )
+    left = dict(shown.left)
+
+    def change(update: Update) -> None:
+        change_of(name, update)
 
     def add(label: str) -> None:
         change(lambda m: m.played(name, label))
