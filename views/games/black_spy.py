@@ -756,6 +756,47 @@ class CountOf:
         self.modify(name, lambda current: current.with_count(name, part, count))
 
 
+@dataclass(frozen=True)
+class HighCardOf:
+    """Takes or gives back one of the 8–11 for a player's pile (equal at every drawing)."""
+
+    modify: Callable[[str, Callable[[Deal], Deal]], None]
+    name: str
+
+    def __call__(self, rank: int) -> None:
+        name = self.name
+        self.modify(name, lambda current: current.with_high_card(name, rank))
+
+
+@memo
+@ft.component
+def HighCards(
+    t: Translator, name: str, taken: frozenset[int], enabled: bool, take: HighCardOf
+) -> ft.Control:
+    """A pile's black 8–11, one chip each, drawn again only when they change."""
+    return ft.Row(
+        wrap=True,
+        spacing=6,
+        controls=[
+            ft.Text(t("Black"), no_wrap=True),  # its own width: "Schwarz" in one piece
+            *[
+                chip(
+                    label=ft.Text(
+                        str(rank),
+                        semantics_label=t("{name}: black {rank}", name=name, rank=rank),
+                    ),
+                    selected=rank in taken,
+                    key=drawn_as(name, rank, rank in taken),
+                    disabled=not enabled,
+                    on_select=lambda e, r=rank: take(r),
+                    show_checkmark=False,  # it would move the ranks after it
+                )
+                for rank in black_spy.HIGH_RANKS
+            ],
+        ],
+    )
+
+
 @memo
 @ft.component
 def PileCard(
@@ -771,7 +812,6 @@ def PileCard(
 ) -> ft.Control:
     """A player's pile by its cards, drawn again only when something it shows changes."""
     make_auto = partial(actions.make_automatic, name)
-    modify = partial(actions.modify, name)
     header: list[ft.Control] = [
         ft.Text(name, weight=ft.FontWeight.BOLD, size=16, expand=True),
         ft.Text(
@@ -791,9 +831,6 @@ def PileCard(
         limit = black_spy.PART_LIMITS[part]
         on_count = CountOf(actions.modify, name, part)
         return CountChips(label, shown, getattr(pile, part), limit, on_count, t, enabled)
-
-    def take(rank: int) -> None:
-        modify(lambda current: current.with_high_card(name, rank))
 
     return ft.Card(
         content=ft.Container(
@@ -815,31 +852,7 @@ def PileCard(
                         t("{name}: black 1–6", name=name),
                         t("Black 1–6 ({points} each)", points=black_spy.LOW_POINTS),
                     ),
-                    ft.Row(
-                        wrap=True,
-                        spacing=6,
-                        controls=[
-                            ft.Text(
-                                t("Black"), no_wrap=True
-                            ),  # its own width: "Schwarz" in one piece
-                            *[
-                                chip(
-                                    label=ft.Text(
-                                        str(rank),
-                                        semantics_label=t(
-                                            "{name}: black {rank}", name=name, rank=rank
-                                        ),
-                                    ),
-                                    selected=rank in pile.black_high,
-                                    key=drawn_as(name, rank, rank in pile.black_high),
-                                    disabled=not enabled,
-                                    on_select=lambda e, r=rank: take(r),
-                                    show_checkmark=False,  # it would move the ranks after it
-                                )
-                                for rank in black_spy.HIGH_RANKS
-                            ],
-                        ],
-                    ),
+                    HighCards(t, name, pile.black_high, enabled, HighCardOf(actions.modify, name)),
                     counted(
                         "colored_spies",
                         t("{name}: coloured Spies", name=name),
