@@ -6,6 +6,7 @@ of the record with the round added."""
 from __future__ import annotations
 
 import copy
+import json
 import random
 from collections.abc import Iterator
 from pathlib import Path
@@ -173,3 +174,28 @@ def test_a_changed_round_or_a_game_still_to_correct_is_played_through_in_full(
     with pytest.raises(scoring.InvalidRecord):  # a round that breaks a rule: nothing kept
         store.append_round(game_id, {"points": {"nobody": 60}})
     assert store.game_at(game_id) is at
+
+
+def test_a_game_in_progress_stored_without_meta_is_listed_and_kept_like_any(
+    tmp_path: Path,
+) -> None:
+    """`meta` is optional in a record (FORMAT.md): a game in progress without it (written by
+    hand, another program) is summed up from the kept replay like any, also after a change."""
+    folder = tmp_path / "data"
+    store = Store.open(folder)
+    rec = generators.black_spy_record(random.Random(1), max_deals=3)
+    store.create_game("black-spy", rec["players"], rec["options"])
+    store.close()
+    active = folder / "active.json"
+    data = json.loads(active.read_text())
+    [(game_id, doc)] = [(k, d) for t in data.values() for k, d in t.items() if "record" in d]
+    del doc["record"]["meta"]
+    active.write_text(json.dumps(data))
+    store = Store.open(folder)
+    try:
+        assert [s.rounds for s in store.active_games()] == [0]
+        assert store.game_at(game_id).result.round_totals == ()
+        store.delete_game(game_id)
+        assert [s.rounds for s in store.summaries(deleted=True)] == [0]
+    finally:
+        store.close()
