@@ -1064,9 +1064,19 @@ class Store:
         kept = self._kept.get(game_id)
         if kept is not None and kept.source is doc["record"]:
             return kept
-        record = copy.deepcopy(doc["record"])
-        result, correction = scoring.replay_until_broken(record)
-        kept = GameAt(record, _revision_of(doc), result, correction, doc["record"])
+        result, correction = scoring.replay_until_broken(doc["record"])
+        return self._keep(game_id, doc, result, correction)
+
+    def _keep(
+        self,
+        game_id: str,
+        doc: dict[str, Any],
+        result: scoring.Replay,
+        correction: scoring.Correction | None,
+    ) -> GameAt:
+        """Keep `result`, the replay of the stored game `doc`, as the game's (`game_at`)."""
+        record = doc["record"]
+        kept = GameAt(copy.deepcopy(record), _revision_of(doc), result, correction, record)
         self._kept[game_id] = kept
         return kept
 
@@ -1183,7 +1193,7 @@ class Store:
         with self._lock:
             table, doc = self._find(game_id)
             if table is self._active:
-                return self._active_summary(doc)
+                return self._active_summary(game_id, doc)
             stored = self._index.get(game_id)
             return self._archived_summary(doc) if stored is None else stored
 
@@ -1195,20 +1205,20 @@ class Store:
 
     def _active_summaries_now(self) -> list[Summary]:
         """The summary of every game in progress (and forgetting those of records gone)."""
-        docs = [doc for _, doc in self._active.docs()]
-        found = [self._active_summary(doc) for doc in docs]
-        kept = {id(doc["record"]) for doc in docs}
+        docs = self._active.docs()
+        found = [self._active_summary(game_id, doc) for game_id, doc in docs]
+        kept = {id(doc["record"]) for _, doc in docs}
         self._active_summaries = {
             key: value for key, value in self._active_summaries.items() if key in kept
         }
         return found
 
-    def _active_summary(self, doc: dict[str, Any]) -> Summary:
+    def _active_summary(self, game_id: str, doc: dict[str, Any]) -> Summary:
         record, deleted_at = doc["record"], doc.get("deleted_at")
         kept = self._active_summaries.get(id(record))
         if kept is not None and kept[0] is record and kept[1] == deleted_at:
             return kept[2]
-        at = self._game_at(str(record["meta"]["id"]), doc)  # the screens' replay, kept
+        at = self._game_at(game_id, doc)  # the screens' replay, kept
         replayed = (at.result, at.correction)
         summary = summarize(record, active=True, deleted_at=deleted_at, replayed=replayed)
         self._active_summaries[id(record)] = (record, deleted_at, summary)
@@ -1217,11 +1227,13 @@ class Store:
     def _replayed_active(
         self, doc: dict[str, Any], result: scoring.Replay, correction: scoring.Correction | None
     ) -> None:
-        """A game in progress checked at start-up: its summary made from that replay."""
+        """A game in progress checked at start-up: its summary made from that replay, which
+        is kept as the game's (opening it plays it through no second time)."""
         record, deleted_at = doc["record"], doc.get("deleted_at")
         summary = summarize(
             record, active=True, deleted_at=deleted_at, replayed=(result, correction)
         )
+        self._keep(summary.id, doc, result, correction)  # a record without meta: "None"
         self._active_summaries[id(record)] = (record, deleted_at, summary)
 
     def all_records(self, include_deleted: bool = False) -> Iterator[Record]:

@@ -315,6 +315,8 @@ def test_games_in_progress_are_summarised_once_per_change(
     store = Store.open(folder)
     try:
         assert len(played) == 1  # the game in progress, checked at start-up
+        store.game_at("a1")  # opened at the table: the start-up's replay, kept
+        assert len(played) == 1
         first = store.summaries()
         assert store.active_games() == [s for s in first if s.active]
         assert store.summaries() == first and store.summary("a1") in first
