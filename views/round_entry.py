@@ -180,7 +180,7 @@ def use_round_entry(at: AtTable, of: RoundEntryOf[Q, C]) -> RoundEntry:
     editing, set_editing = use_value(opening[0] if opening else NO_ROUND)
     drafts, set_drafts = use_made(lambda: opening[1] if opening else always_open_drafts(at, of))
     scroller: ft.MutableRef[ft.Column | None] = ft.use_ref(None)
-    before = game_before(at, editing) if editing is not None else None
+    before = at.before(editing) if editing is not None else None
     if drafts is not None and before is not None:
         use_kept(
             at, editing, kept_of(of, drafts), kept_of(of, blank_drafts(of, before, drafts.form))
@@ -189,7 +189,7 @@ def use_round_entry(at: AtTable, of: RoundEntryOf[Q, C]) -> RoundEntry:
         use_kept(at, None, {})
 
     def open_round(index: int) -> None:
-        set_drafts(drafts_for(at, of, index, game_before(at, index)))
+        set_drafts(drafts_for(at, of, index, at.before(index)))
         set_editing(index)
 
     def open_by_itself() -> None:
@@ -227,11 +227,6 @@ def always_open_drafts(at: AtTable, of: RoundEntryOf[Q, C]) -> Drafts[Q, C] | No
     return drafts_for(at, of, NEW, at.result) if of.always_open else None
 
 
-def game_before(at: AtTable, index: int) -> scoring.Replay:
-    """The game up to round `index` (NEW: all of it)."""
-    return at.before(index)
-
-
 def blank_drafts(of: RoundEntryOf[Q, C], before: scoring.Replay, form: str) -> Drafts[Q, C]:
     cards = of.cards.blank(before) if of.cards is not None else None
     return Drafts(form, of.quick.blank(before), cards)
@@ -262,7 +257,7 @@ def opened(at: AtTable, of: RoundEntryOf[Q, C]) -> tuple[int, Drafts[Q, C]] | No
             return NEW, drafts_for(at, of, NEW, at.result)
         return None
     index, entry = kept
-    before = game_before(at, index)
+    before = at.before(index)
     try:
         return index, kept_drafts(of, before, entry)
     except UNREADABLE:  # a draft of another version: nothing to reopen

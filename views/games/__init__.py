@@ -61,7 +61,7 @@ class AtTable:
         return self.app.role == VIEWER
 
     def before(self, index: int) -> scoring.Replay:
-        """The game up to round `index` (past the last saved one: all of it)."""
+        """The game up to round `index` (NEW, or past the last saved one: all of it)."""
         if index < 0 or index >= len(self.record["rounds"]) or index == self.fix_round:
             return self.result
         if index not in self._befores:
