@@ -52,6 +52,19 @@ def a_row() -> list[Any]:
     return list(summarize(finished()).row)
 
 
+def records_played(monkeypatch: pytest.MonkeyPatch) -> list[object]:
+    """Each record `scoring.replay_until_broken` plays through from now on."""
+    played: list[object] = []
+    replay_until_broken = scoring.replay_until_broken
+
+    def counted(record: object, **kwargs: Any) -> Any:
+        played.append(record)
+        return replay_until_broken(record, **kwargs)
+
+    monkeypatch.setattr(scoring, "replay_until_broken", counted)
+    return played
+
+
 # --- a summary keeps what it was made of -----------------------------------------------------
 
 
@@ -243,14 +256,7 @@ def test_an_index_written_before_version_7_is_read_without_playing_a_game(
     debrief = json.loads((folder / "debrief.json").read_text())
     debrief["meta"]["schema"]["version"] = 6
     (folder / "debrief.json").write_text(json.dumps(debrief), encoding="utf-8")
-    played: list[object] = []
-    replay_until_broken = scoring.replay_until_broken
-
-    def counted(record: object, **kwargs: Any) -> Any:
-        played.append(record)
-        return replay_until_broken(record, **kwargs)
-
-    monkeypatch.setattr(scoring, "replay_until_broken", counted)
+    played = records_played(monkeypatch)
     store = Store.open(folder)
     try:
         assert store.schema_version == store_module.SCHEMA_VERSION == 7
@@ -304,14 +310,7 @@ def test_games_in_progress_are_summarised_once_per_change(
 ) -> None:
     folder = tmp_path / "data"
     good_store(folder)
-    played: list[object] = []
-    replay_until_broken = scoring.replay_until_broken
-
-    def counted(record: object, **kwargs: Any) -> Any:
-        played.append(record)
-        return replay_until_broken(record, **kwargs)
-
-    monkeypatch.setattr(scoring, "replay_until_broken", counted)
+    played = records_played(monkeypatch)
     store = Store.open(folder)
     try:
         assert len(played) == 1  # the game in progress, checked at start-up

@@ -70,12 +70,12 @@ def make(state: AppState, game_id: str, what: str, deal: dict[str, Any]) -> None
         state.delete_round(game_id, 0)
 
 
-@pytest.mark.parametrize("what", CHANGES)
-def test_undo_and_redo_put_the_game_back_also_after_a_restart(folder: Path, what: str) -> None:
-    """Each undo and redo with the data closed and opened again before it (a restart: the
-    step is read back from undo.json)."""
-    first, second, third, other = deals(1, 4)
-    store = Store.open(folder)
+def three_deals_then(
+    store: Store, what: str, seed: int
+) -> tuple[str, dict[str, Any], dict[str, Any], int]:
+    """A game of three deals saved by a tab, then `what` (save, change, delete) done by it:
+    the game's id, the game before and after that change, and the round it changed."""
+    first, second, third, other = deals(seed, 4)
     game_id = a_game(store)
     state = tab(store, game_id)
     for deal in (first, second, third):
@@ -83,7 +83,15 @@ def test_undo_and_redo_put_the_game_back_also_after_a_restart(folder: Path, what
     before = store.load_game(game_id)
     make(state, game_id, what, other)
     after = store.load_game(game_id)
-    index = {"save": 3, "change": 1, "delete": 0}[what]
+    return game_id, before, after, {"save": 3, "change": 1, "delete": 0}[what]
+
+
+@pytest.mark.parametrize("what", CHANGES)
+def test_undo_and_redo_put_the_game_back_also_after_a_restart(folder: Path, what: str) -> None:
+    """Each undo and redo with the data closed and opened again before it (a restart: the
+    step is read back from undo.json)."""
+    store = Store.open(folder)
+    game_id, before, after, index = three_deals_then(store, what, 1)
     assert after != before
     for _ in range(2):
         for undoing in (True, False):
@@ -150,15 +158,8 @@ def test_a_step_stored_by_an_older_version_is_taken_as_before(
     """A step of the version before issue 25 held the whole game as the step puts it back: the
     game before the change (an undo step) or after it (a redo step, once undone). Such a step
     undoes and redoes as it did, and is kept in the new form from then on."""
-    first, second, third, other = deals(5, 4)
-    game_id = a_game(store)
+    game_id, before, after, index = three_deals_then(store, what, 5)
     state = tab(store, game_id)
-    for deal in (first, second, third):
-        make(state, game_id, "save", deal)
-    before = store.load_game(game_id)
-    make(state, game_id, what, other)
-    after = store.load_game(game_id)
-    index = {"save": 3, "change": 1, "delete": 0}[what]
     if undone:  # as the older version left it after its undo: the redo step holds `after`
         store.set_record(game_id, before)
         stored = {"undo": [], "redo": [old_step(what, index, after, store.revision(game_id))]}
