@@ -949,8 +949,7 @@ class Store:
                 self._index.put(game_id, self._archived_summary(new_doc))
                 self._end()
             if len(result.round_totals) == len(record["rounds"]):  # every round valid
-                kept = GameAt(copy.deepcopy(record), new_doc["revision"], result, None, record)
-                self._kept[game_id] = kept
+                self._keep(game_id, new_doc, result, None)
             else:  # still to correct: worked out again when it is next read
                 self._kept.pop(game_id, None)
             if key is not None and draft is not None:
