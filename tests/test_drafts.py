@@ -45,7 +45,7 @@ def at_table(store: Store, tab: str = "tab") -> tuple[AppState, str]:
 
 def tab_of(store: Store, game_id: str, tab: str) -> AppState:
     state = AppState.load(store, "/", device="phone", tab=tab, round_name_of=round_name_of)
-    state.record(game_id)
+    state.game_at(game_id)
     return state
 
 
@@ -170,7 +170,7 @@ def test_a_correction_and_a_delete_end_their_draft_in_the_same_write(store: Stor
         lambda: state.save_round(game_id, 0, FIRST_DEAL),
         lambda: state.delete_round(game_id, 0),
     ):
-        state.record(game_id)  # the screen draws the game anew after each change
+        state.game_at(game_id)  # the screen draws the game anew after each change
         state.keep_draft(game_id, 0, ENTRY)
         store.settle()
         kept = state.draft(game_id)
@@ -270,7 +270,7 @@ def saved_with_fsyncs(
 def drawn(state: AppState, game_id: str, keep: int | None = -1) -> None:
     """The screen draws the game anew after a change, and (unless `keep` is -1) the player
     starts entering round `keep` (None: a new one)."""
-    state.record(game_id)
+    state.game_at(game_id)
     if keep != -1:
         state.keep_draft(game_id, keep, ENTRY)
 

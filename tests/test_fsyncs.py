@@ -61,7 +61,7 @@ def traced(monkeypatch: pytest.MonkeyPatch, folder: Path) -> list[str]:
 
 def host(store: Store, game_id: str) -> AppState:
     state = AppState.load(store, "/", device="phone", tab="tab", round_name_of=round_name_of)
-    state.record(game_id)
+    state.game_at(game_id)
     return state
 
 

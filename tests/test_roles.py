@@ -156,7 +156,7 @@ def scorer_calls(state: AppState, game: str) -> dict[str, Callable[[], object]]:
 def reader_calls(state: AppState, game: str) -> dict[str, Callable[[], object]]:
     """What a game's screen reads to draw it (a viewer's phone draws the same screen)."""
     return {
-        "record": lambda: state.record(game),
+        "game_at": lambda: state.game_at(game),
         "is_active": lambda: state.is_active(game),
         "draft": lambda: state.draft(game),
         "history": lambda: state.history(game),

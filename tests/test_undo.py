@@ -42,7 +42,7 @@ def a_game(store: Store) -> str:
 def tab(store: Store, game_id: str) -> AppState:
     """This device's tab, the game drawn (as the table screen does before each change)."""
     state = AppState.load(store, "/", device="phone", tab="tab", round_name_of=round_name_of)
-    state.record(game_id)
+    state.game_at(game_id)
     return state
 
 
@@ -61,7 +61,7 @@ CHANGES = ["save", "change", "delete"]
 
 def make(state: AppState, game_id: str, what: str, deal: dict[str, Any]) -> None:
     """Save a new deal, correct deal 2 or delete deal 1, as the table screen does."""
-    state.record(game_id)
+    state.game_at(game_id)
     if what == "save":
         state.save_round(game_id, None, deal)
     elif what == "change":
@@ -125,11 +125,11 @@ def test_a_step_holds_what_it_changed_never_the_game(store: Store) -> None:
     played = deals(2, 41)
     for deal in played[:40]:
         state.save_round(game_id, None, deal)
-        state.record(game_id)
+        state.game_at(game_id)
     state.save_round(game_id, 5, played[40])
-    state.record(game_id)
+    state.game_at(game_id)
     state.delete_round(game_id, 7)
-    state.record(game_id)
+    state.game_at(game_id)
     state.undo(game_id)
     stored = store.history("phone", game_id)
     steps = [*stored["undo"], *stored["redo"]]
@@ -166,7 +166,7 @@ def test_a_step_stored_by_an_older_version_is_taken_as_before(
     else:
         stored = {"undo": [old_step(what, index, before, store.revision(game_id))], "redo": []}
     store.set_history("phone", game_id, stored)
-    state.record(game_id)
+    state.game_at(game_id)
     for undoing in [False, True, False] if undone else [True, False, True]:
         step = state.undo(game_id) if undoing else state.redo(game_id)
         assert step is not None and (step.what, step.index) == (what, index)

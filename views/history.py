@@ -241,8 +241,8 @@ def GamePageView(state: AppState, game_id: str) -> ft.View:
     _ = state.revision
     notes, set_notes = use_value(NO_TEXT)
     try:
-        stored = state.record(game_id)
-        result, correction = scoring.replay_until_broken(stored)
+        game = state.game_at(game_id)
+        stored, result, correction = game.record, game.result, game.correction
         record = scoring.game_record(stored)
     except (StorageError, scoring.InvalidRecord) as error:
         problems = error.errors if isinstance(error, scoring.InvalidRecord) else [error]

@@ -554,13 +554,6 @@ class AppState:
     # --- reading games ---------------------------------------------------------------------
 
     @allowed(*EVERYONE, shared_game=True)
-    def record(self, game_id: str) -> Record:
-        """The game as it is now; what this tab's next change to it is based on."""
-        record, revision = self._store.load_game_at(game_id)
-        self._seen[game_id] = revision
-        return record
-
-    @allowed(*EVERYONE, shared_game=True)
     def game_at(self, game_id: str) -> GameAt:
         """The game as it is now, played through (once per revision, for every screen that
         draws it); what this tab's next change to it is based on. Its record is read, never
