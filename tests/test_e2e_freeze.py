@@ -32,18 +32,18 @@ def test_a_component_that_raises_once_does_not_freeze_the_session(
     later change was dropped without a word. Now the player is told, and the next change
     reaches the screen."""
     folder = tmp_path / "data"
-    good_folder(folder)  # a game in progress: its card is drawn on the home screen
+    good_folder(folder)
     switch = tmp_path / "raise-once"
     env: dict[str, str | None] = {
         "PYTHONPATH": faults(),
         "DEBRIEF_FAULT": "render-once",
         "DEBRIEF_FAULT_SWITCH": str(switch),
-        "DEBRIEF_FAULT_TARGET": "views.home:GameCard",
+        "DEBRIEF_FAULT_TARGET": "views.players:PlayersView",
     }
     _, page = on_phone(folder, env=env)
     shown(page, "Games in progress")
     switch.write_text("on")
-    tap(page, "Players")  # the home screen is drawn again: its game card raises
+    tap(page, "Players")  # the players' screen is drawn: it raises
     wait_until(lambda: not switch.exists())  # it did raise
     see(page, "Something went wrong")
     # The failed drawing left the home screen, or the next one drew the players' screen

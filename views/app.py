@@ -14,7 +14,7 @@ from web.guard import HOST as HOST_CALLER
 from web.sharing import Sharing
 
 from . import games, guest, history, home, new_game, players, safe, settings, table
-from .hooks import use_made
+from .hooks import use_follow, use_made
 from .state import HOST, SCORER, VIEWER, AppState
 from .theme import DARK, LIGHT, theme
 
@@ -74,6 +74,19 @@ def guest_screens(state: AppState) -> list[ft.View]:
     return [table.GameScreen(state, game_id)]
 
 
+def stack_of(state: AppState) -> tuple[object, ...]:
+    """What decides the app's stack of screens and its look: the app is drawn again when it
+    changes (each screen follows its own data, `state.use_screen`)."""
+    return (
+        state.route,
+        state.role,
+        state.asking_pin,
+        state.role != HOST and state.shared_game,
+        state.language,
+        state.theme_setting,
+    )
+
+
 @ft.component
 def App(store: Store, device: str, sharing: Sharing | None, caller: Caller) -> list[ft.View]:
     """The app for one session. `caller` is who connected, as the guard saw it: the session's
@@ -100,6 +113,7 @@ def App(store: Store, device: str, sharing: Sharing | None, caller: Caller) -> l
         )
 
     state, _ = use_made(load)
+    use_follow(state, lambda: stack_of(state))
 
     def on_route_change(event: ft.RouteChangeEvent) -> None:
         state.followed(event.route)

@@ -12,9 +12,9 @@ from collections.abc import Callable
 import flet as ft
 import segno
 
-from .hooks import use_value
+from .hooks import memo, use_value
 from .i18n import Translator
-from .state import VIEWER, AppState
+from .state import VIEWER, AppState, use_screen
 from .widgets import TARGET, body, close, heading, note
 
 PIN_LENGTH = 6
@@ -148,11 +148,12 @@ def guest_bar(state: AppState, title: str, actions: list[ft.Control]) -> ft.AppB
     return ft.AppBar(title=ft.Text(title), automatically_imply_leading=False, actions=actions)
 
 
+@memo
 @ft.component
 def WaitingView(state: AppState) -> ft.View:
     """A guest before the host has opened a game."""
     t = state.t
-    _ = state.revision
+    use_screen(state, "/")
     return ft.View(
         route="/",
         appbar=guest_bar(state, "Debrief", []),
@@ -167,10 +168,12 @@ def WaitingView(state: AppState) -> ft.View:
     )
 
 
+@memo
 @ft.component
 def PinView(state: AppState) -> ft.View:
     """Six digits on a keypad (no system keyboard); the sixth tries them."""
     t = state.t
+    use_screen(state, "/pin")
     typed, set_typed = use_value("")
     said, set_said = use_value("")
 

@@ -15,9 +15,9 @@ from storage.summaries import Summary
 
 from . import games
 from .frame import correction_banner
-from .hooks import NO_TEXT, use_value
+from .hooks import NO_TEXT, memo, use_value
 from .i18n import Translator
-from .state import AppState
+from .state import AppState, use_screen
 from .theme import LINE_COLORS
 from .widgets import back_bar, body, choice_chips, heading, info_box, note
 
@@ -59,10 +59,11 @@ def outcome(t: Translator, summary: Summary) -> str:
     return t("no winner") if summary.finished else t("not finished")
 
 
+@memo
 @ft.component
 def HistoryView(state: AppState) -> ft.View:
     t = state.t
-    _ = state.revision
+    use_screen(state, "/history")
     game, set_game = use_value(ALL)
     player, set_player = use_value(ALL)
     shown, set_shown = use_value(PAGE_SIZE)
@@ -235,10 +236,11 @@ def continue_label(t: Translator, active: bool, finished: bool, fix_round: int |
     return t("Continue") if active or not finished else t("Open at the table")
 
 
+@memo
 @ft.component
 def GamePageView(state: AppState, game_id: str) -> ft.View:
     t = state.t
-    _ = state.revision
+    use_screen(state, f"/history/{game_id}")
     notes, set_notes = use_value(NO_TEXT)
     try:
         game = state.game_at(game_id)

@@ -8,7 +8,8 @@ import scoring
 from storage.summaries import Summary
 
 from .games import view_of
-from .state import AppState
+from .hooks import memo
+from .state import AppState, use_screen
 from .widgets import body, heading, icon_button, info_box, note
 
 
@@ -18,10 +19,11 @@ def sentence(text: str) -> str:
     return text if text.endswith((".", "!", "?")) else text + "."
 
 
+@memo
 @ft.component
 def HomeView(state: AppState) -> ft.View:
     t = state.t
-    _ = state.revision  # redraw after changes
+    use_screen(state, "/")
     active = state.active_games()
     notices = [sentence(t.problem(n)) for n in state.notices]
     controls: list[ft.Control] = []

@@ -9,7 +9,7 @@ add one count twice).
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import ParamSpec, TypeVar
+from typing import ParamSpec, Protocol, TypeVar
 
 import flet as ft
 
@@ -52,6 +52,45 @@ def use_latest(handler: Callable[P, R]) -> Callable[P, R]:
 
     stable, _ = use_made(lambda: calling_latest)
     return stable
+
+
+class Listened(Protocol):
+    """What announces its changes by field (`state.Announcing`)."""
+
+    def listen(self, listener: Callable[[str], None]) -> Callable[[], None]: ...
+
+
+HIDDEN = object()  # what a component showed while it was not shown: nothing is equal to it
+
+
+def always() -> bool:
+    return True
+
+
+def use_follow(
+    state: Listened, shows: Callable[[], object], shown: Callable[[], bool] = always
+) -> None:
+    """Draw this component again when what it shows of `state` has changed: `shows()` (the
+    revision of the data, a route, ...) differs from what it was at the last drawing. Checked
+    at each change `state` announces. While not `shown()` (a screen under the one on top) it
+    is not drawn; once shown again it is drawn afresh (what it shows besides `state`, such as
+    a draft kept meanwhile, may have changed too)."""
+    drawn: ft.MutableRef[object] = ft.use_ref(None)
+    drawn.current = shows() if shown() else HIDDEN  # at every drawing
+    _, set_drawings = use_value(0)
+    latest_shows, latest_shown = use_latest(shows), use_latest(shown)
+
+    def heard(field: str) -> None:
+        if not latest_shown():
+            drawn.current = HIDDEN
+            return
+        now = latest_shows()
+        if now != drawn.current:
+            drawn.current = now  # one drawing for changes that come before it
+            set_drawings(lambda drawings: drawings + 1)
+
+    stop, _ = use_made(lambda: state.listen(heard))
+    ft.use_effect(lambda: stop, [])  # stops listening when the component goes
 
 
 def memo(component: Callable[P, R]) -> Callable[P, R]:

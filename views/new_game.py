@@ -11,9 +11,9 @@ import scoring
 from scoring.table import folded_name
 
 from . import games
-from .hooks import use_messages, use_value
+from .hooks import memo, use_messages, use_value
 from .i18n import Translator
-from .state import REFUSALS, AppState
+from .state import REFUSALS, AppState, use_screen
 from .widgets import back_bar, body, chip, drawn_as, error_box, heading, icon_button, note
 
 
@@ -32,8 +32,10 @@ class Draft:
         ]
 
 
+@memo
 @ft.component
 def NewGameView(state: AppState) -> ft.View:
+    use_screen(state, "/new")
     t = state.t
     draft, set_draft = use_value(Draft())
     new_name, set_new_name = use_value("")

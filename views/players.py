@@ -10,9 +10,9 @@ from scoring.stats import HeadToHead, PlayerGameStats, head_to_head, player_stat
 from scoring.table import normal_name
 
 from . import games
-from .hooks import NO_TEXT, use_messages, use_value
+from .hooks import NO_TEXT, memo, use_messages, use_value
 from .i18n import Translator
-from .state import REFUSALS, AppState
+from .state import REFUSALS, AppState, use_screen
 from .widgets import (
     back_bar,
     body,
@@ -25,10 +25,11 @@ from .widgets import (
 )
 
 
+@memo
 @ft.component
 def PlayersView(state: AppState) -> ft.View:
     t = state.t
-    _ = state.revision
+    use_screen(state, "/players")
     name, set_name = use_value("")
     born, set_born = use_value("")
     problems, set_problems = use_messages()
@@ -123,10 +124,11 @@ def figures(t: Translator, stats: PlayerGameStats) -> list[ft.Control]:
     ]
 
 
+@memo
 @ft.component
 def PlayerView(state: AppState, player_id: str) -> ft.View:
     t = state.t
-    _ = state.revision
+    use_screen(state, f"/players/{player_id}")
     new_name, set_new_name = use_value(NO_TEXT)
     new_born, set_new_born = use_value(NO_TEXT)
     problems, set_problems = use_messages()

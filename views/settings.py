@@ -12,16 +12,18 @@ import scoring
 from storage import backup
 from storage.errors import StorageError
 
-from .hooks import use_messages, use_value
-from .state import AppState
+from .hooks import memo, use_messages, use_value
+from .state import AppState, use_screen
 from .widgets import back_bar, body, drawn_as, error_box, heading, info_box, note, segmented
 
 NO_PLAN: backup.ImportPlan | None = None  # no file read yet
 
 
+@memo
 @ft.component
 def SettingsView(state: AppState) -> ft.View:
     t = state.t
+    use_screen(state, "/settings", lambda: state.message, lambda: state.theme_setting)
     plan, set_plan = use_value(NO_PLAN)  # an import read from a file, waiting for "Import"
     problems, set_problems = use_messages()
 

@@ -1,8 +1,11 @@
 """The app's state: where the user is, their settings, and every change to their data.
 
 `AppState` is the only way a screen reads stored data or changes it: each change saves at once
-(through `storage`), keeps an undo step where that means something, and bumps `revision`, which
-every screen that shows stored data reads, so they all redraw. The store itself is private.
+(through `storage`), keeps an undo step where that means something, and bumps `revision`. It
+announces each change of a public field by name (`listen`); a screen follows only what it shows
+(`hooks.use_follow`): the screen on top redraws when `revision` moves, the app's stack of
+screens when the route, role or language does, and nothing is drawn again for a change it does
+not show (a screen under the one on top, say). The store itself is private.
 
 Every method that reads or changes stored data says who may call it (`allowed`) and checks it
 where it happens, whatever screen or forged event called it: the host may do everything; a
@@ -35,6 +38,7 @@ from storage.store import GameAt, Player
 from storage.summaries import Summary
 from web.sharing import PinAttempt, Sharing
 
+from .hooks import use_follow
 from .i18n import Translator, system_language, translator
 from .widgets import show_note
 
@@ -224,9 +228,37 @@ class History:
             return cls()
 
 
-@ft.observable
+class Announcing:
+    """Tells its listeners the name of each public field set to a new value (on the thread
+    that set it). Unlike Flet's observable, a component that is given one is not subscribed to
+    all of it: it listens to what it shows (`hooks.use_follow`)."""
+
+    _listeners: list[Callable[[str], None]]
+
+    def listen(self, listener: Callable[[str], None]) -> Callable[[], None]:
+        """Call `listener(field)` after each change; returns what stops it."""
+        self._listeners.append(listener)
+
+        def stop() -> None:
+            with contextlib.suppress(ValueError):
+                self._listeners.remove(listener)
+
+        return stop
+
+    def __setattr__(self, name: str, value: object) -> None:
+        before = getattr(self, name, _UNSET)
+        object.__setattr__(self, name, value)
+        if name.startswith("_") or before is _UNSET or before == value:
+            return
+        for listener in list(self.__dict__.get("_listeners", ())):
+            listener(name)
+
+
+_UNSET = object()  # a field not set yet (while the dataclass is made)
+
+
 @dataclass
-class AppState:
+class AppState(Announcing):
     _store: Store
     # How a game calls a round ("deal {number}"), by the game's id: the games' views know it,
     # and they stand above this module (each game's screen gets an AppState), so the app hands
@@ -246,9 +278,10 @@ class AppState:
     _sharing: Sharing | None = None  # the table shared on the local network (--share)
     _page: ft.Page | None = None  # where to redraw when another tab or device changes data
     # The revision of each game as this tab last drew it: a change is made from it.
-    # (Private fields: Flet's observable neither wraps nor announces them; drawing sets it.)
+    # (Private fields are not announced; drawing sets it.)
     _seen: dict[str, int] = field(default_factory=dict)
     _pin_note: ft.SnackBar | None = None  # the host's last note of a wrong PIN
+    _listeners: list[Callable[[str], None]] = field(default_factory=list)  # `listen`
 
     @classmethod
     def load(
@@ -903,3 +936,15 @@ class AppState:
     @allowed(HOST)
     def history_csv(self) -> str:
         return backup.csv_of_history(self._store.summaries())
+
+
+def use_screen(state: AppState, route: str, *also: Callable[[], object]) -> None:
+    """A screen's drawing follows what every screen shows of the state: the stored data
+    (`revision`), the language and this session's role; `also` what it shows besides (a
+    setting, a note). While another screen lies over it (the route is not `route`; a guest's
+    one screen always lies on top) nothing is drawn: it catches up when it is on top again."""
+
+    def shows() -> tuple[object, ...]:
+        return (state.revision, state.language, state.role, *(what() for what in also))
+
+    use_follow(state, shows, lambda: state.role != HOST or state.route == route)

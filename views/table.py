@@ -13,7 +13,8 @@ import scoring
 from storage.errors import StorageError
 
 from . import games
-from .state import AppState
+from .hooks import memo
+from .state import AppState, use_screen
 from .widgets import back_bar
 
 logger = logging.getLogger(__name__)
@@ -40,10 +41,11 @@ def keep_awake() -> Callable[[], None]:
     return release
 
 
+@memo
 @ft.component
 def GameScreen(state: AppState, game_id: str) -> ft.View:
     t = state.t
-    _ = state.revision
+    use_screen(state, f"/game/{game_id}")
     ft.use_effect(keep_awake, [])
     try:
         game = state.game_at(game_id)
