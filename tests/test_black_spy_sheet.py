@@ -10,6 +10,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import flet as ft
+from flet.components.component import Component, Renderer
 from generators import black_spy_deal
 
 import scoring
@@ -19,9 +20,9 @@ from views.games.black_spy import (
     SheetShown,
     SheetTaps,
     clusters,
-    scoresheet,
     short_names,
 )
+from views.games.black_spy import scoresheet as drawn_scoresheet
 from views.i18n import Translator
 
 NAMES = ["Maximilian", "Anna", "Alexandra", "Christopher", "Ben", "Katharina"]
@@ -50,8 +51,17 @@ def shown_of(game: dict[str, Any], earlier: bool = False, language: str = "en") 
 TAPS = SheetTaps(lambda number: None, lambda shown: None)
 
 
+def scoresheet(t: Translator, shown: SheetShown, taps: SheetTaps) -> ft.Control:
+    """The sheet as the screen draws it (its rows are components: drawn in `controls`)."""
+    sheet: ft.Control = Renderer().render(drawn_scoresheet, t, shown, taps)
+    return sheet
+
+
 def controls(control: ft.BaseControl) -> Iterator[ft.BaseControl]:
-    """`control` and every control in it."""
+    """`control` and every control in it, a component's as it draws them."""
+    if isinstance(control, Component):
+        yield from controls(Renderer(control).render(control.fn, *control.args, **control.kwargs))
+        return
     yield control
     for field in dataclasses.fields(control):
         if field.name.startswith("_") or field.name == "parent":

@@ -146,13 +146,21 @@ def screen(
     entering: bool = False,
     fills: bool = False,
     scroller: ft.MutableRef[ft.Column | None] | None = None,
+    sheet: list[ft.Control] | None = None,
 ) -> ft.View:
     """A game's table screen: its bar (back, undo, redo) over the content, scrolling. A phone
     that watches a shared table gets the totals in large type on top. The last of the
     `controls` of an entry that `fills` the screen scrolls by itself (`numpad.PinnedPad`);
-    otherwise `scroller` is given the column that scrolls, for an entry that moves it."""
+    otherwise `scroller` is given the column that scrolls, for an entry that moves it.
+
+    `sheet`: the game's own controls, under `controls` while no entry is open. While one is,
+    they stay drawn but are not shown, so that a Save shows them again as they were, with
+    only what the saved round changed made anew (a sheet made afresh at every Save cost most
+    of its time)."""
     if at.read_only and view_of(at.record["game"]).totals_are_scores:
         controls = [scoreboard(at), *controls]
+    if sheet is not None and not entering:
+        controls, sheet = [*controls, *sheet], None
     content: list[ft.BaseControl]
     if fills:
         *above, filling = controls
@@ -170,6 +178,12 @@ def screen(
                 ref=scroller,
             )
         ]
+    if sheet is not None:  # kept under the entry, not shown
+        content.append(
+            ft.Column(
+                [body(sheet)], scroll=ft.ScrollMode.AUTO, expand=True, key="sheet", visible=False
+            )
+        )
     return ft.View(
         route=f"/game/{at.game_id}", appbar=game_bar(at, title, entering), controls=content
     )

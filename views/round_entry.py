@@ -43,7 +43,7 @@ from .entry import (
 )
 from .frame import entry_exits
 from .games import AtTable
-from .hooks import NO_ROUND, Setter, use_latest, use_made, use_value
+from .hooks import NO_ROUND, use_latest, use_made, use_value
 from .i18n import Translator
 from .numpad import PinnedPad, number_pad
 from .safe import safe_effect
@@ -172,25 +172,45 @@ class Drafts(Generic[Q, C]):
     cards: C | None
 
 
+class Kept(Generic[Q, C]):
+    """The drafts of an open entry as they are now: the entry draws from them when it is made
+    (also when it is made again, moved from the pad's place to the scrolling column by a
+    switch of form) and writes each change here."""
+
+    def __init__(self, drafts: Drafts[Q, C]) -> None:
+        self.drafts = drafts
+
+
+@dataclass(frozen=True)
+class Opening(Generic[Q, C]):
+    """An entry as it opened: on which round, with its drafts (the entry keeps its changes
+    itself, `EntryShown`), the how-manyth opening of the screen (a new one is a new entry)."""
+
+    editing: int
+    kept: Kept[Q, C] = field(compare=False)
+    count: int = 0
+
+
 def use_round_entry(at: AtTable, of: RoundEntryOf[Q, C]) -> RoundEntry:
     """The round entry of a game's screen: opened where a stored game must be corrected, else
     on this device's draft, else on a new round if it opens by itself, else closed (the sheet)
-    until `open_round`."""
-    opening, _ = use_made(lambda: opened(at, of))
-    editing, set_editing = use_value(opening[0] if opening else NO_ROUND)
-    drafts, set_drafts = use_made(lambda: opening[1] if opening else always_open_drafts(at, of))
+    until `open_round`. The screen holds which round is open and the form shown; the entry
+    holds its drafts, so that a key draws the entry again, not the screen around it."""
+    first, _ = use_made(lambda: opened(at, of))
+    opening, set_opening = use_value(None if first is None else Opening(first[0], Kept(first[1])))
+    form, set_form = use_value(opening.kept.drafts.form if opening is not None else QUICK)
+    always: ft.MutableRef[Opening[Q, C] | None] = ft.use_ref(None)  # a new round's, always open
     scroller: ft.MutableRef[ft.Column | None] = ft.use_ref(None)
-    before = at.before(editing) if editing is not None else None
-    if drafts is not None and before is not None:
-        use_kept(
-            at, editing, kept_of(of, drafts), kept_of(of, blank_drafts(of, before, drafts.form))
-        )
-    else:
-        use_kept(at, None, {})
+    editing = opening.editing if opening is not None else NO_ROUND
 
     def open_round(index: int) -> None:
-        set_drafts(drafts_for(at, of, index, at.before(index)))
-        set_editing(index)
+        drafts = drafts_for(at, of, index, at.before(index))
+        set_form(drafts.form)
+        set_opening(lambda last: Opening(index, Kept(drafts), (last.count if last else 0) + 1))
+        always.current = None  # after this round, the entry always open starts afresh
+
+    def close() -> None:
+        set_opening(None)
 
     def open_by_itself() -> None:
         if editing is None and waits_for_first_round(at, of):
@@ -199,17 +219,24 @@ def use_round_entry(at: AtTable, of: RoundEntryOf[Q, C]) -> RoundEntry:
     # Closed after the first drawing (Discard, an undone save): open again, afresh.
     ft.use_effect(safe_effect(open_by_itself), [editing is None, len(at.rounds)])
 
-    if editing is None and drafts is not None and always_open_now(at, of):
-        # Kept across saves, the drafts too: a tap on the next round while the last one was
-        # being saved still lands (the chips keep who was chosen, as at the table).
-        control = EntryShown(at, of, NEW, at.result, drafts, set_drafts, None, noop, scroller)
+    if opening is None and always_open_now(at, of):
+        # Kept across saves (the same entry, its drafts only set when it is made): a tap on
+        # the next round while the last one was being saved still lands (the chips keep who
+        # was chosen, as at the table).
+        if always.current is None:
+            always.current = Opening(NEW, Kept(drafts_for(at, of, NEW, at.result)))
+        control = EntryShown(
+            at, of, always.current, at.result, None, noop, scroller, set_form, key="always"
+        )
         return RoundEntry(False, control, open_round, False, scroller)
-    if editing is None or drafts is None or before is None:
+    if opening is None:
         return RoundEntry(False, None, open_round, False, scroller)
-    leave, saved = entry_exits(at.app, at.fix_round, lambda: set_editing(NO_ROUND))
-    control = EntryShown(at, of, editing, before, drafts, set_drafts, leave, saved, scroller)
-    form = of.quick if drafts.form == QUICK or of.cards is None else of.cards
-    return RoundEntry(True, control, open_round, form.pad is not None, scroller)
+    leave, saved = entry_exits(at.app, at.fix_round, close)
+    before = at.before(opening.editing)
+    key = f"{opening.editing}:{opening.count}"
+    control = EntryShown(at, of, opening, before, leave, saved, scroller, set_form, key=key)
+    shown = of.quick if form == QUICK or of.cards is None else of.cards
+    return RoundEntry(True, control, open_round, shown.pad is not None, scroller)
 
 
 def noop() -> None:
@@ -220,11 +247,6 @@ def always_open_now(at: AtTable, of: RoundEntryOf[Q, C]) -> bool:
     """Whether the game's new round's entry stands open: not once the game is over, nor for a
     guest who watches."""
     return of.always_open and not at.result.finished and not at.read_only
-
-
-def always_open_drafts(at: AtTable, of: RoundEntryOf[Q, C]) -> Drafts[Q, C] | None:
-    """The first drafts of an entry always open for a new round (else None: none is open)."""
-    return drafts_for(at, of, NEW, at.result) if of.always_open else None
 
 
 def blank_drafts(of: RoundEntryOf[Q, C], before: scoring.Replay, form: str) -> Drafts[Q, C]:
@@ -300,34 +322,44 @@ def kept_of(of: RoundEntryOf[Q, C], drafts: Drafts[Q, C]) -> Record:
 def EntryShown(
     at: AtTable,
     of: RoundEntryOf[Q, C],
-    editing: int,
+    opening: Opening[Q, C],
     before: scoring.Replay,
-    drafts: Drafts[Q, C],
-    set_drafts: Setter[Drafts[Q, C] | None],
     leave: Callable[[], None] | None,
     saved: Callable[[], None],
     scroller: ft.MutableRef[ft.Column | None],
+    on_form: Callable[[str], None],
+    key: str | None = None,
 ) -> ft.Control:
     """The entry in the form shown, each form drawn by a component of its own: what was
-    touched and tried starts afresh for each round and form. `leave` None: the entry never
-    closes (always open for a new round)."""
+    touched and tried starts afresh for each round and form. It keeps the drafts of the round
+    (from `opening`, and as this device's draft at each change). `leave` None: the entry never
+    closes (always open for a new round). `on_form`: the form switched to."""
+    editing, kept = opening.editing, opening.kept
+    drafts, set_shown = use_value(kept.drafts)
+    use_kept(at, editing, kept_of(of, drafts), kept_of(of, blank_drafts(of, before, drafts.form)))
+
+    def set_drafts(update: Callable[[Drafts[Q, C]], Drafts[Q, C]]) -> None:
+        def changed(current: Drafts[Q, C]) -> Drafts[Q, C]:
+            kept.drafts = update(current)
+            return kept.drafts
+
+        set_shown(changed)
 
     def switched(form: str) -> None:
-        set_drafts(lambda current: None if current is None else in_form(of, current, form))
+        set_drafts(lambda current: in_form(of, current, form))
+        on_form(form)
 
     switch = form_switch(at, drafts.form, switched) if of.cards is not None else None
     shown = Shown(at, of, editing, before, leave, saved, scroller, switch)
     if drafts.form == DETAILED and of.cards is not None and drafts.cards is not None:
 
         def change_cards(update: Callable[[C], C]) -> None:
-            set_drafts(
-                lambda d: d if d is None or d.cards is None else replace(d, cards=update(d.cards))
-            )
+            set_drafts(lambda d: d if d.cards is None else replace(d, cards=update(d.cards)))
 
         return FormShown(shown, of.cards, drafts.cards, change_cards, key=f"{DETAILED}:{editing}")
 
     def change_quick(update: Callable[[Q], Q]) -> None:
-        set_drafts(lambda d: d if d is None else replace(d, quick=update(d.quick)))
+        set_drafts(lambda d: replace(d, quick=update(d.quick)))
 
     return FormShown(shown, of.quick, drafts.quick, change_quick, key=f"{QUICK}:{editing}")
 

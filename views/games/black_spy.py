@@ -110,21 +110,43 @@ def BlackSpyScreen(at: AtTable, key: str | None = None) -> ft.View:
     def show_earlier(shown: bool) -> None:
         set_earlier(shown)
 
+    def enter_new() -> None:
+        entry.open_round(NEW)
+
     # The same functions at every drawing, calling this drawing's (the sheet is drawn again
-    # only when what it shows changed, `Scoresheet`).
+    # only when what it shows changed, `SheetPart`).
     taps = SheetTaps(use_latest(open_deal), use_latest(show_earlier))
+    controls = []
     if entry.control is not None:
         controls = [*correction_banner(at.t, at.fix_round), entry.control]
-    else:
-        controls = sheet(at, entry.open_round, taps, earlier)
-    return screen(at, black_spy.RULES.title, controls, entering=entry.open, fills=entry.fills)
+    # A stored game to correct shows only that deal's entry, no sheet.
+    shown = (
+        None if at.fix_round is not None else [SheetPart(at, use_latest(enter_new), taps, earlier)]
+    )
+    return screen(
+        at, black_spy.RULES.title, controls, entering=entry.open, fills=entry.fills, sheet=shown
+    )
 
 
 # --- the sheet ---------------------------------------------------------------------------------
 
 
+@memo
+@ft.component
+def SheetPart(
+    at: AtTable, enter_new: Callable[[], None], taps: SheetTaps, earlier: bool
+) -> ft.Control:
+    """The game's sheet with what goes with it (the next deal, its button), drawn again only
+    when the game or what it shows changed (not at each key of an entry over it)."""
+    return ft.Column(
+        sheet(at, enter_new, taps, earlier),
+        spacing=10,
+        horizontal_alignment=ft.CrossAxisAlignment.STRETCH,
+    )
+
+
 def sheet(
-    at: AtTable, open_entry: Callable[[int], None], taps: SheetTaps, earlier: bool
+    at: AtTable, enter_new: Callable[[], None], taps: SheetTaps, earlier: bool
 ) -> list[ft.Control]:
     t, result = at.t, at.result
     pad = black_spy.RULES.sheet(scoring.state_as(result, black_spy.State), tuple(result.leaders))
@@ -137,7 +159,7 @@ def sheet(
                 t("Enter deal {number}", number=pad.next_deal.number),
                 icon=ft.Icons.EDIT_NOTE,
                 height=56,
-                on_click=lambda: open_entry(NEW),
+                on_click=lambda: enter_new(),
             )
         )
     shown = SheetShown(pad, tuple(result.table.names), t.language, at.read_only, earlier)
@@ -488,22 +510,9 @@ def scoresheet(t: Translator, shown: SheetShown, taps: SheetTaps) -> ft.Control:
     if len(pad.deals) > LATEST_DEALS + 1:
         rows.append(earlier_deals(t, shown, taps))
     for deal in shown.deals:
-        cells = []
-        for name in names:
-            below = None
-            if name in deal.halved_to:  # "10" over "75 ÷ 2 = 37.5": what the total became
-                below = halving_line(t, *deal.halved_to[name])
-            moon = MOON_ICON if deal.moon == name else None
-            cells.append(cell(t.number(deal.points[name]), moon, below=below))
-        rows.append(
-            row(
-                str(deal.number),
-                cells,
-                on_click=None if shown.read_only else opens(taps, deal.number),
-                spoken=None if shown.read_only else t("Edit deal {number}", number=deal.number),
-                crowded=crowded,
-            )
-        )
+        # Keyed by its number: when the last deals shown move on by one, the others are kept.
+        looks = (names, shown.language, shown.read_only)
+        rows.append(DealRow(deal, *looks, taps, key=f"deal {deal.number}"))
     rows.append(
         row(
             t("Total"),
@@ -556,6 +565,34 @@ def scoresheet(t: Translator, shown: SheetShown, taps: SheetTaps) -> ft.Control:
         keys.append(ft.Row([ft.Icon(icon, size=14), note(meaning)], spacing=2))
     legend = ft.Row(wrap=True, spacing=8, controls=keys)
     return ft.Column([heading(t("Scoresheet")), ft.Column(rows, spacing=0), legend], spacing=6)
+
+
+@memo
+@ft.component
+def DealRow(
+    deal: black_spy.SheetDeal,
+    names: tuple[str, ...],
+    language: str,
+    read_only: bool,
+    taps: SheetTaps,
+    key: str | None = None,
+) -> ft.Control:
+    """A deal's row, drawn again only when it changed (a Save adds a row: the others stay)."""
+    t = translator(language)
+    cells = []
+    for name in names:
+        below = None
+        if name in deal.halved_to:  # "10" over "75 ÷ 2 = 37.5": what the total became
+            below = halving_line(t, *deal.halved_to[name])
+        moon = MOON_ICON if deal.moon == name else None
+        cells.append(cell(t.number(deal.points[name]), moon, below=below))
+    return row(
+        str(deal.number),
+        cells,
+        on_click=None if read_only else opens(taps, deal.number),
+        spoken=None if read_only else t("Edit deal {number}", number=deal.number),
+        crowded=len(names) >= CROWDED,
+    )
 
 
 def opens(taps: SheetTaps, number: int) -> Callable[[], None]:
