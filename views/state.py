@@ -22,6 +22,7 @@ import functools
 import logging
 import uuid
 from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Concatenate, ParamSpec, TypeVar
@@ -44,6 +45,9 @@ from .widgets import show_note
 
 T = TypeVar("T")
 logger = logging.getLogger(__name__)
+# Conveniences written after the answer, one at a time in the order they came (the last route
+# written is the last one followed). Its thread is joined when the interpreter exits.
+LATER = ThreadPoolExecutor(max_workers=1, thread_name_prefix="debrief-later")
 HOST, VIEWER, SCORER = "host", "viewer", "scorer"  # who is at this tab (a shared table)
 EVERYONE = (HOST, SCORER, VIEWER)
 ROLES = "_debrief_roles"  # where `allowed` writes its decision on a method
@@ -513,9 +517,11 @@ class AppState(Announcing):
 
     def followed(self, route: str) -> None:
         """The address changed (by `go`, the browser's back button or a typed address): show
-        its screen."""
+        its screen. Where to reopen the app is written just after, in a writer of its own:
+        the screen is drawn only once this event's handler has returned, and the write took
+        a tenth of opening a game."""
         self.route = route
-        self.remember_route(route)
+        LATER.submit(self.remember_route, route)
 
     def remember_route(self, route: str) -> None:
         """Where to reopen the app (the host's app only); a convenience a full disk may skip."""
