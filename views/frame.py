@@ -251,13 +251,16 @@ def correction_banner(t: Translator, fix_round: int | None) -> list[ft.Control]:
 
 
 def entry_exits(
-    state: AppState, fix_round: int | None, close_entry: Callable[[], None]
+    state: AppState,
+    fix_round: int | None,
+    close_entry: Callable[[], None],
+    saved_entry: Callable[[], None],
 ) -> tuple[Callable[[], None], Callable[[], None]]:
-    """(leave, saved) for a round's entry: normally both close the entry; while a stored game
-    needs a correction, leaving goes home and a saved correction shows the game afresh (the
-    game screen is made anew for it, so this one must not change its own state)."""
+    """(leave, saved) for a round's entry: normally `close_entry` and `saved_entry`; while a
+    stored game needs a correction, leaving goes home and a saved correction shows the game
+    afresh (the game screen is made anew for it, so this one must not change its own state)."""
     if fix_round is None:
-        return close_entry, close_entry
+        return close_entry, saved_entry
     return (lambda: state.go("/")), (lambda: None)
 
 

@@ -197,8 +197,17 @@ def use_round_entry(at: AtTable, of: RoundEntryOf[Q, C]) -> RoundEntry:
     until `open_round`. The screen holds which round is open and the form shown; the entry
     holds its drafts, so that a key draws the entry again, not the screen around it."""
     first, _ = use_made(lambda: opened(at, of))
-    opening, set_opening = use_value(None if first is None else Opening(first[0], Kept(first[1])))
-    form, set_form = use_value(opening.kept.drafts.form if opening is not None else QUICK)
+    opened_last, set_opening = use_value(
+        None if first is None else Opening(first[0], Kept(first[1]))
+    )
+    # The opening whose round was saved (or deleted): closed from the drawing that shows the
+    # game with that change, the one its revision sets off (closing it at once drew the screen
+    # first with the game as it was, the sheet without the round, then again).
+    saved: ft.MutableRef[Opening[Q, C] | None] = ft.use_ref(None)
+    drawn: ft.MutableRef[scoring.GameRecord | None] = ft.use_ref(None)  # the game drawn last
+    drawn.current = at.record  # (before `saved` is read: see `close_when_shown`)
+    opening = None if opened_last is saved.current else opened_last
+    form, set_form = use_value(opened_last.kept.drafts.form if opened_last is not None else QUICK)
     always: ft.MutableRef[Opening[Q, C] | None] = ft.use_ref(None)  # a new round's, always open
     scroller: ft.MutableRef[ft.Column | None] = ft.use_ref(None)
     editing = opening.editing if opening is not None else NO_ROUND
@@ -231,10 +240,16 @@ def use_round_entry(at: AtTable, of: RoundEntryOf[Q, C]) -> RoundEntry:
         return RoundEntry(False, control, open_round, False, scroller)
     if opening is None:
         return RoundEntry(False, None, open_round, False, scroller)
-    leave, saved = entry_exits(at.app, at.fix_round, close)
+
+    def close_when_shown() -> None:
+        saved.current = opening
+        if drawn.current is not at.record:  # the game with the change is drawn already
+            close()
+
+    leave, done = entry_exits(at.app, at.fix_round, close, close_when_shown)
     before = at.before(opening.editing)
     key = f"{opening.editing}:{opening.count}"
-    control = EntryShown(at, of, opening, before, leave, saved, scroller, set_form, key=key)
+    control = EntryShown(at, of, opening, before, leave, done, scroller, set_form, key=key)
     shown = of.quick if form == QUICK or of.cards is None else of.cards
     return RoundEntry(True, control, open_round, shown.pad is not None, scroller)
 
