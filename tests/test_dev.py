@@ -76,11 +76,11 @@ def test_fast_runs_everything_but_the_browser_tests_and_says_how_long_it_took(
     assert capsys.readouterr().out.splitlines()[-1].startswith("== took 0 min ")
 
 
-def test_the_full_command_runs_a_worker_more_than_cores_unless_told_otherwise(
+def test_the_full_command_runs_two_workers_more_than_cores_unless_told_otherwise(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     monkeypatch.setattr(dev.os, "cpu_count", lambda: 2)
-    assert recorded_test_run(monkeypatch, [])[-1][3:] == ["-n", "3", "--dist", "worksteal"]
+    assert recorded_test_run(monkeypatch, [])[-1][3:] == ["-n", "4", "--dist", "worksteal"]
     assert recorded_test_run(monkeypatch, ["-n", "0"])[-1][3:] == ["-n", "0"]
     assert recorded_test_run(monkeypatch, ["-p", "no:xdist"])[-1][3:] == ["-p", "no:xdist"]
 
@@ -103,13 +103,13 @@ def test_a_python_without_venv_support_names_the_package_to_install(
     assert not (tmp_path / ".venv").exists()
 
 
-def test_the_tests_run_on_every_core_and_the_fast_ones_on_more_workers(
+def test_the_tests_run_on_two_workers_more_than_cores(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     monkeypatch.setattr(dev.os, "cpu_count", lambda: 2)
-    assert dev.parallel([]) == ["-n", "3", "--dist", "worksteal"]
-    assert dev.parallel(["-m", "not e2e"], fast=True) == ["-n", "4", "--dist", "worksteal"]
-    assert dev.parallel(["-n", "1"], fast=True) == []  # the caller's choice
+    assert dev.parallel([]) == ["-n", "4", "--dist", "worksteal"]
+    assert dev.parallel(["-m", "not e2e"]) == ["-n", "4", "--dist", "worksteal"]
+    assert dev.parallel(["-n", "1"]) == []  # the caller's choice
     assert dev.parallel(["-p", "no:xdist"]) == []
 
 

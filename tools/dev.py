@@ -116,7 +116,7 @@ def test(arguments: list[str]) -> None:
         print("== mypy --strict " + " ".join(TYPED), flush=True)
         run([str(PYTHON), "-m", "mypy", "--strict", *TYPED])
         print("== pytest", flush=True)
-        run([str(PYTHON), "-m", "pytest", *parallel(arguments, fast), *arguments])
+        run([str(PYTHON), "-m", "pytest", *parallel(arguments), *arguments])
     finally:
         minutes, seconds = divmod(round(time.monotonic() - began), 60)
         print(f"== took {minutes} min {seconds:02d} s", flush=True)
@@ -132,19 +132,21 @@ def keep_compiled_modules() -> None:
     os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
 
 
-def parallel(arguments: list[str], fast: bool = False) -> list[str]:
-    """pytest-xdist's options unless the caller chose: one worker per core and one more, and
+def parallel(arguments: list[str]) -> list[str]:
+    """pytest-xdist's options unless the caller chose: one worker per core and two more, and
     tests handed out one at a time as workers get free, so that the long ones do not queue.
-    The one more keeps the cores busy while a test waits (for a server's deadline, a killed
-    child, the browser): on 2 cores, with two workers the CPU was idle for 114 of its 750
-    seconds, with three for 34, and the run ended 20 s sooner. Without the browser tests
-    (`--fast`), two more: those tests wait more (a door's deadlines), and on 2 cores four
-    workers ended them in 56 and 51 s where three took 65 and 67."""
+    The two more keep the cores busy while a test waits (for a server's deadline, a killed
+    child, the browser's next frame): on 2 cores, with two workers the CPU was idle for 114 of
+    its 750 seconds, with three for 34, and the run ended 20 s sooner; once the app drew less
+    at each tap (issue 25) the whole suite took 4:44 with three workers, 4:10 with four and
+    4:21 with five (2026-11-27). Without the browser tests (`--fast`) two more as well: those
+    tests wait more (a door's deadlines), and on 2 cores four workers ended them in 56 and 51 s
+    where three took 65 and 67."""
     if any(a == "-n" or a.startswith(("-n", "--numprocesses", "--dist")) for a in arguments):
         return []
     if "-p" in arguments and "no:xdist" in arguments:
         return []
-    workers = (os.cpu_count() or 1) + (2 if fast else 1)
+    workers = (os.cpu_count() or 1) + 2
     return ["-n", str(workers), "--dist", "worksteal"]
 
 
