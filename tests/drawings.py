@@ -13,7 +13,6 @@ import collections
 import json
 import os
 import signal
-import time
 from pathlib import Path
 from types import FrameType, ModuleType
 from typing import Any
@@ -46,14 +45,9 @@ def install() -> None:
     signal.signal(signal.SIGUSR1, report)
 
 
-def read(pid: int, target: Path, seconds: float = 30) -> collections.Counter[str]:
+def read(pid: int, target: Path) -> collections.Counter[str]:
     """How often the process `pid` (started with DEBRIEF_DRAWINGS=`target`) has drawn each
     component so far."""
-    target.unlink(missing_ok=True)
-    os.kill(pid, signal.SIGUSR1)
-    deadline = time.monotonic() + seconds
-    while not target.exists():
-        if time.monotonic() > deadline:
-            raise RuntimeError(f"process {pid} did not report its drawings")
-        time.sleep(0.005)
-    return collections.Counter(json.loads(target.read_text()))
+    from startup import reported
+
+    return collections.Counter(json.loads(reported(pid, target)))

@@ -14,8 +14,10 @@ import functools
 import importlib.abc
 import importlib.machinery
 import os
+import signal
 import sys
 import tempfile
+import time
 from collections.abc import Callable
 from pathlib import Path
 from types import ModuleType
@@ -41,6 +43,19 @@ def python_path(module: str, *folders: Path) -> str:
 def faults() -> str:
     """PYTHONPATH for the fault injection (tests/faults/debrief_faults.py)."""
     return python_path("debrief_faults", TESTS / "faults", TESTS)
+
+
+def reported(pid: int, target: Path, seconds: float = 30) -> str:
+    """What the child `pid` writes to `target` when asked with SIGUSR1 (a count it keeps: see
+    bench/render_count.py, tests/drawings.py), written whole (a rename) before it is read."""
+    target.unlink(missing_ok=True)
+    os.kill(pid, signal.SIGUSR1)
+    deadline = time.monotonic() + seconds
+    while not target.exists():
+        if time.monotonic() > deadline:
+            raise RuntimeError(f"process {pid} did not report")
+        time.sleep(0.005)
+    return target.read_text()
 
 
 def after_import(module_name: str, then: Callable[[ModuleType], None]) -> None:
