@@ -332,3 +332,33 @@ def test_games_in_progress_are_summarised_once_per_change(
         assert store.summary("a1").deleted_at is None
     finally:
         store.close()
+
+
+def test_the_replays_kept_are_the_games_at_the_table_and_the_last_finished_ones_opened(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A history browsed game by game keeps the replays of the last finished games opened, not
+    all 20 (it kept every one, for the life of the app); a game at the table stays kept
+    however many finished games were opened after it."""
+    store = Store.open(tmp_path / "data")
+    try:
+        names = [{"name": "Anna"}, {"name": "Ben"}]
+        options = {"first_player": "Anna"}
+        table = store.create_game("kompromat", names, options)["meta"]["id"]
+        finished = []
+        for _ in range(20):
+            game_id = store.create_game("kompromat", names, options)["meta"]["id"]
+            store.finish_game(game_id)
+            finished.append(game_id)
+        store.game_at(table)
+        played = records_played(monkeypatch)
+        for game_id in finished:
+            store.game_at(game_id)
+        assert len(played) == len(finished)
+        store.game_at(table)
+        store.game_at(finished[-1])  # the last ones opened are kept
+        assert len(played) == len(finished)
+        store.game_at(finished[0])  # the first one was let go
+        assert len(played) == len(finished) + 1
+    finally:
+        store.close()
