@@ -30,6 +30,7 @@ changed at all, so they are handed out as they are kept.
 
 from __future__ import annotations
 
+import collections
 import contextlib
 import copy
 import datetime as dt
@@ -86,6 +87,9 @@ from .summaries import Summary, newest_first, summarize
 logger = logging.getLogger(__name__)
 
 SCHEMA_VERSION = 7
+# The replays of games not at the table kept at once (the last ones opened): a history browsed
+# game by game kept every one for the life of the app. Each game at the table is always kept.
+KEPT_FINISHED = 16
 SHARDS = 64
 SPACE_MARGIN = 1024 * 1024  # bytes an import leaves free on the disk
 SHARD_FILE = re.compile(r"^\d{2}\.json$")
@@ -402,7 +406,8 @@ class Store:
         self._lock = threading.RLock()
         # Each game's replay at its latest revision (`game_at`): a screen drawn again, a round
         # appended, a summary of a game in progress start from it instead of replaying all.
-        self._kept: dict[str, GameAt] = {}
+        # Every game at the table; of the others the last KEPT_FINISHED opened (`_keep`).
+        self._kept: collections.OrderedDict[str, GameAt] = collections.OrderedDict()
         # Who follows changes in this process: every open tab and device's app state, so each
         # screen redraws when another one changes the data (weak: a closed session just goes).
         self._listeners: list[weakref.WeakMethod[Callable[[], None]]] = []
@@ -1062,6 +1067,7 @@ class Store:
     def _game_at(self, game_id: str, doc: dict[str, Any]) -> GameAt:
         kept = self._kept.get(game_id)
         if kept is not None and kept.source is doc["record"]:
+            self._kept.move_to_end(game_id)  # opened last
             return kept
         result, correction = scoring.replay_until_broken(doc["record"])
         return self._keep(game_id, doc, result, correction)
@@ -1077,6 +1083,10 @@ class Store:
         record = doc["record"]
         kept = GameAt(copy.deepcopy(record), _revision_of(doc), result, correction, record)
         self._kept[game_id] = kept
+        self._kept.move_to_end(game_id)
+        others = [kept_id for kept_id in self._kept if not self._active.has(kept_id)]
+        for forgotten in others[: max(0, len(others) - KEPT_FINISHED)]:  # the least recent
+            del self._kept[forgotten]
         return kept
 
     def revision(self, game_id: str) -> int:
