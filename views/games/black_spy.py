@@ -116,7 +116,7 @@ def BlackSpyScreen(at: AtTable, key: str | None = None) -> ft.View:
     # The same functions at every drawing, calling this drawing's (the sheet is drawn again
     # only when what it shows changed, `SheetPart`).
     taps = SheetTaps(use_latest(open_deal), use_latest(show_earlier))
-    controls = []
+    controls: list[ft.Control] = []
     if entry.control is not None:
         controls = [*correction_banner(at.t, at.fix_round), entry.control]
     # A stored game to correct shows only that deal's entry, no sheet.
@@ -509,9 +509,9 @@ def scoresheet(t: Translator, shown: SheetShown, taps: SheetTaps) -> ft.Control:
     rows: list[ft.Control] = [heading_row(t, shown)]
     if len(pad.deals) > LATEST_DEALS + 1:
         rows.append(earlier_deals(t, shown, taps))
+    looks = (names, shown.language, shown.read_only)
     for deal in shown.deals:
         # Keyed by its number: when the last deals shown move on by one, the others are kept.
-        looks = (names, shown.language, shown.read_only)
         rows.append(DealRow(deal, *looks, taps, key=f"deal {deal.number}"))
     rows.append(
         row(
