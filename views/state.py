@@ -23,7 +23,7 @@ import logging
 import uuid
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Concatenate, ParamSpec, TypeVar
 
@@ -727,8 +727,7 @@ class AppState(Announcing):
         cannot be stored again). `change` says what it did; its revision and tab are set
         here."""
         if before.correction is None:
-            revision = self._store.revision(game_id)
-            step = Step(change.what, change.index, change.round, revision, self.tab)
+            step = replace(change, revision=self._store.revision(game_id), tab=self.tab)
             undo = (*self.history(game_id).undo, step)[-UNDO_LIMIT:]
             self._set_history(game_id, History(undo, ()))
 
