@@ -1,0 +1,191 @@
+"""Two scorers, one deal (issue 26), in Chromium: a host and a scorer's phone on the share enter
+or correct the same deal; the one whose change comes second sees the first one's deal by its
+device's name and in numbers, chooses, and gets the record the choice says. No deal is ever
+stored twice, and no entry is renumbered behind anyone's back.
+
+Each device is named on its first scoring action ("Whose phone is this?")."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright.sync_api import Browser, BrowserContext, Page, WebSocketRoute
+from ui import seat_table, type_pile
+
+from scoring import black_spy
+from storage import Store
+from tools.browser import AppServer, open_app, see, tap, type_text
+
+pytestmark = pytest.mark.e2e
+NAMES = ["Anna", "Ben", "Carla", "Dirk"]
+EVEN = {"points": {name: 15 for name in NAMES}}  # each deal saved before the app starts
+HOST_DEAL = {"Anna": 18, "Ben": 20, "Carla": 20, "Dirk": 2}
+PHONE_DEAL = {"Anna": 10, "Ben": 20, "Carla": 20, "Dirk": 10}
+HOST, PHONE = "Host's laptop", "Ben's phone"
+
+
+@pytest.fixture
+def table(tmp_path: Path) -> Iterator[tuple[AppServer, str]]:
+    """Black Spy at deal 4, shared from the start."""
+    game_id = seat_table(tmp_path / "data", "black-spy", NAMES, rounds=[EVEN] * 3)
+    server = AppServer(tmp_path / "data", args=["--share"]).start()
+    try:
+        yield server, game_id
+    finally:
+        server.stop()
+
+
+def stored_deals(server: AppServer, game_id: str) -> list[dict[str, Any]]:
+    """The deals stored, read once the app has stopped (it holds the data folder)."""
+    server.stop()
+    store = Store.open(server.data_dir)
+    try:
+        return list(store.load_game(game_id)["rounds"])
+    finally:
+        store.close()
+
+
+def scorer(context: Browser | BrowserContext, server: AppServer) -> Page:
+    """A phone on the share link that typed the scorers' PIN."""
+    page = open_app(context, server.printed("Guests open:"))
+    tap(page, "Score")
+    for digit in server.printed("Scorers' PIN:"):
+        tap(page, digit)
+    see(page, "You can enter this game's rounds now.")
+    return page
+
+
+def begin(page: Page, button: str, device: str | None = None) -> None:
+    """Open an entry; on the device's first scoring action, name it."""
+    tap(page, button)
+    if device is not None:
+        see(page, "Whose phone is this?")
+        type_text(page, "Device name", device)
+        tap(page, "Save name")
+        page.get_by_text("Whose phone is this?").wait_for(state="detached", timeout=15_000)
+
+
+def type_points(page: Page, points: dict[str, int]) -> None:
+    """Each pile but the last on the number pad (the last fills itself in); not saved."""
+    options = black_spy.Options(NAMES[0], frozenset(), 150)
+    low, high = black_spy.pile_limits(options, moon=False)
+    for name in NAMES[:-1]:
+        type_pile(page, points[name], low, high)
+
+
+def said(device: str, what: str, number: int, points: dict[str, int]) -> str:
+    listed = ", ".join(f"{name} {value}" for name, value in points.items())
+    return f"{device} {what} deal {number}: {listed}"
+
+
+def test_two_scorers_save_the_same_deal_in_turn_and_at_the_same_moment(
+    browser: Browser, table: tuple[AppServer, str]
+) -> None:
+    """In turn: the phone saves second, sees the host's deal 4, keeps it (the default). At
+    the same moment: one of them sees the other's deal 5 and saves its own as deal 6."""
+    server, game_id = table
+    host, phone = open_app(browser, server.url), scorer(browser, server)
+    begin(host, "Enter deal 4", HOST)
+    begin(phone, "Enter deal 4", PHONE)
+    type_points(host, HOST_DEAL)
+    type_points(phone, PHONE_DEAL)
+    tap(host, "Save deal")
+    see(host, "Deal 4 saved")
+    tap(phone, "Save deal")
+    see(phone, said(HOST, "saved", 4, HOST_DEAL))
+    see(phone, "Enter deal 4")  # never renumbered behind the player's back
+    tap(phone, "Keep theirs")
+    see(phone, "Edit deal 4")  # the entry closed on the sheet
+
+    begin(host, "Enter deal 5")  # named once: not asked again
+    begin(phone, "Enter deal 5")
+    type_points(host, HOST_DEAL)
+    type_points(phone, PHONE_DEAL)
+    saves = [page.get_by_role("button", name="Save deal", exact=True) for page in (host, phone)]
+    for button in saves:
+        button.click()  # both at once: neither waits for its answer
+    first = host.get_by_text("Deal 5 saved").or_(phone.get_by_text("Deal 5 saved"))
+    first.first.wait_for(state="attached", timeout=15_000)
+    second, winner, points = (
+        (phone, HOST, HOST_DEAL)
+        if host.get_by_text("Deal 5 saved").count()
+        else (host, PHONE, PHONE_DEAL)
+    )
+    see(second, said(winner, "saved", 5, points))
+    tap(second, "Save mine as deal 6")
+    see(second, "Deal 6 saved")
+    mine = PHONE_DEAL if second is phone else HOST_DEAL
+    deals = stored_deals(server, game_id)
+    assert [deal["points"] for deal in deals[3:]] == [HOST_DEAL, points, mine]
+
+
+def test_a_deleted_deal_put_back_and_a_phone_back_from_a_lost_connection(
+    browser: Browser, table: tuple[AppServer, str]
+) -> None:
+    """The host corrects deal 3 while the phone deletes it: the host puts its correction
+    back. Then the phone loses its connection in the middle of deal 4, the host saves deal 4,
+    the phone comes back, sees it, and replaces it with its own."""
+    server, game_id = table
+    host = open_app(browser, server.url)
+    context = browser.new_context(viewport={"width": 400, "height": 800})
+    link = Link()
+    context.route_web_socket(re.compile(".*"), link.route)
+    phone = scorer(context, server)
+
+    begin(host, "Edit deal 3", HOST)
+    type_points(host, HOST_DEAL)
+    begin(phone, "Edit deal 3", PHONE)
+    tap(phone, "Delete deal 3")
+    see(phone, "Deal 3 deleted")
+    tap(host, "Save deal")
+    see(host, f"{PHONE} deleted deal 3.")
+    tap(host, "Put mine back")
+    see(host, "Deal 3 saved")
+
+    begin(phone, "Enter deal 4")
+    type_points(phone, PHONE_DEAL)
+    link.cut()
+    begin(host, "Enter deal 4")
+    type_points(host, HOST_DEAL)
+    tap(host, "Save deal")
+    see(host, "Deal 4 saved")
+    link.restore()
+    see(phone, said(HOST, "saved", 4, HOST_DEAL), timeout=60_000)  # back, and told at once
+    tap(phone, "Replace theirs with mine")
+    see(phone, "Deal 4 saved")
+    deals = stored_deals(server, game_id)
+    assert [deal["points"] for deal in deals] == [
+        EVEN["points"],
+        EVEN["points"],
+        HOST_DEAL,
+        PHONE_DEAL,
+    ]
+
+
+class Link:
+    """A phone's connection to the app, which a test cuts (every socket closed, new ones
+    refused at once) and restores."""
+
+    def __init__(self) -> None:
+        self.open: list[WebSocketRoute] = []
+        self.down = False
+
+    def route(self, socket: WebSocketRoute) -> None:
+        if self.down:
+            socket.close()
+            return
+        socket.connect_to_server()
+        self.open.append(socket)
+
+    def cut(self) -> None:
+        self.down = True
+        for socket in self.open:
+            socket.close()
+        self.open.clear()
+
+    def restore(self) -> None:
+        self.down = False
