@@ -315,6 +315,27 @@ def _kept_beside(doc: dict[str, Any]) -> dict[str, Any]:
     return {"drafts_ended": doc["drafts_ended"]} if "drafts_ended" in doc else {}
 
 
+CHANGES_KEPT = 20  # the latest changes of a game kept beside it, as their makers described them
+
+
+def _changes_of(doc: dict[str, Any]) -> list[dict[str, Any]]:
+    """The game's latest changes, oldest first, each with the revision it made (``rev``)."""
+    changes = doc.get("changes")
+    if not isinstance(changes, list):
+        return []
+    return [c for c in changes if isinstance(c, dict) and isinstance(c.get("rev"), int)]
+
+
+def _described_beside(doc: dict[str, Any], described: dict[str, Any] | None) -> dict[str, Any]:
+    """What a change writes beside the record it makes: how its maker described it (the last
+    change, and the latest changes with the revision each made)."""
+    change = {**(described or {}), "rev": _revision_of(doc) + 1}
+    return {
+        "last_change": described or {},
+        "changes": [*_changes_of(doc), change][-CHANGES_KEPT:],
+    }
+
+
 def _revision_of(doc: dict[str, Any]) -> int:
     revision = doc.get("revision", 0)
     return revision if isinstance(revision, int) else 0
@@ -882,6 +903,13 @@ class Store:
             change = self._find(game_id)[1].get("last_change")
         return dict(change) if isinstance(change, dict) else {}
 
+    def changes_since(self, game_id: str, revision: int) -> list[dict[str, Any]]:
+        """The game's changes after `revision`, oldest first, as their makers described them,
+        each with the revision it made (``rev``); only the latest `CHANGES_KEPT` are known."""
+        with self._lock:
+            changes = _changes_of(self._find(game_id)[1])
+        return [dict(change) for change in changes if change["rev"] > revision]
+
     # --- following changes -------------------------------------------------------------------
 
     def listen(self, listener: Callable[[], None]) -> None:
@@ -939,7 +967,7 @@ class Store:
                 **doc,
                 "record": record,
                 "revision": _revision_of(doc) + 1,
-                "last_change": described or {},
+                **_described_beside(doc, described),
             }
             key = _device_key(ends_draft, game_id) if ends_draft is not None else None
             draft = self._keeper.get(key) if key is not None else None
@@ -1014,6 +1042,25 @@ class Store:
             record["rounds"][index] = round_
 
         return self._change_record(game_id, replace, based_on, described, ends_draft)
+
+    def insert_round(
+        self,
+        game_id: str,
+        index: int,
+        round_: dict[str, Any],
+        based_on: int | None = None,
+        described: dict[str, Any] | None = None,
+        ends_draft: str | None = None,
+    ) -> scoring.Replay:
+        """Put a round in before round `index` (at the end: after the last); refused with the
+        reason if it breaks a rule there or a later round."""
+
+        def insert(record: Record) -> None:
+            if not 0 <= index <= len(record["rounds"]):
+                raise err.NoSuchRound(game_id=game_id, number=index + 1)
+            record["rounds"].insert(index, round_)
+
+        return self._change_record(game_id, insert, based_on, described, ends_draft)
 
     def remove_last_round(self, game_id: str) -> scoring.Replay:
         def remove(record: Record) -> None:
@@ -1120,7 +1167,7 @@ class Store:
                 "record": record,
                 "deleted_at": doc.get("deleted_at"),
                 "revision": _revision_of(doc) + 1,
-                "last_change": described or {},
+                **_described_beside(doc, described),
                 **_kept_beside(doc),
             }
             self._begin("finish", [game_id])
