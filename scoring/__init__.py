@@ -33,6 +33,7 @@ from .replay import (
     replay,
     replay_until_broken,
     round_of,
+    round_points,
     standings,
 )
 
@@ -66,6 +67,7 @@ __all__ = [
     "replay",
     "replay_until_broken",
     "round_of",
+    "round_points",
     "standings",
     "state_as",
 ]

@@ -470,3 +470,13 @@ def draft_points(record: object, draft: object) -> dict[str, Fraction]:
     """Each player's points for a round being entered, as far as they can be read."""
     result = replay(record, stored=True)
     return result.draft_points(draft)
+
+
+def round_points(before: Replay, round_: object) -> dict[str, Fraction] | None:
+    """What a round played after the game `before` adds to each player's total (a saved
+    round's points, for saying what it was); None when the round breaks a rule there."""
+    try:
+        after = before.extended(round_)
+    except e.InvalidRecord:
+        return None
+    return {name: after.totals[name] - before.totals.get(name, 0) for name in after.totals}
