@@ -13,12 +13,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, BrowserContext, Page, WebSocketRoute
-from ui import seat_table, type_pile
+from playwright.sync_api import Browser, BrowserContext, Locator, Page, WebSocketRoute
+from ui import seat_table, tap_starting, type_pile
 
 from scoring import black_spy
 from storage import Store
-from tools.browser import AppServer, open_app, see, tap, type_text
+from tools.browser import AppServer, in_view, open_app, see, tap, type_text
 
 pytestmark = pytest.mark.e2e
 NAMES = ["Anna", "Ben", "Carla", "Dirk"]
@@ -26,6 +26,11 @@ EVEN = {"points": {name: 15 for name in NAMES}}  # each deal saved before the ap
 HOST_DEAL = {"Anna": 18, "Ben": 20, "Carla": 20, "Dirk": 2}
 PHONE_DEAL = {"Anna": 10, "Ben": 20, "Carla": 20, "Dirk": 10}
 HOST, PHONE = "Host's laptop", "Ben's phone"
+# Whether the page's own hit test at (x, y) finds the element (nothing lies over it).
+ON_TOP = """([element, x, y]) => {
+    const hit = document.elementFromPoint(x, y);
+    return !!hit && (hit === element || element.contains(hit));
+}"""
 
 
 @pytest.fixture
@@ -60,11 +65,15 @@ def scorer(context: Browser | BrowserContext, server: AppServer) -> Page:
 
 
 def begin(page: Page, button: str, device: str | None = None) -> None:
-    """Open an entry; on the device's first scoring action, name it."""
-    tap(page, button)
+    """Open an entry (a deal on the sheet: its row, named "Edit deal 3" and its numbers); on
+    the device's first scoring action, name it."""
+    if button.startswith("Edit"):
+        tap_starting(page, button)
+    else:
+        tap(page, button)
     if device is not None:
         see(page, "Whose phone is this?")
-        type_text(page, "Device name", device)
+        type_text(page, "Device name", device, drawn=False)
         tap(page, "Save name")
         page.get_by_text("Whose phone is this?").wait_for(state="detached", timeout=15_000)
 
@@ -85,7 +94,8 @@ def said(device: str, what: str, number: int, points: dict[str, int]) -> str:
 def test_two_scorers_save_the_same_deal_in_turn_and_at_the_same_moment(
     browser: Browser, table: tuple[AppServer, str]
 ) -> None:
-    """In turn: the phone saves second, sees the host's deal 4, keeps it (the default). At
+    """In turn: the host saves first; the phone sees the host's deal 4 at once, beside its
+    own, and keeps it (the default). At
     the same moment: one of them sees the other's deal 5 and saves its own as deal 6."""
     server, game_id = table
     host, phone = open_app(browser, server.url), scorer(browser, server)
@@ -95,9 +105,10 @@ def test_two_scorers_save_the_same_deal_in_turn_and_at_the_same_moment(
     type_points(phone, PHONE_DEAL)
     tap(host, "Save deal")
     see(host, "Deal 4 saved")
-    tap(phone, "Save deal")
-    see(phone, said(HOST, "saved", 4, HOST_DEAL))
-    see(phone, "Enter deal 4")  # never renumbered behind the player's back
+    see(phone, said(HOST, "saved", 4, HOST_DEAL))  # at once, before the phone's Save
+    # Never renumbered behind the player's back; nothing to type until the player chooses.
+    phone.get_by_text("Deal 4", exact=True).wait_for(timeout=15_000)
+    assert phone.get_by_role("button", name="Next pile").count() == 0
     tap(phone, "Keep theirs")
     see(phone, "Edit deal 4")  # the entry closed on the sheet
 
@@ -106,10 +117,12 @@ def test_two_scorers_save_the_same_deal_in_turn_and_at_the_same_moment(
     type_points(host, HOST_DEAL)
     type_points(phone, PHONE_DEAL)
     saves = [page.get_by_role("button", name="Save deal", exact=True) for page in (host, phone)]
-    for button in saves:
-        button.click()  # both at once: neither waits for its answer
-    first = host.get_by_text("Deal 5 saved").or_(phone.get_by_text("Deal 5 saved"))
-    first.first.wait_for(state="attached", timeout=15_000)
+    boxes = [ready_to_tap(page, button) for page, button in zip((host, phone), saves, strict=True)]
+    for page, (x, y) in zip((host, phone), boxes, strict=True):
+        page.mouse.click(x, y)  # both at once: neither waits for the app's answer
+    for page in (host, phone):  # each either saved its deal 5 or sees the other's
+        told = page.get_by_text("Deal 5 saved").or_(page.get_by_text("saved deal 5:"))
+        told.first.wait_for(state="attached", timeout=15_000)
     second, winner, points = (
         (phone, HOST, HOST_DEAL)
         if host.get_by_text("Deal 5 saved").count()
@@ -139,22 +152,23 @@ def test_a_deleted_deal_put_back_and_a_phone_back_from_a_lost_connection(
     begin(host, "Edit deal 3", HOST)
     type_points(host, HOST_DEAL)
     begin(phone, "Edit deal 3", PHONE)
-    tap(phone, "Delete deal 3")
+    tap(phone, "Delete deal")
     see(phone, "Deal 3 deleted")
-    tap(host, "Save deal")
-    see(host, f"{PHONE} deleted deal 3.")
+    see(host, f"{PHONE} deleted deal 3.")  # at once, beside the host's correction
     tap(host, "Put mine back")
     see(host, "Deal 3 saved")
 
     begin(phone, "Enter deal 4")
     type_points(phone, PHONE_DEAL)
     link.cut()
+    connections = link.connections
     begin(host, "Enter deal 4")
     type_points(host, HOST_DEAL)
     tap(host, "Save deal")
     see(host, "Deal 4 saved")
     link.restore()
     see(phone, said(HOST, "saved", 4, HOST_DEAL), timeout=60_000)  # back, and told at once
+    assert link.connections > connections  # it came back on a connection of its own
     tap(phone, "Replace theirs with mine")
     see(phone, "Deal 4 saved")
     deals = stored_deals(server, game_id)
@@ -166,6 +180,16 @@ def test_a_deleted_deal_put_back_and_a_phone_back_from_a_lost_connection(
     ]
 
 
+def ready_to_tap(page: Page, button: Locator) -> tuple[float, float]:
+    """The centre of `button`, once it is shown whole and nothing lies over it (a note)."""
+    in_view(page, button)
+    box = button.bounding_box()
+    assert box is not None
+    x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+    page.wait_for_function(ON_TOP, arg=[button.element_handle(), x, y], timeout=15_000)
+    return x, y
+
+
 class Link:
     """A phone's connection to the app, which a test cuts (every socket closed, new ones
     refused at once) and restores."""
@@ -173,6 +197,7 @@ class Link:
     def __init__(self) -> None:
         self.open: list[WebSocketRoute] = []
         self.down = False
+        self.connections = 0  # made through the link (a phone that came back made another)
 
     def route(self, socket: WebSocketRoute) -> None:
         if self.down:
@@ -180,6 +205,7 @@ class Link:
             return
         socket.connect_to_server()
         self.open.append(socket)
+        self.connections += 1
 
     def cut(self) -> None:
         self.down = True

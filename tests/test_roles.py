@@ -21,6 +21,7 @@ from builders import FOUR, deal, pile
 
 from storage import Store
 from views.app import round_name_of
+from views.conflicts import KEEP, SAVED, Conflict
 from views.state import HOST, SCORER, VIEWER, AppState, NotAllowed, roles_of
 from web.sharing import Sharing
 
@@ -47,6 +48,11 @@ NO_STORED_DATA = {
     "tried",
     "heard_wrong_pin",
     "check_caller",
+    "named",  # this device's name: kept on the device, never in the data folder
+    "shown_name",
+    "name_wanted",
+    "sharing_active",
+    "guests_changed",
 }
 OPTIONS = {"first_dealer": "Anna", "variants": []}
 FIRST_DEAL = deal(
@@ -150,6 +156,10 @@ def scorer_calls(state: AppState, game: str) -> dict[str, Callable[[], object]]:
         "keep_draft": lambda: state.keep_draft(game, None, {"piles": {}}),
         "discard_draft": lambda: state.discard_draft(game),
         "set_entry_mode": lambda: state.set_entry_mode(game, "black-spy", "detailed"),
+        "conflict": lambda: state.conflict(game),
+        "resolve": lambda: state.resolve(
+            game, Conflict("save", SAVED, "", False, 0, True, None, 0), KEEP, {}
+        ),
     }
 
 

@@ -208,3 +208,37 @@ def test_the_guests_see_the_game_the_host_opened_last() -> None:
     sharing, _ = table()
     assert sharing.show("game-1") and not sharing.show("game-1")
     assert sharing.show("game-2") and sharing.game_id == "game-2"
+
+
+def test_the_host_lists_each_phone_once_by_name_and_role_and_ends_one_phones_access() -> None:
+    sharing, _ = table()
+    door = sharing.door
+    assert isinstance(door, Door)
+    heard: list[int] = []
+
+    class HostTab:  # held weakly by the sharing, as the host's state is
+        def changed(self) -> None:
+            heard.append(1)
+
+    host = HostTab()
+    sharing.watch_guests(host.changed)
+    ben, ben_reload, ida = (FakeSession(name) for name in ("ben-1", "ben-2", "ida"))
+    for session, address in ((ben, "192.0.2.7"), (ben_reload, "192.0.2.7"), (ida, "192.0.2.9")):
+        assert run(sharing.admit(session, address))
+    sharing.describe(ben, "ben-device", "Ben's phone", "viewer")
+    sharing.describe(ben_reload, "ben-device", "Ben's phone", "scorer")
+    sharing.describe(ida, "ida-device", "Android phone", "viewer")
+    assert heard  # the host's list is drawn again
+    assert [(p.name, p.role) for p in sharing.connected()] == [
+        ("Ben's phone", "scorer"),  # two sessions of one phone: one line, a scorer
+        ("Android phone", "viewer"),
+    ]
+    sharing.remember_scorer("ben-device", "192.0.2.7")
+    run(sharing.end_access("ben-device"))
+    assert sorted(door.ended) == ["ben-1", "ben-2"]
+    assert [p.name for p in sharing.connected()] == ["Android phone"]
+    assert not sharing.is_scorer("ben-device", "192.0.2.7")
+    assert not run(sharing.admit(FakeSession("ben-3"), "192.0.2.7"))  # stays out
+    run(sharing.stop())
+    run(sharing.start())  # a new share lets every phone in again
+    assert run(sharing.admit(FakeSession("ben-4"), "192.0.2.7"))

@@ -14,6 +14,7 @@ from web.guard import HOST as HOST_CALLER
 from web.sharing import Sharing
 
 from . import games, guest, history, home, new_game, players, safe, settings, table
+from .device_name import read_name, suggested_name
 from .hooks import use_follow, use_made
 from .state import HOST, SCORER, VIEWER, AppState
 from .theme import DARK, LIGHT, theme
@@ -100,7 +101,7 @@ def App(store: Store, device: str, sharing: Sharing | None, caller: Caller) -> l
             scorer = sharing is not None and sharing.is_scorer(device, caller.address)
             role = SCORER if scorer else VIEWER
         route = page.route or "/"
-        return AppState.load(
+        made = AppState.load(
             store,
             route,
             device,
@@ -111,9 +112,19 @@ def App(store: Store, device: str, sharing: Sharing | None, caller: Caller) -> l
             caller.address,
             round_name_of=round_name_of,
         )
+        made.suggested_name = suggested_name(made.t, page.client_user_agent, page.platform)
+        return made
 
     state, _ = use_made(load)
     use_follow(state, lambda: stack_of(state))
+
+    async def load_name() -> None:  # after the first drawing: no wait before it
+        state.named(await read_name())
+
+    def start_loading_name() -> None:
+        page.run_task(load_name)
+
+    ft.use_effect(start_loading_name, [])
 
     def on_route_change(event: ft.RouteChangeEvent) -> None:
         state.followed(event.route)

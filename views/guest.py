@@ -7,11 +7,15 @@ tab a scorer, who enters and corrects rounds and undoes its own changes.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 
 import flet as ft
 import segno
 
+from scoring.errors import N_
+from web.sharing import Connected
+
+from .device_name import name_button
 from .hooks import memo, use_value
 from .i18n import Translator
 from .state import VIEWER, AppState, use_screen
@@ -77,6 +81,7 @@ def shared_dialog(state: AppState) -> ft.AlertDialog:
         await state.stop_sharing()
 
     code = segno.make(link or "", error="m").png_data_uri(scale=6, border=2)
+    phones, stop_following = connected_phones(state)
     wrong = sharing.wrong_pins() if sharing is not None else []
     tries = (
         [
@@ -94,6 +99,7 @@ def shared_dialog(state: AppState) -> ft.AlertDialog:
     )
     dialog: ft.AlertDialog = ft.AlertDialog(
         title=ft.Text(t("Sharing this table")),
+        on_dismiss=lambda: stop_following(),
         content=ft.Column(
             tight=True,
             spacing=8,
@@ -118,6 +124,8 @@ def shared_dialog(state: AppState) -> ft.AlertDialog:
                     semantics_label=t("PIN {pin}", pin=" ".join(pin)),
                 ),
                 *tries,
+                ft.Text(t("Phones connected"), weight=ft.FontWeight.BOLD),
+                phones,
                 note(plain_http_warning(t)),
             ],
         ),
@@ -127,6 +135,81 @@ def shared_dialog(state: AppState) -> ft.AlertDialog:
         ],
     )
     return dialog
+
+
+ROLE_NAMES = {"scorer": N_("scorer"), "viewer": N_("viewer")}
+
+
+def connected_phones(state: AppState) -> tuple[ft.Column, Callable[[], None]]:
+    """The host's list of the phones on the shared table, named, each a viewer or a scorer,
+    with a way to end one phone's access (asked once more: it stays out until a new share).
+    It follows phones coming, going, named and scoring while the panel is open; the second
+    value stops that (when the panel closes). Not a component: the panel is made by a tap."""
+    t = state.t
+    column = ft.Column(spacing=4, tight=True)
+    ending = [""]  # the device whose end is being confirmed
+
+    def fill() -> None:
+        phones = state.connected_phones
+        column.controls = [row(phone) for phone in phones] or [note(t("No phone has joined yet."))]
+
+    def redraw() -> None:
+        fill()
+        column.update()
+
+    def confirming(device: str) -> Callable[[], None]:
+        def confirm() -> None:
+            ending[0] = device
+            redraw()
+
+        return confirm
+
+    def ender(device: str) -> Callable[[], Awaitable[None]]:
+        async def end() -> None:
+            ending[0] = ""
+            await state.end_access(device)  # the list follows (`guests_seen`)
+
+        return end
+
+    def row(phone: Connected) -> ft.Control:
+        name = phone.name or t("A phone")
+        if ending[0] == phone.device:
+            return ft.Column(
+                spacing=4,
+                controls=[
+                    ft.Text(t("End {name}'s access until a new share?", name=name)),
+                    ft.Row(
+                        wrap=True,
+                        controls=[
+                            ft.FilledButton(t("End access"), on_click=ender(phone.device)),
+                            ft.TextButton(t("Cancel"), on_click=confirming("")),
+                        ],
+                    ),
+                ],
+            )
+        return ft.Row(
+            controls=[
+                ft.Text(
+                    t("{name}, {role}", name=name, role=t(ROLE_NAMES[phone.role])), expand=True
+                ),
+                ft.TextButton(
+                    t("End access"),
+                    tooltip=t("End {name}'s access", name=name),
+                    on_click=confirming(phone.device),
+                ),
+            ]
+        )
+
+    def heard(field: str) -> None:
+        if field == "guests_seen":
+            try:
+                redraw()
+            except RuntimeError:  # the panel has gone
+                stop()
+
+    fill()
+    stop = state.listen(heard)
+    return column, stop
 
 
 def plain_http_warning(t: Translator) -> str:
@@ -145,6 +228,8 @@ def guest_bar(state: AppState, title: str, actions: list[ft.Control]) -> ft.AppB
             *actions,
             ft.TextButton(t("Score"), icon=ft.Icons.DIALPAD, on_click=lambda: state.ask_pin()),
         ]
+    else:  # a scorer: the phone's name, as the others see it on what it saves
+        actions = [*actions, name_button(state)]
     return ft.AppBar(title=ft.Text(title), automatically_imply_leading=False, actions=actions)
 
 

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
+from fractions import Fraction
 from functools import partial
 from typing import Generic, TypeVar
 
@@ -28,6 +29,8 @@ import scoring
 from scoring import JSON, Record, Term
 from scoring.errors import N_
 
+from .conflicts import CORRECTED, DELETED, KEEP, NEXT, REPLACE, SAVED, Conflict
+from .device_name import ask_name_if_wanted
 from .entry import (
     NEW,
     UNREADABLE,
@@ -48,7 +51,7 @@ from .i18n import Translator
 from .numpad import PinnedPad, number_pad
 from .safe import safe_effect
 from .state import DETAILED, QUICK
-from .widgets import error_box, heading, problem_line
+from .widgets import error_box, heading, info_box, problem_line
 
 D = TypeVar("D")  # a form's draft
 Q = TypeVar("Q")  # the quick form's draft
@@ -213,6 +216,7 @@ def use_round_entry(at: AtTable, of: RoundEntryOf[Q, C]) -> RoundEntry:
     editing = opening.editing if opening is not None else NO_ROUND
 
     def open_round(index: int) -> None:
+        ask_name_if_wanted(at.app)  # the device's first scoring action on a shared table
         drafts = drafts_for(at, of, index, at.before(index))
         set_form(drafts.form)
         set_opening(lambda last: Opening(index, Kept(drafts), (last.count if last else 0) + 1))
@@ -421,6 +425,7 @@ def FormShown(
     change = use_latest(change)  # one function for the form's life: rows drawn once stay
     entered = form.entered(shown.before, draft)
     errors = at.check(entered, shown.index)
+    conflict = at.app.conflict(at.game_id) if shown.leave is not None else None
     touched, set_touched = use_value(frozenset[str]())
     tried, set_tried = use_value(False)  # Save was tapped: every problem speaks
     refused, report = use_refusal(entered)
@@ -438,10 +443,28 @@ def FormShown(
         problems = at.check(round_, shown.index)
         done(save_checked(at, problems, ignored, partial(store, round_), report))
 
-    def done(after: scoring.Replay | None) -> None:
+    def choose(choice: str, conflict: Conflict) -> None:
+        """The player's choice in a conflict: keep theirs (the entry closes), or save this
+        entry in their round's place or as the next round."""
+        if choice == KEEP:
+            at.app.resolve(at.game_id, conflict, KEEP, entered)
+            at.app.say(
+                t(
+                    "Your entry was dropped; {round} stays as it is.",
+                    round=at.round_name(conflict.index),
+                )
+            )
+            if shown.leave is not None:
+                shown.leave()
+            return
+        index = len(at.rounds) if choice == NEXT else conflict.index
+        resolve = partial(at.app.resolve, at.game_id, conflict, choice, entered)
+        done(save_checked(at, [], set_tried, resolve, report), index)
+
+    def done(after: scoring.Replay | None, index: int | None = None) -> None:
         if after is None:  # refused: said above the entry's buttons
             return
-        at.app.say(of.saved(t, after, shown.index))
+        at.app.say(of.saved(t, after, shown.index if index is None else index))
         if shown.leave is None:
             afresh()
         shown.saved()
@@ -471,29 +494,122 @@ def FormShown(
         save_round,
     )
     drawn = form.fields(entering)
+    # In a conflict, a new round keeps the number it was begun as: never renumbered unseen.
+    number = conflict.index if conflict is not None else shown.index
     title = ft.Row(
         [
-            heading(drawn.title or of.title(t, shown.index, shown.correcting is not None)),
+            heading(drawn.title or of.title(t, number, shown.correcting is not None)),
             *([shown.switch] if shown.switch else []),
         ],
         alignment=ft.MainAxisAlignment.SPACE_BETWEEN,
         wrap=True,
     )
     buttons = exit_buttons(shown, report)
+    told = [] if conflict is None else [conflict_panel(shown, conflict, entered, choose)]
     if form.pad is not None:
-        rows = [title, *drawn.controls, ft.Row(buttons, wrap=True)]
-        return pad_entry(entering, form.pad, rows, t(of.save_label), (refused, tried))
+        rows = [*told, title, *drawn.controls, ft.Row(buttons, wrap=True)]
+        said_now = (refused, tried)
+        return pad_entry(entering, form.pad, rows, t(of.save_label), said_now, conflict is None)
     rest = [subject(at, error) for error in entering.spoken if error not in drawn.said]
     if drawn.actions is not None:
         actions = [*drawn.actions, *([ft.Row(buttons, wrap=True)] if buttons else [])]
     else:
         actions = [ft.Row([save_button(t(of.save_label), save), *buttons], wrap=True)]
-    controls: list[ft.Control] = [title, *drawn.controls, error_box([*refused, *rest]), *actions]
+    controls: list[ft.Control] = [
+        *told,
+        title,
+        *drawn.controls,
+        error_box([*refused, *rest]),
+        *actions,
+    ]
     return ft.Column(controls, spacing=10, horizontal_alignment=ft.CrossAxisAlignment.STRETCH)
 
 
 def ignored(tried: bool) -> None:
     pass
+
+
+# What the other device did, by what is there now and how it was done.
+TOLD: dict[tuple[str, str], Term] = {
+    ("saved", "save"): N_("{who} saved {round}: {points}"),
+    ("corrected", "change"): N_("{who} corrected {round}: {points}"),
+    ("deleted", "delete"): N_("{who} deleted {round}."),
+    ("saved", "undo"): N_("{who} undid a change: {round} is now {points}"),
+    ("corrected", "undo"): N_("{who} undid a change: {round} is now {points}"),
+    ("deleted", "undo"): N_("{who} undid a change: {round} is gone."),
+    ("saved", "redo"): N_("{who} redid a change: {round} is now {points}"),
+    ("corrected", "redo"): N_("{who} redid a change: {round} is now {points}"),
+    ("deleted", "redo"): N_("{who} redid a change: {round} is gone."),
+}
+
+
+def how_told(conflict: Conflict) -> str:
+    """The key of `TOLD` for what the other device did: its undo or redo, else its save,
+    correction or delete as the round is now."""
+    if conflict.what in ("undo", "redo"):
+        return conflict.what
+    return {SAVED: "save", CORRECTED: "change", DELETED: "delete"}[conflict.did]
+
+
+SAME = N_("{who} saved {round} with the same numbers as yours.")
+
+
+def conflict_panel(
+    shown: Shown[Q, C],
+    conflict: Conflict,
+    entered: Record,
+    choose: Callable[[str, Conflict], None],
+) -> ft.Control:
+    """Another device's round beside this entry, named and in numbers, with the choices:
+    keep theirs (the default), put mine in its place, or save mine as the next round."""
+    at, t = shown.at, shown.at.t
+    who = t("Another tab") if conflict.same_device else conflict.who or t("Another device")
+    round_word = at.round_name(conflict.index)
+    before = at.before(conflict.index)
+    same = conflict.theirs is not None and conflict.theirs == entered
+    if same:
+        lines = [t(SAME, who=who, round=round_word)]
+    else:
+        told = TOLD[(conflict.did, how_told(conflict))]
+        theirs = listed(t, scoring.round_points(before, conflict.theirs)) if conflict.theirs else ""
+        mine = scoring.round_points(before, entered)
+        lines = [
+            t(told, who=who, round=round_word, points=theirs),
+            t("Yours: {points}", points=listed(t, mine))
+            if mine is not None
+            else t("Yours is not complete yet."),
+        ]
+    next_possible = not shown.of.opens_by_itself and not at.result.finished
+    labels = {
+        KEEP: t("OK")
+        if same
+        else t("Keep it deleted")
+        if conflict.theirs is None
+        else t("Keep theirs"),
+        REPLACE: t("Put mine back") if conflict.theirs is None else t("Replace theirs with mine"),
+        NEXT: t("Save mine as {round}", round=at.round_name(len(at.rounds))),
+    }
+    choices = [KEEP] if same else conflict.choices(next_possible)
+    buttons: list[ft.Control] = [
+        (ft.FilledButton if choice == KEEP else ft.OutlinedButton)(
+            labels[choice], height=48, on_click=partial(choose, choice, conflict)
+        )
+        for choice in choices
+    ]
+    return info_box(
+        [
+            *[
+                ft.Text(line, weight=ft.FontWeight.BOLD if i == 0 else None)
+                for i, line in enumerate(lines)
+            ],
+            ft.Row(buttons, wrap=True),
+        ],
+    )
+
+
+def listed(t: Translator, points: dict[str, Fraction] | None) -> str:
+    """ "Anna 12, Ben 30, Carla 0, Dirk 8"."""
+    return ", ".join(f"{name} {t.number(value)}" for name, value in (points or {}).items())
 
 
 def save_button(label: str, save: Callable[[], None]) -> ft.Control:
@@ -534,10 +650,12 @@ def pad_entry(
     rows: list[ft.Control],
     save_label: str,
     said_now: tuple[list[str], bool],
+    typing: bool = True,
 ) -> ft.Control:
     """A form typed on the number pad: its rows scroll over the pad pinned to the bottom. The
     line above the keys says a refusal, else the first problem once Save was tapped or every
-    row is typed (not while typing: a half-typed number is no mistake)."""
+    row is typed (not while typing: a half-typed number is no mistake). Not `typing` (a
+    conflict waits for the player's choice, at the top of the rows): no pad."""
     at, t, draft = entering.at, entering.t, entering.draft
     before = entering.before
     refused, tried = said_now
@@ -553,4 +671,6 @@ def pad_entry(
         minus=pad.minus(before, draft),
         problem=problem_line(said) if said else None,
     )
+    if not typing:
+        return PinnedPad(rows, [], pad.rows(draft), None)
     return PinnedPad(rows, keys, pad.rows(draft), pad.active(draft))

@@ -12,6 +12,7 @@ import scoring
 from storage import backup
 from storage.errors import StorageError
 
+from .device_name import ask_name
 from .hooks import memo, use_messages, use_value
 from .state import AppState, use_screen
 from .widgets import back_bar, body, drawn_as, error_box, heading, info_box, note, segmented
@@ -23,7 +24,13 @@ NO_PLAN: backup.ImportPlan | None = None  # no file read yet
 @ft.component
 def SettingsView(state: AppState) -> ft.View:
     t = state.t
-    use_screen(state, "/settings", lambda: state.message, lambda: state.theme_setting)
+    use_screen(
+        state,
+        "/settings",
+        lambda: state.message,
+        lambda: state.theme_setting,
+        lambda: state.device_name,
+    )
     plan, set_plan = use_value(NO_PLAN)  # an import read from a file, waiting for "Import"
     problems, set_problems = use_messages()
 
@@ -127,6 +134,17 @@ def SettingsView(state: AppState) -> ft.View:
             state.theme_setting,
             lambda value: state.attempt(lambda: state.set_theme(value)),
             t("Theme"),
+        ),
+        heading(t("This device")),
+        note(t("What the others at a shared table see when this device saves a round.")),
+        ft.Row(
+            wrap=True,
+            controls=[
+                ft.Text(state.shown_name, weight=ft.FontWeight.BOLD),
+                ft.OutlinedButton(
+                    t("Change name"), icon=ft.Icons.BADGE_OUTLINED, on_click=lambda: ask_name(state)
+                ),
+            ],
         ),
         heading(t("Backup and move")),
         note(t("One file with every game and player, to keep or to take to another device.")),

@@ -21,7 +21,7 @@ import copy
 import functools
 import logging
 import uuid
-from collections.abc import Callable, Iterator
+from collections.abc import Awaitable, Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -30,15 +30,16 @@ from typing import Concatenate, ParamSpec, TypeVar
 import flet as ft
 
 import scoring
-from scoring import Record
+from scoring import JSON, Record
 from scoring.errors import N_
 from scoring.table import name_key
 from storage import Store, backup
 from storage.errors import ChangedElsewhere, StartupNotice, StorageError
 from storage.store import GameAt, Player
 from storage.summaries import Summary
-from web.sharing import PinAttempt, Sharing
+from web.sharing import Connected, PinAttempt, Sharing
 
+from .conflicts import KEEP, NEXT, Conflict, find_conflict
 from .hooks import use_follow
 from .i18n import Translator, system_language, translator
 from .widgets import show_note
@@ -91,13 +92,24 @@ class Overtaken(Exception):
     """A change made from an old state of a game: another tab or device changed it first.
     Nothing was written; the screen shows the game as it is now."""
 
-    def __init__(self, who: str, what: str, index: int | None, round_word: str, kept: bool):
+    def __init__(
+        self,
+        who: str,
+        what: str,
+        index: int | None,
+        round_word: str,
+        kept: bool,
+        name: str = "",
+        conflict: Conflict | None = None,
+    ):
         super().__init__(f"{who} {what} {index}")
         self.who = who  # "device", "tab" or "" (not known)
         self.what = what  # as the other change was described: "save", "undo", ...
         self.index = index
         self.round_word = round_word  # how the game calls a round: "deal {number}"
         self.kept = kept  # an entry's draft is kept (and may be saved again as it is)
+        self.name = name  # the other device's name ("" not known)
+        self.conflict = conflict  # the other change was to the entry's round: shown, to choose
 
 
 REFUSALS = (scoring.InvalidRecord, StorageError, Overtaken)  # refused: nothing was written
@@ -116,6 +128,8 @@ WHO = {"device": N_("Another device"), "tab": N_("Another tab")}
 
 
 UNDO_LIMIT = 20  # steps kept per game and device
+NAME_LONGEST = 40  # characters of a device's name
+NAME_KEY = "debrief.device_name"  # where a device keeps its name (its shared preferences)
 
 
 REMOVE, INSERT, REPLACE = "remove", "insert", "replace"  # what a step does to the rounds
@@ -279,6 +293,12 @@ class AppState(Announcing):
     role: str = HOST  # a guest of a shared table is a VIEWER, with the PIN a SCORER
     address: str = ""  # where this session connected from (the guard saw it; "" for the host)
     asking_pin: bool = False  # a viewer is typing the PIN
+    # This device's name as its player gave it ("" not named yet), kept on the device; what
+    # the others are told it is until then (from the browser or system: "Android phone").
+    device_name: str = ""
+    suggested_name: str = ""
+    name_asked: bool = False  # "Whose phone is this?" was asked in this session
+    guests_seen: int = 0  # the host's: bumped when a phone comes, goes, is named or scores
     _sharing: Sharing | None = None  # the table shared on the local network (--share)
     _page: ft.Page | None = None  # where to redraw when another tab or device changes data
     # The revision of each game as this tab last drew it: a change is made from it.
@@ -324,7 +344,59 @@ class AppState(Announcing):
         store.listen(state.changed_elsewhere)
         if sharing is not None and role == HOST:
             sharing.watch(state.heard_wrong_pin)
+            sharing.watch_guests(state.guests_changed)
         return state
+
+    # --- this device's name ------------------------------------------------------------------
+
+    def named(self, name: str) -> None:
+        """This device's name as it was kept on it (read after the first drawing), or as its
+        player just gave it; the host's list of phones says it."""
+        self.device_name = name[:NAME_LONGEST]
+        self._describe_to_host()
+
+    @allowed(HOST, SCORER)
+    def set_device_name(self, name: str) -> bool:
+        """The player named this device: kept on it (a full name only). Whether it was."""
+        name = " ".join(name.split())[:NAME_LONGEST]
+        if not name:
+            return False
+        self.named(name)
+        self.name_asked = True
+        page = self._page
+        if page is not None:
+            page.run_task(ft.SharedPreferences().set, NAME_KEY, name)
+        self.say(self.t("This device is called {name} now.", name=name))
+        return True
+
+    def _describe_to_host(self) -> None:
+        """A guest's session tells the shared table who it is, for the host's list."""
+        page = self._page
+        if self._sharing is not None and self.role != HOST and page is not None:
+            self._sharing.describe(page.session, self.device, self.shown_name, self.role)
+
+    @property
+    def name_wanted(self) -> bool:
+        """Whether to ask "Whose phone is this?" now: a device that scores on a shared table
+        and has no name yet, once a session."""
+        scores = self.role == SCORER or (self.role == HOST and self.sharing_active)
+        return scores and not self.device_name and not self.name_asked
+
+    @property
+    def sharing_active(self) -> bool:
+        return self._sharing is not None and self._sharing.active
+
+    @property
+    @allowed(HOST)
+    def connected_phones(self) -> list[Connected]:
+        """The phones on the shared table now, with their names and roles."""
+        return self._sharing.connected() if self._sharing is not None else []
+
+    @allowed(HOST)
+    async def end_access(self, device: str) -> None:
+        """End one phone's access to the shared table (it stays out until a new share)."""
+        if self._sharing is not None:
+            await self._sharing.end_access(device)
 
     def check_caller(self, roles: tuple[str, ...], game_id: object = None) -> None:
         """Raise `NotAllowed` unless this session's role is one of `roles` and, for a guest,
@@ -352,13 +424,24 @@ class AppState(Announcing):
     def changed_elsewhere(self) -> None:
         """Another tab or device changed the data (called from its thread): redraw this tab
         from the data as it is now, in this tab's own session."""
-        page = self._page
-        if page is None or page.session.connection is None:
-            return  # a tab that is away redraws when it comes back (`reconnected`)
 
         async def redraw() -> None:
             self.revision += 1
 
+        self._in_own_session(redraw)
+
+    def guests_changed(self) -> None:
+        """The host's tab: a phone came, went, was named or scores (called from its thread)."""
+
+        async def redraw() -> None:
+            self.guests_seen += 1
+
+        self._in_own_session(redraw)
+
+    def _in_own_session(self, redraw: Callable[[], Awaitable[None]]) -> None:
+        page = self._page
+        if page is None or page.session.connection is None:
+            return  # a tab that is away redraws when it comes back (`reconnected`)
         try:
             # run_task binds the page to the caller's context: keep the caller's own intact.
             contextvars.copy_context().run(page.run_task, redraw)
@@ -424,6 +507,7 @@ class AppState(Announcing):
         if result == "ok":
             self._sharing.remember_scorer(self.device, self.address)
             self.role = SCORER
+            self._describe_to_host()
             self.asking_pin = False
             self.say(self.t("You can enter this game's rounds now."))
         return result
@@ -544,6 +628,8 @@ class AppState(Announcing):
         if isinstance(error, scoring.InvalidRecord):
             return [self.t.problem(problem) for problem in error.errors]
         if isinstance(error, Overtaken):
+            if error.conflict is not None:  # the entry shows it, with the choices
+                return []
             return [self._overtaken_message(error)]
         return [self.t.problem(error)]
 
@@ -555,7 +641,8 @@ class AppState(Announcing):
             text = t("The game was changed in the meantime.")
         else:
             index = error.index if error.index is not None else 0
-            text = t(said, who=t(WHO[error.who]), round=t(error.round_word, number=index + 1))
+            who = error.name if error.who == "device" and error.name else t(WHO[error.who])
+            text = t(said, who=who, round=t(error.round_word, number=index + 1))
         if error.kept:
             return text + " " + t("Your entry is kept: check it, then save it again.")
         return text + " " + t("Nothing was changed here.")
@@ -630,18 +717,34 @@ class AppState(Announcing):
     @allowed(HOST, SCORER, shared_game=True)
     def save_round(self, game_id: str, index: int | None, round_: Record) -> scoring.Replay:
         """Save a round being entered: a new one (`index` None) or a correction of round
-        `index`; the entry's draft ends with it, in the same write. Raises `InvalidRecord` or
-        a `StorageError` (nothing saved). The round and its undo step are one change: their
-        files are synced together (`Store.one_change`)."""
+        `index`; the entry's draft ends with it, in the same write. Raises `InvalidRecord`,
+        `Overtaken` (another tab or device changed the game first; with a `Conflict` when it
+        changed this very round) or a `StorageError`: nothing saved. The round and its undo
+        step are one change: their files are synced together (`Store.one_change`)."""
+        return self._save(game_id, index, round_, self._entry_base(game_id))
+
+    def _save(
+        self,
+        game_id: str,
+        index: int | None,
+        round_: Record,
+        base: int | None,
+        insert: bool = False,
+    ) -> scoring.Replay:
+        """`save_round` made on the game at revision `base`; `insert`: round `index` goes in
+        before the round there now (a deleted round put back)."""
         before = self._store.game_at(game_id)
-        base = self._entry_base(game_id)
         with self._overtaken_check(game_id, kept=True), self._store.one_change():
-            if index is None:
-                index = len(before.record["rounds"])
-                result = self._store.append_round(
-                    game_id, round_, base, self._described("save", index), self.device
-                )
-                self._stepped(game_id, before, Step("save", index, None, 0))
+            if index is None or insert:
+                at = len(before.record["rounds"]) if index is None else index
+                described = self._described("save", at)
+                if index is None:
+                    result = self._store.append_round(game_id, round_, base, described, self.device)
+                else:
+                    result = self._store.insert_round(
+                        game_id, at, round_, base, described, self.device
+                    )
+                self._stepped(game_id, before, Step("save", at, None, 0))
             else:
                 result = self._store.replace_round(
                     game_id, index, round_, base, self._described("change", index), self.device
@@ -649,6 +752,36 @@ class AppState(Announcing):
                 self._stepped(game_id, before, Step("change", index, round_of(before, index), 0))
         self._changed()
         return result
+
+    @allowed(HOST, SCORER, shared_game=True)
+    def conflict(self, game_id: str) -> Conflict | None:
+        """What another tab or device did to the round this device is entering or correcting,
+        since its entry began (None: nothing)."""
+        draft = self._store.draft(self.device, game_id)
+        base = draft.get("base") if draft is not None else None
+        if not isinstance(base, int) or base >= self._store.revision(game_id):
+            return None  # (at every key of an entry: nothing else read while nothing changed)
+        at = self._store.game_at(game_id)
+        changes = self._store.changes_since(game_id, base)
+        rounds = at.record["rounds"]
+        return find_conflict(draft, changes, rounds, at.revision, self.device, self.tab)
+
+    @allowed(HOST, SCORER, shared_game=True)
+    def resolve(
+        self, game_id: str, conflict: Conflict, choice: str, round_: Record
+    ) -> scoring.Replay | None:
+        """The player's choice in `conflict`, made on the game as the conflict showed it:
+        KEEP theirs (this device's entry ends, nothing is written), REPLACE theirs with
+        `round_` (a deleted round is put back in its place), or save it as the NEXT round.
+        Checked and refused like any save (`save_round`); None when nothing was saved."""
+        if choice == KEEP:
+            self.discard_draft(game_id)
+            self.revision += 1
+            return None
+        if choice == NEXT:
+            return self._save(game_id, None, round_, conflict.revision)
+        deleted = conflict.theirs is None
+        return self._save(game_id, conflict.index, round_, conflict.revision, insert=deleted)
 
     @allowed(HOST, SCORER, shared_game=True)
     def delete_round(self, game_id: str, index: int) -> scoring.Replay:
@@ -665,9 +798,22 @@ class AppState(Announcing):
 
     # --- changes made from an old state ------------------------------------------------------
 
-    def _described(self, what: str, index: int | None = None) -> Record:
-        """A change as the other tabs and devices will be told of it, should theirs clash."""
-        return {"what": what, "index": index, "device": self.device, "tab": self.tab}
+    def _described(self, what: str, index: int | None = None, **more: JSON) -> Record:
+        """A change as the other tabs and devices will be told of it, should theirs clash: what
+        was done to which round, by which device (and its name) and tab."""
+        return {
+            "what": what,
+            "index": index,
+            "device": self.device,
+            "name": self.shown_name,
+            "tab": self.tab,
+            **more,
+        }
+
+    @property
+    def shown_name(self) -> str:
+        """What the other devices call this one: its name, else the suggested one."""
+        return self.device_name or self.suggested_name
 
     def _entry_base(self, game_id: str) -> int | None:
         """The revision an entry was begun on (its draft keeps it); else what this tab saw."""
@@ -678,18 +824,22 @@ class AppState(Announcing):
     @contextlib.contextmanager
     def _overtaken_check(self, game_id: str, kept: bool) -> Iterator[None]:
         """Turn a change refused for an old base revision into `Overtaken`, naming what
-        happened; this tab then shows the game as it is now, and an entry's draft is based on
-        that, so the player can look at it and save it again on purpose."""
+        happened and who did it; this tab then shows the game as it is now. When the other
+        change was to the very round of this device's entry, the entry shows that conflict
+        and waits for the player's choice (`conflict`, `resolve`); else its draft is based on
+        the game as it is now, so the player can look at it and save it again on purpose."""
         try:
             yield
         except ChangedElsewhere:
             change = self._store.last_change(game_id)
+            conflict = self.conflict(game_id) if kept else None
             kept_draft = self._store.draft(self.device, game_id) if kept else None
-            if kept_draft is not None:
+            if kept_draft is not None and conflict is None:
+                rebased = {**kept_draft, "base": self._store.revision(game_id)}
+                if kept_draft.get("round") is None:  # a new round: the next one now
+                    rebased["at"] = len(self._store.game_at(game_id).record["rounds"])
                 with contextlib.suppress(StorageError):
-                    self._store.keep_draft(
-                        self.device, game_id, {**kept_draft, "base": self._store.revision(game_id)}
-                    )
+                    self._store.keep_draft(self.device, game_id, rebased)
             self.revision += 1
             raise Overtaken(
                 self._who(change),
@@ -697,6 +847,8 @@ class AppState(Announcing):
                 change.get("index") if isinstance(change.get("index"), int) else None,
                 self._round_word(game_id),
                 kept,
+                name=str(change.get("name") or ""),
+                conflict=conflict,
             ) from None
 
     def _who(self, change: Record) -> str:
@@ -777,7 +929,9 @@ class AppState(Announcing):
                 raise ChangedElsewhere(game_id=game_id)
             record, taken = made
             with self._store.one_change():
-                self._store.set_record(game_id, record, step.revision, self._described(what))
+                did = operation(step.what, backwards)
+                described = self._described(what, step.index, did=did)
+                self._store.set_record(game_id, record, step.revision, described)
                 back = Step(step.what, step.index, taken, self._store.revision(game_id), self.tab)
                 steps, others = steps[:-1], (*others, back)
                 history = History(steps, others) if backwards else History(others, steps)
@@ -827,11 +981,13 @@ class AppState(Announcing):
         draft_id = kept.get("id") if kept is not None and same else None
         if not isinstance(draft_id, str):  # which draft it is: its round's save ends it
             draft_id = uuid.uuid4().hex
+        at = kept.get("at") if kept is not None and same else None
+        if index is None and not isinstance(at, int):  # the round number it is entered as
+            at = len(self._store.game_at(game_id).record["rounds"])
+        draft = {"round": index, "entry": entry, "base": base, "id": draft_id}
         try:
             self._store.keep_draft(
-                self.device,
-                game_id,
-                {"round": index, "entry": entry, "base": base, "id": draft_id},
+                self.device, game_id, {**draft, **({"at": at} if index is None else {})}
             )
         except StorageError as error:
             if self.message is None:

@@ -87,6 +87,19 @@ class PinAttempt:
 class _Guest:
     session: weakref.ReferenceType[GuestSession]
     address: str
+    device: str = ""  # as its session read it from the phone ("" not yet)
+    name: str = ""  # the phone's name, as its player gave it (or as suggested)
+    role: str = "viewer"  # "viewer" or "scorer"
+
+
+@dataclass(frozen=True)
+class Connected:
+    """A phone connected to the shared table, for the host's list: its device, name and role
+    (a device with several sessions, say a reload and a second tab, is one phone)."""
+
+    device: str
+    name: str
+    role: str
 
 
 @dataclass
@@ -105,6 +118,8 @@ class Sharing:
     _locked_until: dict[str, float] = field(default_factory=dict)
     _recent_wrong: deque[float] = field(default_factory=deque)  # the table's, last minute
     _attempts: list[PinAttempt] = field(default_factory=list)
+    _ended: set[str] = field(default_factory=set)  # addresses whose access the host ended
+    _guest_listeners: list[weakref.WeakMethod[Callable[[], None]]] = field(default_factory=list)
     _listeners: list[weakref.WeakMethod[Callable[[PinAttempt], None]]] = field(default_factory=list)
     _lock: threading.Lock = field(default_factory=threading.Lock)
 
@@ -120,6 +135,7 @@ class Sharing:
             self.pin = new_pin()
             self._forget_guesses()
             self._scorers.clear()
+            self._ended.clear()
         self.link = await self.door.open(self.pin)
 
     async def stop(self) -> None:
@@ -147,7 +163,7 @@ class Sharing:
         and the table are below their numbers of sessions, or once the oldest sessions left
         behind (phones away, kept by Flet) have been ended to make room."""
         with self._lock:
-            if self.link is None:
+            if self.link is None or address in self._ended:
                 return False
             self._guests = [g for g in self._guests if _present(g.session())]
             ending = self._make_room(address)
@@ -185,6 +201,60 @@ class Sharing:
         """How many guests' sessions count now (for tests and the host's panel)."""
         with self._lock:
             return sum(1 for g in self._guests if _present(g.session()))
+
+    def describe(self, session: GuestSession, device: str, name: str, role: str) -> None:
+        """What a guest's session knows of itself (its device, the device's name, its role),
+        for the host's list of who is connected."""
+        with self._lock:
+            for guest in self._guests:
+                if guest.session() is session:
+                    guest.device, guest.name, guest.role = device, name, role
+        self._guests_changed()
+
+    def connected(self) -> list[Connected]:
+        """The phones connected now, in the order they first came; a scorer is listed as one
+        if any of its sessions is."""
+        with self._lock:
+            guests = [g for g in self._guests if g.device and not _away(g.session())]
+        phones: dict[str, Connected] = {}
+        for guest in guests:
+            known = phones.get(guest.device)
+            role = (
+                "scorer"
+                if guest.role == "scorer" or (known and known.role == "scorer")
+                else guest.role
+            )
+            phones[guest.device] = Connected(
+                guest.device, guest.name or (known.name if known else ""), role
+            )
+        return list(phones.values())
+
+    async def end_access(self, device: str) -> None:
+        """The host ends a phone's access: its sessions end, and neither it nor anything else
+        from its address comes back in while this table is shared (a new share lets it in)."""
+        with self._lock:
+            ending = [g for g in self._guests if g.device == device]
+            self._ended.update(g.address for g in ending)
+            self._scorers = {(d, a) for d, a in self._scorers if d != device}
+            self._guests = [g for g in self._guests if g.device != device]
+            sessions = [s for s in (g.session() for g in ending) if s is not None]
+        for session in sessions:
+            await self.door.end(session)
+        self._guests_changed()
+
+    def watch_guests(self, listener: Callable[[], None]) -> None:
+        """Tell `listener` (a bound method, held weakly: the host's tab) when a phone comes,
+        goes, is named or scores."""
+        with self._lock:
+            self._guest_listeners = [w for w in self._guest_listeners if w() is not None]
+            self._guest_listeners.append(weakref.WeakMethod(listener))
+
+    def _guests_changed(self) -> None:
+        with self._lock:
+            listeners = [listener() for listener in self._guest_listeners]
+        for listener in listeners:
+            if listener is not None:
+                listener()
 
     # --- the PIN -------------------------------------------------------------------------------
 

@@ -1,0 +1,213 @@
+"""Two scorers, one round (issue 26), through the app's state: what another device did to the
+round an entry is for is found, named and shown; each choice gives the record it says; no round
+is stored twice and no entry is renumbered behind its player's back."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from builders import FOUR
+
+from storage import Store
+from views.app import round_name_of
+from views.conflicts import CORRECTED, DELETED, KEEP, NEXT, REPLACE, SAVED, find_conflict
+from views.state import AppState, Overtaken
+
+OPTIONS = {"first_dealer": "Anna", "variants": []}
+EVEN = {"points": dict.fromkeys(FOUR, 15)}
+THEIRS = {"points": {"Anna": 18, "Ben": 20, "Carla": 20, "Dirk": 2}}
+MINE = {"points": {"Anna": 10, "Ben": 20, "Carla": 20, "Dirk": 10}}
+
+
+@pytest.fixture
+def store(tmp_path: Path) -> Iterator[Store]:
+    opened = Store.open(tmp_path / "data")
+    yield opened
+    opened.close()
+
+
+@pytest.fixture
+def game_id(store: Store) -> str:
+    """Black Spy at deal 4 (three deals saved)."""
+    record = store.create_game("black-spy", [{"name": name} for name in FOUR], OPTIONS)
+    for _ in range(3):
+        store.append_round(str(record["meta"]["id"]), EVEN)
+    return str(record["meta"]["id"])
+
+
+def device(store: Store, game_id: str, name: str) -> AppState:
+    """A device's tab on the game, named, the game drawn (as the table screen does)."""
+    state = AppState.load(store, "/", device=name, tab=name, round_name_of=round_name_of)
+    state.named(name)
+    state.game_at(game_id)
+    return state
+
+
+def entering(state: AppState, game_id: str, index: int | None, points: Any) -> None:
+    """An entry of round `index` (None: a new one) with something typed in it."""
+    state.keep_draft(game_id, index, {"piles": points["points"]})
+
+
+def rounds(store: Store, game_id: str) -> list[Any]:
+    return list(store.load_game(game_id)["rounds"])
+
+
+def test_a_deal_saved_first_elsewhere_is_shown_at_once_named_and_the_entry_keeps_its_number(
+    store: Store, game_id: str
+) -> None:
+    host, phone = device(store, game_id, "Host"), device(store, game_id, "Ben's phone")
+    entering(host, game_id, None, THEIRS)
+    entering(phone, game_id, None, MINE)
+    host.save_round(game_id, None, THEIRS)
+    conflict = phone.conflict(game_id)  # before the phone's Save: at once
+    assert conflict is not None
+    assert (conflict.did, conflict.who, conflict.index, conflict.theirs) == (
+        SAVED,
+        "Host",
+        3,
+        THEIRS,
+    )
+    assert conflict.choices(next_possible=True) == [KEEP, REPLACE, NEXT]
+    with pytest.raises(Overtaken) as refused:  # a Save now writes nothing
+        phone.save_round(game_id, None, MINE)
+    assert refused.value.conflict == conflict
+    assert phone.refusal(refused.value) == []  # the entry shows it, no line of its own
+    assert rounds(store, game_id)[3:] == [THEIRS]
+    assert phone.conflict(game_id) == conflict  # still there: never renumbered unseen
+    assert host.conflict(game_id) is None
+
+
+@pytest.mark.parametrize(
+    ("choice", "after"), [(KEEP, [THEIRS]), (REPLACE, [MINE]), (NEXT, [THEIRS, MINE])]
+)
+def test_each_choice_gives_the_record_it_says_and_ends_the_entry(
+    store: Store, game_id: str, choice: str, after: list[Any]
+) -> None:
+    host, phone = device(store, game_id, "Host"), device(store, game_id, "Ben's phone")
+    entering(phone, game_id, None, MINE)
+    host.save_round(game_id, None, THEIRS)
+    conflict = phone.conflict(game_id)
+    assert conflict is not None
+    phone.resolve(game_id, conflict, choice, MINE)
+    assert rounds(store, game_id)[3:] == after
+    assert phone.draft(game_id) is None
+    assert phone.conflict(game_id) is None
+
+
+def test_a_choice_made_on_an_old_game_is_refused_and_shows_the_newer_conflict(
+    store: Store, game_id: str
+) -> None:
+    """Between the conflict shown and the choice, the host corrected its deal again: replacing
+    it must not overwrite what the phone never saw."""
+    host, phone = device(store, game_id, "Host"), device(store, game_id, "Ben's phone")
+    entering(phone, game_id, None, MINE)
+    host.save_round(game_id, None, THEIRS)
+    seen = phone.conflict(game_id)
+    assert seen is not None
+    again = {"points": {"Anna": 0, "Ben": 20, "Carla": 20, "Dirk": 20}}
+    host.game_at(game_id)
+    host.save_round(game_id, 3, again)
+    with pytest.raises(Overtaken):
+        phone.resolve(game_id, seen, REPLACE, MINE)
+    assert rounds(store, game_id)[3:] == [again]
+    newer = phone.conflict(game_id)
+    assert newer is not None and (newer.did, newer.theirs) == (CORRECTED, again)
+
+
+def test_a_correction_of_a_deal_another_device_deleted_can_be_put_back(
+    store: Store, game_id: str
+) -> None:
+    host, phone = device(store, game_id, "Host"), device(store, game_id, "Ben's phone")
+    entering(host, game_id, 2, MINE)
+    phone.delete_round(game_id, 2)
+    conflict = host.conflict(game_id)
+    assert conflict is not None
+    assert (conflict.did, conflict.who, conflict.index, conflict.theirs) == (
+        DELETED,
+        "Ben's phone",
+        2,
+        None,
+    )
+    assert conflict.choices(next_possible=True) == [KEEP, REPLACE]  # a correction: no next
+    host.resolve(game_id, conflict, REPLACE, MINE)
+    assert rounds(store, game_id) == [EVEN, EVEN, MINE]
+
+
+def test_a_correction_overtaken_by_another_correction_is_shown_with_theirs(
+    store: Store, game_id: str
+) -> None:
+    host, phone = device(store, game_id, "Host"), device(store, game_id, "Ben's phone")
+    entering(host, game_id, 1, MINE)
+    phone.save_round(game_id, 1, THEIRS)
+    conflict = host.conflict(game_id)
+    assert conflict is not None and (conflict.did, conflict.theirs) == (CORRECTED, THEIRS)
+    host.resolve(game_id, conflict, KEEP, MINE)
+    assert rounds(store, game_id) == [EVEN, THEIRS, EVEN]
+
+
+def test_a_change_to_another_round_is_no_conflict_and_says_who_made_it(
+    store: Store, game_id: str
+) -> None:
+    """The phone corrects deal 1 while the host enters deal 4: the host's Save is refused
+    once (the rounds before it changed), named, and the entry goes on as deal 4."""
+    host, phone = device(store, game_id, "Host"), device(store, game_id, "Ben's phone")
+    entering(host, game_id, None, MINE)
+    phone.save_round(game_id, 0, THEIRS)
+    assert host.conflict(game_id) is None
+    with pytest.raises(Overtaken) as refused:
+        host.save_round(game_id, None, MINE)
+    assert host.refusal(refused.value) == [
+        "Ben's phone corrected deal 1 in the meantime. Your entry is kept: check it, then "
+        "save it again."
+    ]
+    host.save_round(game_id, None, MINE)
+    assert rounds(store, game_id) == [THEIRS, EVEN, EVEN, MINE]
+
+
+def test_another_devices_undo_of_the_round_is_a_conflict_too(store: Store, game_id: str) -> None:
+    host, phone = device(store, game_id, "Host"), device(store, game_id, "Ben's phone")
+    phone.save_round(game_id, 2, THEIRS)
+    host.game_at(game_id)
+    entering(host, game_id, 2, MINE)
+    phone.game_at(game_id)
+    phone.undo(game_id)  # deal 3 as it was before the phone's correction
+    conflict = host.conflict(game_id)
+    assert conflict is not None
+    assert (conflict.what, conflict.did, conflict.theirs) == ("undo", CORRECTED, EVEN)
+
+
+def test_this_tabs_own_changes_are_never_a_conflict() -> None:
+    draft = {"round": None, "at": 3, "base": 5, "entry": {}}
+    own = {"what": "save", "index": 3, "device": "d", "tab": "t", "rev": 6}
+    four = [EVEN, EVEN, EVEN, THEIRS]
+    assert find_conflict(draft, [own], four, 6, "d", "t") is None
+    other_tab = {**own, "tab": "u"}
+    found = find_conflict(draft, [other_tab], four, 6, "d", "t")
+    assert found is not None and found.same_device
+
+
+def test_a_round_saved_elsewhere_and_undone_again_is_no_conflict() -> None:
+    draft = {"round": None, "at": 3, "base": 5, "entry": {}}
+    saved = {"what": "save", "index": 3, "device": "x", "tab": "x", "rev": 6}
+    undone = {"what": "undo", "index": 3, "did": "remove", "device": "x", "tab": "x", "rev": 7}
+    assert find_conflict(draft, [saved, undone], [EVEN, EVEN, EVEN], 7, "d", "t") is None
+
+
+def test_the_latest_changes_are_kept_beside_the_game_with_their_revisions(
+    store: Store, game_id: str
+) -> None:
+    base = store.revision(game_id)
+    store.append_round(game_id, EVEN, base, {"what": "save", "index": 3, "name": "A"})
+    store.remove_round(game_id, 0, base + 1, {"what": "delete", "index": 0, "name": "B"})
+    changes = store.changes_since(game_id, base)
+    assert [(c["what"], c["name"], c["rev"]) for c in changes] == [
+        ("save", "A", base + 1),
+        ("delete", "B", base + 2),
+    ]
+    assert store.changes_since(game_id, base + 2) == []
+    for number in range(30):
+        store.set_notes(game_id, f"note {number}", {"what": "notes"})
+    assert len(store.changes_since(game_id, 0)) == 20  # only the latest are kept

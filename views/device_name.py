@@ -1,0 +1,88 @@
+"""This device's name: what the other devices at a shared table call it ("Ben's phone saved deal
+4: …"). Asked once, on the device's first scoring action at a shared table, prefilled with what
+the browser or system says the device is; changeable in Settings (the host) or from a scorer's
+bar; kept on the device (its shared preferences: localStorage in a browser)."""
+
+from __future__ import annotations
+
+import flet as ft
+
+from scoring import Term
+from scoring.errors import N_
+
+from .i18n import Translator
+from .state import NAME_KEY, AppState
+from .widgets import close, icon_button, note
+
+# What a device is, from its browser's user agent (first match), else from its platform.
+KINDS: list[tuple[str, Term]] = [
+    ("iPhone", N_("iPhone")),
+    ("iPad", N_("iPad")),
+    ("Android", N_("Android phone")),
+    ("Windows", N_("Windows computer")),
+    ("Macintosh", N_("Mac")),
+    ("CrOS", N_("Chromebook")),
+    ("Linux", N_("Linux computer")),
+]
+
+
+def suggested_name(t: Translator, user_agent: str | None, platform: object) -> str:
+    """What the device is, as far as its browser or system says: "Android phone"."""
+    told = f"{user_agent or ''} {getattr(platform, 'value', platform) or ''}"
+    for marker, kind in KINDS:
+        if marker.lower() in told.lower():
+            return t(kind)
+    return t("This device")
+
+
+async def read_name() -> str:
+    """The name kept on this device ("" none)."""
+    found = await ft.SharedPreferences().get(NAME_KEY)
+    return found.strip() if isinstance(found, str) else ""
+
+
+def ask_name_if_wanted(state: AppState) -> None:
+    """ "Whose phone is this?", once, on a device's first scoring action at a shared table."""
+    if state.name_wanted:
+        ask_name(state)
+
+
+def ask_name(state: AppState) -> None:
+    state.name_asked = True
+    ft.context.page.show_dialog(name_dialog(state))
+
+
+def name_button(state: AppState) -> ft.Control:
+    """This device's name, and the way to change it."""
+    label = state.t("This device: {name}", name=state.shown_name)
+    return icon_button(ft.Icons.BADGE_OUTLINED, label, lambda: ask_name(state))
+
+
+def name_dialog(state: AppState) -> ft.AlertDialog:
+    t = state.t
+    field = ft.TextField(
+        label=t("Device name"),
+        value=state.shown_name,
+        max_length=40,
+        autofocus=True,
+        on_change=lambda: None,  # the value comes up as it is typed (Save reads it)
+        on_submit=lambda: save(),
+    )
+
+    def save() -> None:
+        if state.set_device_name(field.value or ""):
+            close(dialog)
+
+    dialog: ft.AlertDialog = ft.AlertDialog(
+        title=ft.Text(t("Whose phone is this?")),
+        content=ft.Column(
+            tight=True,
+            spacing=8,
+            controls=[
+                note(t("The others at the table see this name when this device saves a round.")),
+                field,
+            ],
+        ),
+        actions=[ft.FilledButton(t("Save name"), on_click=lambda: save())],
+    )
+    return dialog
