@@ -74,7 +74,7 @@ def test_a_deal_saved_first_elsewhere_is_shown_at_once_named_and_the_entry_keeps
     with pytest.raises(Overtaken) as refused:  # a Save now writes nothing
         phone.save_round(game_id, None, MINE)
     assert refused.value.conflict == conflict
-    assert phone.refusal(refused.value) == []  # the entry shows it, no line of its own
+    assert phone.refusal(refused.value) == ["Choose above what becomes of your entry."]
     assert rounds(store, game_id)[3:] == [THEIRS]
     assert phone.conflict(game_id) == conflict  # still there: never renumbered unseen
     assert host.conflict(game_id) is None

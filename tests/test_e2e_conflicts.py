@@ -14,11 +14,11 @@ from typing import Any
 
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Locator, Page, WebSocketRoute
-from ui import seat_table, tap_starting, type_pile
+from ui import name_device, seat_table, tap_starting, type_pile
 
 from scoring import black_spy
 from storage import Store
-from tools.browser import AppServer, in_view, open_app, see, tap, type_text
+from tools.browser import AppServer, in_view, open_app, see, tap
 
 pytestmark = pytest.mark.e2e
 NAMES = ["Anna", "Ben", "Carla", "Dirk"]
@@ -72,10 +72,7 @@ def begin(page: Page, button: str, device: str | None = None) -> None:
     else:
         tap(page, button)
     if device is not None:
-        see(page, "Whose phone is this?")
-        type_text(page, "Device name", device, drawn=False)
-        tap(page, "Save name")
-        page.get_by_text("Whose phone is this?").wait_for(state="detached", timeout=15_000)
+        name_device(page, device)
 
 
 def type_points(page: Page, points: dict[str, int]) -> None:

@@ -93,12 +93,13 @@ def test_a_save_from_an_old_state_is_refused_and_the_entry_kept(
         chip(other, "Anna: black Spies: 1")
         pile_shows(other, "Anna", 10)
         enter_deal(page, 1, NAMES, BLACK_SPY["rounds"][0])  # meanwhile, on the first device
+        see(other, "saved deal 1: ")  # at once, named, in numbers, beside the entry
         tap(other, "Save deal")  # typed as deal 1, which is taken: refused, nothing lost
-        see(other, "Another device saved deal 1")
+        see(other, "Choose above what becomes of your entry.")
         pile_shows(other, "Anna", 10)
         first = scoring.standings({**BLACK_SPY, "rounds": BLACK_SPY["rounds"][:1]})
         shown(page, f"Anna: total {first['totals']['Anna']}")
-        tap(other, "Save deal")  # seen, saved again on purpose: now it is deal 2
+        tap(other, "Save mine as deal 2")  # seen, saved on purpose as the next deal
         see(other, "Deal 2 saved")
         shown(page, "Enter deal 3")
     finally:

@@ -92,9 +92,11 @@ def test_a_host_and_two_phones_play_a_game_to_its_end(browser: Browser, shared: 
     deals = whole_game()
     totals_shown(viewer, deals[:-LAST_DEALS])
     first = len(deals) - LAST_DEALS + 1  # the deals before it were saved before the app started
+    named: set[str] = set()  # each device is named on its first entry at the shared table
     for number, deal in enumerate(deals[-LAST_DEALS:], start=first):
-        entering = host if number % 2 else scorer
-        enter_deal(entering, number, NAMES, deal)
+        entering, device = (host, "Host") if number % 2 else (scorer, "Ben's phone")
+        enter_deal(entering, number, NAMES, deal, None if device in named else device)
+        named.add(device)
         totals_shown(viewer, deals[:number])  # the viewer follows every save at once
         scoreboard_shown(viewer, deals[:number])
         nothing_to_enter(viewer)

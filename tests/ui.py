@@ -150,16 +150,33 @@ def start_game(page: Page, title: str, names: list[str], known: bool = False) ->
 # --- Black Spy ---------------------------------------------------------------------------------
 
 
-def open_cards_entry(page: Page, label: str, cards: str = "Cards") -> None:
+def open_cards_entry(
+    page: Page, label: str, cards: str = "Cards", device: str | None = None
+) -> None:
     """Open a deal's entry (`label`, e.g. "Enter deal 2") with the cards: a table's first entry
-    is the quick one (the number pad's keys are there), which "Cards" switches for this game."""
+    is the quick one (the number pad's keys are there), which "Cards" switches for this game.
+    `device`: the device's first scoring action at a shared table, which names it so."""
     tap(page, label)
+    if device is not None:
+        name_device(page, device)
     choose_form(page, cards)
 
 
-def enter_deal(page: Page, number: int, names: list[str], deal: dict[str, Any]) -> None:
-    """All players but the last, whose pile the app fills in with what is left."""
-    open_cards_entry(page, f"Enter deal {number}")
+def name_device(page: Page, name: str) -> None:
+    """Answer "Whose phone is this?" (asked on a device's first scoring action at a shared
+    table) with `name`."""
+    see(page, "Whose phone is this?")
+    type_text(page, "Device name", name, drawn=False)
+    tap(page, "Save name")
+    page.get_by_text("Whose phone is this?").wait_for(state="detached", timeout=15_000)
+
+
+def enter_deal(
+    page: Page, number: int, names: list[str], deal: dict[str, Any], device: str | None = None
+) -> None:
+    """All players but the last, whose pile the app fills in with what is left. `device`: see
+    `open_cards_entry`."""
+    open_cards_entry(page, f"Enter deal {number}", device=device)
     for name in names[:-1]:
         pile = deal["cards"][name]
         for part, label in (("black_spies", "black Spies"), ("black_low", "black 1–6")):

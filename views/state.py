@@ -629,7 +629,7 @@ class AppState(Announcing):
             return [self.t.problem(problem) for problem in error.errors]
         if isinstance(error, Overtaken):
             if error.conflict is not None:  # the entry shows it, with the choices
-                return []
+                return [self.t("Choose above what becomes of your entry.")]
             return [self._overtaken_message(error)]
         return [self.t.problem(error)]
 
