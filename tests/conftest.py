@@ -69,6 +69,34 @@ def phone(playwright: object, tmp_path_factory: pytest.TempPathFactory) -> Itera
 
 
 @pytest.fixture(scope="session")
+def second_phone(playwright: object, tmp_path_factory: pytest.TempPathFactory) -> Iterator[object]:
+    """Another phone kept for the session, as `phone` is: a guest's at a shared table (whose
+    door, at the app's port + 1, also stays from test to test), with its cache kept."""
+    from tools.browser import launch_phone
+
+    context = launch_phone(playwright, tmp_path_factory.mktemp("second-phone-profile"))  # type: ignore[arg-type]
+    yield context
+    context.close()
+
+
+@pytest.fixture
+def guest_phone(
+    second_phone: object, request: pytest.FixtureRequest
+) -> Iterator[Callable[[str], Any]]:
+    """`guest_phone(link)`: a page on `second_phone` opened on a link as a new device would
+    (nothing stored), put away after the test as `page` is."""
+    opened: list[Any] = []
+
+    def open_link(link: str) -> Any:
+        opened.append(open_link_on_phone(second_phone, link))
+        return opened[-1]
+
+    yield open_link
+    for page in opened:
+        put_away(page, request)
+
+
+@pytest.fixture(scope="session")
 def app_port() -> list[int]:
     """The port this test process serves the app on, test after test: the browser's cache is
     kept per address, port included. A list, so that `app` can move it when it is taken."""
@@ -77,16 +105,22 @@ def app_port() -> list[int]:
     return [free_port()]
 
 
-def serve(folder: Path, app_port: list[int], env: dict[str, str | None] | None = None) -> Any:
-    """The app served from `folder` (with `env` added to its environment) on this process's
-    port (moved when another program took it between two tests: a cache miss)."""
+def serve(
+    folder: Path,
+    app_port: list[int],
+    env: dict[str, str | None] | None = None,
+    args: list[str] | None = None,
+) -> Any:
+    """The app served from `folder` (with `env` added to its environment, and `args`) on this
+    process's port (moved when another program took it between two tests: a cache miss). A
+    shared table's door takes the next port, also kept from test to test while it is free."""
     from tools.browser import AppServer, PortTaken, free_port
 
     try:
-        return AppServer(folder, port=app_port[0], env=env).start()
+        return AppServer(folder, port=app_port[0], env=env, args=args).start()
     except PortTaken:
         app_port[0] = free_port()
-        return AppServer(folder, port=app_port[0], env=env).start()
+        return AppServer(folder, port=app_port[0], env=env, args=args).start()
 
 
 @pytest.fixture
@@ -115,14 +149,20 @@ KEPT: dict[int, Any] = {}
 def open_on_phone(phone: Any, app: Any) -> Any:
     """The app in a phone-sized page, on a phone with nothing stored (as a new device): the
     page a test before put away, loaded anew (nothing of its document is left), or a new one."""
+    return open_link_on_phone(phone, app.url)
+
+
+def open_link_on_phone(phone: Any, url: str) -> Any:
+    """`open_on_phone` for a link (a shared table's, say)."""
     from tools.browser import PHONE, accessible, forget_site, open_app
 
-    forget_site(phone, app.origin)
+    address = urlsplit(url)
+    forget_site(phone, f"{address.scheme}://{address.netloc}")
     kept = KEPT.pop(id(phone), None)
     if kept is None or kept.is_closed():
-        return open_app(phone, app.url)
+        return open_app(phone, url)
     kept.set_viewport_size(PHONE)
-    kept.goto(app.url)
+    kept.goto(url)
     accessible(kept)
     return kept
 
@@ -187,8 +227,10 @@ def on_phone(
     cache, where a new device of `browser` compiles it again (3.0 s of CPU against 1.2 s)."""
     served: list[tuple[Any, Any]] = []
 
-    def open_on(folder: Path, env: dict[str, str | None] | None = None) -> tuple[Any, Any]:
-        server = serve(folder, app_port, env)
+    def open_on(
+        folder: Path, env: dict[str, str | None] | None = None, args: list[str] | None = None
+    ) -> tuple[Any, Any]:
+        server = serve(folder, app_port, env, args)
         served.append((server, None))  # stopped after the test even if no page opened
         opened = open_on_phone(phone, server)
         served[-1] = (server, opened)

@@ -8,17 +8,18 @@ Each device is named on its first scoring action ("Whose phone is this?")."""
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 import pytest
-from playwright.sync_api import Browser, BrowserContext, Locator, Page, WebSocketRoute
-from ui import name_device, seat_table, tap_starting, type_pile
+from playwright.sync_api import BrowserContext, Locator, Page, WebSocketRoute
+from ui import OnPhone, name_device, seat_table, tap_starting, type_pile
 
 from scoring import black_spy
 from storage import Store
-from tools.browser import AppServer, in_view, open_app, see, tap
+from tools.browser import AppServer, forget_site, in_view, open_app, see, tap
 
 pytestmark = pytest.mark.e2e
 NAMES = ["Anna", "Ben", "Carla", "Dirk"]
@@ -34,14 +35,12 @@ ON_TOP = """([element, x, y]) => {
 
 
 @pytest.fixture
-def table(tmp_path: Path) -> Iterator[tuple[AppServer, str]]:
-    """Black Spy at deal 4, shared from the start."""
+def table(on_phone: OnPhone, tmp_path: Path) -> tuple[AppServer, str, Page]:
+    """Black Spy at deal 4, shared from the start: the app, the game and the host's page (on
+    the `phone` the tests keep; the scorer's is another kept phone, `guest_phone`)."""
     game_id = seat_table(tmp_path / "data", "black-spy", NAMES, rounds=[EVEN] * 3)
-    server = AppServer(tmp_path / "data", args=["--share"]).start()
-    try:
-        yield server, game_id
-    finally:
-        server.stop()
+    server, host = on_phone(tmp_path / "data", args=["--share"])
+    return server, game_id, host
 
 
 def stored_deals(server: AppServer, game_id: str) -> list[dict[str, Any]]:
@@ -54,9 +53,8 @@ def stored_deals(server: AppServer, game_id: str) -> list[dict[str, Any]]:
         store.close()
 
 
-def scorer(context: Browser | BrowserContext, server: AppServer) -> Page:
-    """A phone on the share link that typed the scorers' PIN."""
-    page = open_app(context, server.printed("Guests open:"))
+def scorer(page: Page, server: AppServer) -> Page:
+    """A phone on the share link (`page`) that types the scorers' PIN."""
     tap(page, "Score")
     for digit in server.printed("Scorers' PIN:"):
         tap(page, digit)
@@ -89,13 +87,13 @@ def said(device: str, what: str, number: int, points: dict[str, int]) -> str:
 
 
 def test_two_scorers_save_the_same_deal_in_turn_and_at_the_same_moment(
-    browser: Browser, table: tuple[AppServer, str]
+    table: tuple[AppServer, str, Page], guest_phone: Callable[[str], Page]
 ) -> None:
     """In turn: the host saves first; the phone sees the host's deal 4 at once, beside its
     own, and keeps it (the default). At
     the same moment: one of them sees the other's deal 5 and saves its own as deal 6."""
-    server, game_id = table
-    host, phone = open_app(browser, server.url), scorer(browser, server)
+    server, game_id, host = table
+    phone = scorer(guest_phone(server.printed("Guests open:")), server)
     begin(host, "Enter deal 4", HOST)
     begin(phone, "Enter deal 4", PHONE)
     type_points(host, HOST_DEAL)
@@ -134,17 +132,29 @@ def test_two_scorers_save_the_same_deal_in_turn_and_at_the_same_moment(
 
 
 def test_a_deleted_deal_put_back_and_a_phone_back_from_a_lost_connection(
-    browser: Browser, table: tuple[AppServer, str]
+    table: tuple[AppServer, str, Page], second_phone: BrowserContext
 ) -> None:
     """The host corrects deal 3 while the phone deletes it: the host puts its correction
     back. Then the phone loses its connection in the middle of deal 4, the host saves deal 4,
     the phone comes back, sees it, and replaces it with its own."""
-    server, game_id = table
-    host = open_app(browser, server.url)
-    context = browser.new_context(viewport={"width": 400, "height": 800})
+    server, game_id, host = table
     link = Link()
-    context.route_web_socket(re.compile(".*"), link.route)
-    phone = scorer(context, server)
+    phone = scorer(link.opened(second_phone, server.printed("Guests open:")), server)
+    try:
+        deleted_and_put_back(host, phone)
+        back_from_a_lost_connection(host, phone, link)
+    finally:
+        phone.close()  # its connection was routed through `link`: no later test gets it
+    deals = stored_deals(server, game_id)
+    assert [deal["points"] for deal in deals] == [
+        EVEN["points"],
+        EVEN["points"],
+        HOST_DEAL,
+        PHONE_DEAL,
+    ]
+
+
+def deleted_and_put_back(host: Page, phone: Page) -> None:
 
     begin(host, "Edit deal 3", HOST)
     type_points(host, HOST_DEAL)
@@ -155,6 +165,8 @@ def test_a_deleted_deal_put_back_and_a_phone_back_from_a_lost_connection(
     tap(host, "Put mine back")
     see(host, "Deal 3 saved")
 
+
+def back_from_a_lost_connection(host: Page, phone: Page, link: Link) -> None:
     begin(phone, "Enter deal 4")
     type_points(phone, PHONE_DEAL)
     link.cut()
@@ -168,13 +180,6 @@ def test_a_deleted_deal_put_back_and_a_phone_back_from_a_lost_connection(
     assert link.connections > connections  # it came back on a connection of its own
     tap(phone, "Replace theirs with mine")
     see(phone, "Deal 4 saved")
-    deals = stored_deals(server, game_id)
-    assert [deal["points"] for deal in deals] == [
-        EVEN["points"],
-        EVEN["points"],
-        HOST_DEAL,
-        PHONE_DEAL,
-    ]
 
 
 def ready_to_tap(page: Page, button: Locator) -> tuple[float, float]:
@@ -195,6 +200,14 @@ class Link:
         self.open: list[WebSocketRoute] = []
         self.down = False
         self.connections = 0  # made through the link (a phone that came back made another)
+
+    def opened(self, context: BrowserContext, url: str) -> Page:
+        """A new page of `context` on `url` as a new device, connected through this link."""
+        forget_site(context, "{0.scheme}://{0.netloc}".format(urlsplit(url)))
+        return open_app(context, url, before_load=self.routed)
+
+    def routed(self, page: Page) -> None:
+        page.route_web_socket(re.compile(".*"), self.route)
 
     def route(self, socket: WebSocketRoute) -> None:
         if self.down:

@@ -9,11 +9,12 @@ from __future__ import annotations
 import json
 import random
 import re
+from collections.abc import Callable
 
 import generators
 import pytest
 from builders import SCENARIOS
-from playwright.sync_api import Browser, Page
+from playwright.sync_api import Page
 from ui import (
     Seat,
     chip,
@@ -84,26 +85,23 @@ def test_a_stale_tab_cannot_finish_a_game_that_is_no_longer_over(table: Seat) ->
 
 
 def test_a_save_from_an_old_state_is_refused_and_the_entry_kept(
-    browser: Browser, table: Seat
+    table: Seat, guest_phone: Callable[[str], Page]
 ) -> None:
     app, page = table("black-spy", NAMES)
-    other = open_app(browser, app.url)  # another device: it opens on the game at the table
-    try:
-        open_cards_entry(other, "Enter deal 1")
-        chip(other, "Anna: black Spies: 1")
-        pile_shows(other, "Anna", 10)
-        enter_deal(page, 1, NAMES, BLACK_SPY["rounds"][0])  # meanwhile, on the first device
-        see(other, "saved deal 1: ")  # at once, named, in numbers, beside the entry
-        tap(other, "Save deal")  # typed as deal 1, which is taken: refused, nothing lost
-        see(other, "Choose above what becomes of your entry.")
-        pile_shows(other, "Anna", 10)
-        first = scoring.standings({**BLACK_SPY, "rounds": BLACK_SPY["rounds"][:1]})
-        shown(page, f"Anna: total {first['totals']['Anna']}")
-        tap(other, "Save mine as deal 2")  # seen, saved on purpose as the next deal
-        see(other, "Deal 2 saved")
-        shown(page, "Enter deal 3")
-    finally:
-        other.close()
+    other = guest_phone(app.url)  # another device: it opens on the game at the table
+    open_cards_entry(other, "Enter deal 1")
+    chip(other, "Anna: black Spies: 1")
+    pile_shows(other, "Anna", 10)
+    enter_deal(page, 1, NAMES, BLACK_SPY["rounds"][0])  # meanwhile, on the first device
+    see(other, "saved deal 1: ")  # at once, named, in numbers, beside the entry
+    tap(other, "Save deal")  # typed as deal 1, which is taken: refused, nothing lost
+    see(other, "Choose above what becomes of your entry.")
+    pile_shows(other, "Anna", 10)
+    first = scoring.standings({**BLACK_SPY, "rounds": BLACK_SPY["rounds"][:1]})
+    shown(page, f"Anna: total {first['totals']['Anna']}")
+    tap(other, "Save mine as deal 2")  # seen, saved on purpose as the next deal
+    see(other, "Deal 2 saved")
+    shown(page, "Enter deal 3")
 
 
 def said_above(page: Page, text: str, button: str) -> None:

@@ -5,10 +5,11 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable
 
 import pytest
 from builders import SCENARIOS
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Page, expect
 from ui import (
     Seat,
     card_says,
@@ -103,7 +104,7 @@ def test_a_game_opens_only_once_the_address_says_so_and_a_reload_at_once_keeps_i
 
 
 def test_a_half_entered_deal_survives_back_reload_and_a_restart(
-    browser: Browser, table: Seat
+    table: Seat, guest_phone: Callable[[str], Page]
 ) -> None:
     app, page = black_spy_after_one_deal(table)
     open_cards_entry(page, "Enter deal 2")
@@ -115,13 +116,10 @@ def test_a_half_entered_deal_survives_back_reload_and_a_restart(
     pile_shows(page, "Anna", 20)  # the entry reopens on the draft
     reload(page)
     pile_shows(page, "Anna", 20)
-    other_device = open_app(browser, app.url)  # drafts belong to the device that typed them
-    try:
-        shown(other_device, "Enter deal 2")
-        open_cards_entry(other_device, "Enter deal 2")
-        spies_shown(other_device, "Anna", 0)  # a blank entry, not the other device's draft
-    finally:
-        other_device.close()
+    other_device = guest_phone(app.url)  # drafts belong to the device that typed them
+    shown(other_device, "Enter deal 2")
+    open_cards_entry(other_device, "Enter deal 2")
+    spies_shown(other_device, "Anna", 0)  # a blank entry, not the other device's draft
     context = page.context
     page.close()
     app.stop()

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -16,7 +16,7 @@ import pytest
 from builders import SCENARIOS
 from listening import listening
 from playwright.sync_api import Browser, Page
-from ui import EN, enter_deal, seat_table, shown
+from ui import EN, OnPhone, enter_deal, seat_table, shown
 
 import scoring
 from tools.browser import AppServer, answered, open_app, received, see, tap
@@ -27,15 +27,12 @@ NAMES = [p["name"] for p in BLACK_SPY["players"]]
 
 
 @pytest.fixture
-def shared(tmp_path: Path) -> Iterator[AppServer]:
+def shared(on_phone: OnPhone, tmp_path: Path) -> tuple[AppServer, Page]:
     """The app shared from its start, with a Black Spy game at the table three deals before
-    its end (`whole_game`)."""
+    its end (`whole_game`), and the host's page (on the phone the tests keep, which opens on
+    the game at the table)."""
     seat_table(tmp_path / "data", "black-spy", NAMES, rounds=whole_game()[:-LAST_DEALS])
-    server = AppServer(tmp_path / "data", args=["--share"]).start()
-    try:
-        yield server
-    finally:
-        server.stop()
+    return on_phone(tmp_path / "data", args=["--share"])
 
 
 LAST_DEALS = 3  # the deals a shared game is played through on its phones
@@ -77,14 +74,16 @@ def nothing_to_enter(page: Page) -> None:
         assert page.get_by_role("button", name=re.compile(name)).count() == 0, name
 
 
-def test_a_host_and_two_phones_play_a_game_to_its_end(browser: Browser, shared: AppServer) -> None:
+def test_a_host_and_two_phones_play_a_game_to_its_end(
+    browser: Browser, shared: tuple[AppServer, Page], guest_phone: Callable[[str], Page]
+) -> None:
     """The host and a scorer take turns entering the last deals; the viewer's phone shows
     every total after each save, with no reload, and the winner at the end."""
-    link, pin = shared.printed("Guests open:"), shared.printed("Scorers' PIN:")
+    server, host = shared
+    link, pin = server.printed("Guests open:"), server.printed("Scorers' PIN:")
     assert "127.0.0.1" not in link  # the address other phones reach
-    host = open_app(browser, shared.url)  # it opens on the game at the table
     viewer = open_app(browser, link)
-    scorer = open_app(browser, link)
+    scorer = guest_phone(link)
     shown(viewer, "Scoresheet")
     tap(scorer, "Score")
     type_pin(scorer, pin)
@@ -108,12 +107,12 @@ def test_a_host_and_two_phones_play_a_game_to_its_end(browser: Browser, shared: 
 
 
 def test_five_wrong_pins_lock_the_phone_out_even_with_the_right_one(
-    browser: Browser, shared: AppServer
+    shared: tuple[AppServer, Page], guest_phone: Callable[[str], Page]
 ) -> None:
-    link, pin = shared.printed("Guests open:"), shared.printed("Scorers' PIN:")
+    server, host = shared
+    link, pin = server.printed("Guests open:"), server.printed("Scorers' PIN:")
     wrong = "000000" if pin != "000000" else "111111"
-    host = open_app(browser, shared.url)
-    guest = open_app(browser, link)
+    guest = guest_phone(link)
     tap(guest, "Score")
     type_pin(guest, wrong)
     see(guest, "That is not the PIN.")
@@ -141,40 +140,38 @@ def test_five_wrong_pins_lock_the_phone_out_even_with_the_right_one(
     see(host, "Sharing stopped: every link and PIN has ended.")
 
 
-def test_the_host_starts_and_stops_sharing_from_the_game(browser: Browser, tmp_path: Path) -> None:
+def test_the_host_starts_and_stops_sharing_from_the_game(
+    on_phone: OnPhone, guest_phone: Callable[[str], Page], tmp_path: Path
+) -> None:
     """Without --share nothing listens on the network; the game's "Share this table" starts
     sharing (a door on every address, a link and a PIN), and "Stop sharing" closes it: the
     door stops listening, and a new start gives a new link, which the old one does not open."""
     seat_table(tmp_path / "data", "black-spy", NAMES)
-    server = AppServer(tmp_path / "data").start()
-    try:
-        assert server.process is not None
-        assert set(listening(server.process.pid)) == {("127.0.0.1", server.port)}
-        host = open_app(browser, server.url)  # it opens on the game at the table
-        tap(host, "Share this table")
-        tap(host, "Start sharing")
-        see(host, "PIN for scorers")
-        link, pin = server.printed("Guests open:"), server.printed("Scorers' PIN:")
-        see(host, link)  # the dialog shows the link and PIN the terminal printed
-        see(host, f"PIN {' '.join(pin)}")
-        door = int(link.removeprefix("http://").split("/")[0].split(":")[1])
-        assert set(listening(server.process.pid)) == {
-            ("127.0.0.1", server.port),
-            ("0.0.0.0", door),
-        }
-        viewer = open_app(browser, link)
-        shown(viewer, "Scoresheet")
-        tap(host, "Stop sharing")
-        see(host, "Sharing stopped: every link and PIN has ended.")
-        assert set(listening(server.process.pid)) == {("127.0.0.1", server.port)}
-        tap(host, "Share this table")
-        tap(host, "Start sharing")
-        see(host, "PIN for scorers")
-        new_link = server.printed("Guests open:")
-        assert new_link != link
-        refused = viewer.goto(link)  # the old link (and the old cookie) at the new door
-        assert refused is not None and refused.status == 403
-        guest = open_app(browser, new_link)
-        shown(guest, "Scoresheet")
-    finally:
-        server.stop()
+    server, host = on_phone(tmp_path / "data")  # it opens on the game at the table
+    assert server.process is not None
+    assert set(listening(server.process.pid)) == {("127.0.0.1", server.port)}
+    tap(host, "Share this table")
+    tap(host, "Start sharing")
+    see(host, "PIN for scorers")
+    link, pin = server.printed("Guests open:"), server.printed("Scorers' PIN:")
+    see(host, link)  # the dialog shows the link and PIN the terminal printed
+    see(host, f"PIN {' '.join(pin)}")
+    door = int(link.removeprefix("http://").split("/")[0].split(":")[1])
+    assert set(listening(server.process.pid)) == {
+        ("127.0.0.1", server.port),
+        ("0.0.0.0", door),
+    }
+    viewer = guest_phone(link)
+    shown(viewer, "Scoresheet")
+    tap(host, "Stop sharing")
+    see(host, "Sharing stopped: every link and PIN has ended.")
+    assert set(listening(server.process.pid)) == {("127.0.0.1", server.port)}
+    tap(host, "Share this table")
+    tap(host, "Start sharing")
+    see(host, "PIN for scorers")
+    new_link = server.printed("Guests open:")
+    assert new_link != link
+    refused = viewer.goto(link)  # the old link (and the old cookie) at the new door
+    assert refused is not None and refused.status == 403
+    guest = guest_phone(new_link)
+    shown(guest, "Scoresheet")

@@ -17,7 +17,7 @@ import socket
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 from playwright.sync_api import (
@@ -292,12 +292,20 @@ TIME_LAPSE = """((faster) => {
 })"""
 
 
-def open_app(browser: Browser | BrowserContext, url: str, size: dict[str, int] = PHONE) -> Page:
+def open_app(
+    browser: Browser | BrowserContext,
+    url: str,
+    size: dict[str, int] = PHONE,
+    before_load: Callable[[Page], object] | None = None,
+) -> Page:
     """A new page on the app, with Flutter's accessibility tree turned on and the app's first
     screen drawn. From a `Browser`, the page is a new device (its own storage); from a page's
-    `context`, it is another tab of that device."""
+    `context`, it is another tab of that device. `before_load` is given the page before it
+    loads the app (to route its connections, say)."""
     context = browser.new_context(viewport=size) if isinstance(browser, Browser) else browser
     page = context.new_page()
+    if before_load is not None:
+        before_load(page)
     page.set_viewport_size(size)  # type: ignore[arg-type]
     if frames_per_second:
         page.add_init_script(f"{PACED_FRAMES}({frames_per_second})")

@@ -442,6 +442,7 @@ def FormShown(
         is no Save whose problems could speak)."""
         problems = at.check(round_, shown.index)
         done(save_checked(at, problems, ignored, partial(store, round_), report))
+        ask_name_if_wanted(at.app)  # SPY's first event: the device's first scoring action
 
     def choose(choice: str, conflict: Conflict) -> None:
         """The player's choice in a conflict: keep theirs (the entry closes), or save this
@@ -580,15 +581,7 @@ def conflict_panel(
             else t("Yours is not complete yet."),
         ]
     next_possible = not shown.of.opens_by_itself and not at.result.finished
-    labels = {
-        KEEP: t("OK")
-        if same
-        else t("Keep it deleted")
-        if conflict.theirs is None
-        else t("Keep theirs"),
-        REPLACE: t("Put mine back") if conflict.theirs is None else t("Replace theirs with mine"),
-        NEXT: t("Save mine as {round}", round=at.round_name(len(at.rounds))),
-    }
+    labels = choice_labels(at, conflict, same)
     choices = [KEEP] if same else conflict.choices(next_possible)
     buttons: list[ft.Control] = [
         (ft.FilledButton if choice == KEEP else ft.OutlinedButton)(
@@ -605,6 +598,18 @@ def conflict_panel(
             ft.Row(buttons, wrap=True),
         ],
     )
+
+
+def choice_labels(at: AtTable, conflict: Conflict, same: bool) -> dict[str, str]:
+    """Each choice's button, as the round stands: theirs the same as mine (only OK), deleted
+    (keep it so, or put mine back), or saved or corrected."""
+    t = at.t
+    deleted = conflict.theirs is None
+    return {
+        KEEP: t("OK") if same else t("Keep it deleted") if deleted else t("Keep theirs"),
+        REPLACE: t("Put mine back") if deleted else t("Replace theirs with mine"),
+        NEXT: t("Save mine as {round}", round=at.round_name(len(at.rounds))),
+    }
 
 
 def listed(t: Translator, points: dict[str, Fraction] | None) -> str:
