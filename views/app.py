@@ -26,6 +26,10 @@ GUEST_REFUSED = (
     "\n\nDieser Tisch wird nicht mehr geteilt, oder zu viele Handys sind verbunden: frag "
     "den Gastgeber."
 )
+GUEST_ENDED = (
+    "The host ended this phone's access to the table."
+    "\n\nDer Gastgeber hat den Zugang dieses Handys zum Tisch beendet."
+)
 
 
 def round_name_of(game: str) -> str:
@@ -182,7 +186,8 @@ async def admitted(page: ft.Page, sharing: Sharing | None, caller: Caller) -> bo
     have sessions to spare); if not, it is told so in both languages and gets nothing else."""
     if sharing is not None and await sharing.admit(page.session, caller.address):
         return True
-    page.add(ft.SafeArea(ft.Text(GUEST_REFUSED, selectable=True)))
+    ended = sharing is not None and sharing.ended(caller.address)
+    page.add(ft.SafeArea(ft.Text(GUEST_ENDED if ended else GUEST_REFUSED, selectable=True)))
     return False
 
 

@@ -242,6 +242,11 @@ class Sharing:
             await self.door.end(session)
         self._guests_changed()
 
+    def ended(self, address: str) -> bool:
+        """Whether the host ended the access of the phone at `address` (in this share)."""
+        with self._lock:
+            return self.link is not None and address in self._ended
+
     def watch_guests(self, listener: Callable[[], None]) -> None:
         """Tell `listener` (a bound method, held weakly: the host's tab) when a phone comes,
         goes, is named or scores."""
