@@ -211,3 +211,19 @@ def test_the_latest_changes_are_kept_beside_the_game_with_their_revisions(
     for number in range(30):
         store.set_notes(game_id, f"note {number}", {"what": "notes"})
     assert len(store.changes_since(game_id, 0)) == 20  # only the latest are kept
+
+
+def test_a_phone_back_in_a_new_session_finds_the_conflict_from_its_kept_draft(
+    store: Store, game_id: str
+) -> None:
+    """Away longer than its session is kept (a minute), a phone comes back in a new one: its
+    draft, kept on the server per device, still says what the entry was begun on."""
+    host, phone = device(store, game_id, "Host"), device(store, game_id, "Ben's phone")
+    entering(phone, game_id, None, MINE)
+    host.save_round(game_id, None, THEIRS)
+    back = AppState.load(store, "/", device="Ben's phone", tab="new", round_name_of=round_name_of)
+    back.named("Ben's phone")
+    conflict = back.conflict(game_id)
+    assert conflict is not None and (conflict.who, conflict.index) == ("Host", 3)
+    back.resolve(game_id, conflict, REPLACE, MINE)
+    assert rounds(store, game_id)[3:] == [MINE]
