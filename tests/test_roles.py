@@ -243,3 +243,21 @@ def test_the_host_may_do_everything(store: Store) -> None:
     state.start_game("black-spy", [{"name": n} for n in FOUR], OPTIONS)
     state.add_player("Mallory")
     assert state.export()["games"] and [p["name"] for p in state.players()] == ["Mallory"]
+
+
+def test_a_scorer_whose_access_the_host_ended_can_do_nothing_more_in_its_session(
+    store: Store,
+) -> None:
+    """Its role was decided when it connected; the host's End access decides again: every
+    action checks it, the session's own screen included (a phone kept on its old screen)."""
+    state, shared, _ = at_table(store, SCORER)
+    sharing = state._sharing
+    assert sharing is not None
+    state.save_round(shared, None, FIRST_DEAL)  # a scorer, until the host ends it
+    in_thread(lambda: asyncio.run(sharing.end_access("phone")))
+    before = files_of(store.folder)
+    for name, call in {**scorer_calls(state, shared), **reader_calls(state, shared)}.items():
+        with pytest.raises(NotAllowed):
+            call()
+            pytest.fail(f"an ended phone could call {name}")
+    assert files_of(store.folder) == before
