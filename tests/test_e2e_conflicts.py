@@ -132,8 +132,22 @@ def test_two_scorers_save_the_same_deal_in_turn_and_at_the_same_moment(
     tap(second, "Save mine as deal 6")
     see(second, "Deal 6 saved")
     mine = PHONE_DEAL if second is phone else HOST_DEAL
+    host_ends_the_phones_access(host, phone)
     deals = stored_deals(server, game_id, [host, phone])
     assert [deal["points"] for deal in deals[3:]] == [HOST_DEAL, points, mine]
+
+
+def host_ends_the_phones_access(host: Page, phone: Page) -> None:
+    """The share panel lists the phone by its name and role; End access (asked once more)
+    shows the phone at once that its access ended."""
+    tap_starting(host, "Sharing this table")
+    see(host, f"{PHONE}, scorer")
+    tap(host, "End access")
+    see(host, f"End {PHONE}'s access until a new share?")
+    tap(host, "End access")
+    see(host, "No phone has joined yet.")
+    see(phone, "The host ended this phone's access")
+    assert phone.get_by_role("button", name="Enter deal 7").count() == 0
 
 
 def test_a_deleted_deal_put_back_and_a_phone_back_from_a_lost_connection(

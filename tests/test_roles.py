@@ -53,6 +53,7 @@ NO_STORED_DATA = {
     "name_wanted",
     "sharing_active",
     "guests_changed",
+    "access_ended",
 }
 OPTIONS = {"first_dealer": "Anna", "variants": []}
 FIRST_DEAL = deal(

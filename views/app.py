@@ -26,10 +26,6 @@ GUEST_REFUSED = (
     "\n\nDieser Tisch wird nicht mehr geteilt, oder zu viele Handys sind verbunden: frag "
     "den Gastgeber."
 )
-GUEST_ENDED = (
-    "The host ended this phone's access to the table."
-    "\n\nDer Gastgeber hat den Zugang dieses Handys zum Tisch beendet."
-)
 
 
 def round_name_of(game: str) -> str:
@@ -71,6 +67,8 @@ def screens_for(state: AppState) -> list[ft.View]:
 
 def guest_screens(state: AppState) -> list[ft.View]:
     """A guest of a shared table sees the game the host has open, and nothing else."""
+    if state.access_ended:
+        return [guest.EndedView(state)]
     if state.asking_pin:
         return [guest.PinView(state)]
     game_id = state.shared_game
@@ -87,6 +85,7 @@ def stack_of(state: AppState) -> tuple[object, ...]:
         state.role,
         state.asking_pin,
         state.role != HOST and state.shared_game,
+        state.role != HOST and state.access_ended,
         state.language,
         state.theme_setting,
     )
@@ -186,8 +185,7 @@ async def admitted(page: ft.Page, sharing: Sharing | None, caller: Caller) -> bo
     have sessions to spare); if not, it is told so in both languages and gets nothing else."""
     if sharing is not None and await sharing.admit(page.session, caller.address):
         return True
-    ended = sharing is not None and sharing.ended(caller.address)
-    page.add(ft.SafeArea(ft.Text(GUEST_ENDED if ended else GUEST_REFUSED, selectable=True)))
+    page.add(ft.SafeArea(ft.Text(GUEST_REFUSED, selectable=True)))
     return False
 
 

@@ -255,6 +255,26 @@ def WaitingView(state: AppState) -> ft.View:
 
 @memo
 @ft.component
+def EndedView(state: AppState) -> ft.View:
+    """A guest whose access the host ended: that, and how to come back."""
+    t = state.t
+    use_screen(state, "/")
+    return ft.View(
+        route="/",
+        appbar=ft.AppBar(title=ft.Text("Debrief"), automatically_imply_leading=False),
+        controls=[
+            body(
+                [
+                    heading(t("The host ended this phone's access")),
+                    note(t("To join again, ask the host to share the table anew.")),
+                ]
+            )
+        ],
+    )
+
+
+@memo
+@ft.component
 def PinView(state: AppState) -> ft.View:
     """Six digits on a keypad (no system keyboard); the sixth tries them."""
     t = state.t

@@ -344,6 +344,7 @@ class AppState(Announcing):
         store.listen(state.changed_elsewhere)
         if sharing is not None and role == HOST:
             sharing.watch(state.heard_wrong_pin)
+        if sharing is not None:  # the host's list of phones; a guest's end of access
             sharing.watch_guests(state.guests_changed)
         return state
 
@@ -383,6 +384,11 @@ class AppState(Announcing):
         return scores and not self.device_name and not self.name_asked
 
     @property
+    def access_ended(self) -> bool:
+        """A guest whose device's access the host ended: it sees that, and may do nothing."""
+        return self.role != HOST and self._sharing is not None and self._sharing.ended(self.device)
+
+    @property
     def sharing_active(self) -> bool:
         return self._sharing is not None and self._sharing.active
 
@@ -400,9 +406,12 @@ class AppState(Announcing):
 
     def check_caller(self, roles: tuple[str, ...], game_id: object = None) -> None:
         """Raise `NotAllowed` unless this session's role is one of `roles` and, for a guest,
-        `game_id` (when given) is the game the host has open now."""
+        its device's access was not ended and `game_id` (when given) is the game the host has
+        open now."""
         if self.role not in roles:
             raise NotAllowed(f"a {self.role} may not do this")
+        if self.access_ended:
+            raise NotAllowed("the host ended this phone's access")
         if self.role != HOST and game_id is not None and game_id != self.shared_game:
             raise NotAllowed(f"a {self.role} sees only the shared game")
 
@@ -431,7 +440,8 @@ class AppState(Announcing):
         self._in_own_session(redraw)
 
     def guests_changed(self) -> None:
-        """The host's tab: a phone came, went, was named or scores (called from its thread)."""
+        """A phone came, went, was named, scores or was ended (called from its thread): the
+        host's list follows, and a guest sees whether its own access was ended."""
 
         async def redraw() -> None:
             self.guests_seen += 1

@@ -118,7 +118,7 @@ class Sharing:
     _locked_until: dict[str, float] = field(default_factory=dict)
     _recent_wrong: deque[float] = field(default_factory=deque)  # the table's, last minute
     _attempts: list[PinAttempt] = field(default_factory=list)
-    _ended: set[str] = field(default_factory=set)  # addresses whose access the host ended
+    _ended: set[str] = field(default_factory=set)  # devices whose access the host ended
     _guest_listeners: list[weakref.WeakMethod[Callable[[], None]]] = field(default_factory=list)
     _listeners: list[weakref.WeakMethod[Callable[[PinAttempt], None]]] = field(default_factory=list)
     _lock: threading.Lock = field(default_factory=threading.Lock)
@@ -163,7 +163,7 @@ class Sharing:
         and the table are below their numbers of sessions, or once the oldest sessions left
         behind (phones away, kept by Flet) have been ended to make room."""
         with self._lock:
-            if self.link is None or address in self._ended:
+            if self.link is None:
                 return False
             self._guests = [g for g in self._guests if _present(g.session())]
             ending = self._make_room(address)
@@ -215,7 +215,11 @@ class Sharing:
         """The phones connected now, in the order they first came; a scorer is listed as one
         if any of its sessions is."""
         with self._lock:
-            guests = [g for g in self._guests if g.device and not _away(g.session())]
+            guests = [
+                g
+                for g in self._guests
+                if g.device and g.device not in self._ended and not _away(g.session())
+            ]
         phones: dict[str, Connected] = {}
         for guest in guests:
             known = phones.get(guest.device)
@@ -230,22 +234,20 @@ class Sharing:
         return list(phones.values())
 
     async def end_access(self, device: str) -> None:
-        """The host ends a phone's access: its sessions end, and neither it nor anything else
-        from its address comes back in while this table is shared (a new share lets it in)."""
+        """The host ends a phone's access: from now on every session of that device (this
+        one, a reload, a new tab) may do nothing and is told so, while this table is shared
+        (a new share lets it in). A device is what its browser keeps: a phone that forgets its
+        storage comes back as a new one, and needs the PIN again to score; a phone that must
+        not watch either needs a new share (a new link and PIN)."""
         with self._lock:
-            ending = [g for g in self._guests if g.device == device]
-            self._ended.update(g.address for g in ending)
+            self._ended.add(device)
             self._scorers = {(d, a) for d, a in self._scorers if d != device}
-            self._guests = [g for g in self._guests if g.device != device]
-            sessions = [s for s in (g.session() for g in ending) if s is not None]
-        for session in sessions:
-            await self.door.end(session)
         self._guests_changed()
 
-    def ended(self, address: str) -> bool:
-        """Whether the host ended the access of the phone at `address` (in this share)."""
+    def ended(self, device: str) -> bool:
+        """Whether the host ended the access of `device` (in this share)."""
         with self._lock:
-            return self.link is not None and address in self._ended
+            return self.link is not None and device in self._ended
 
     def watch_guests(self, listener: Callable[[], None]) -> None:
         """Tell `listener` (a bound method, held weakly: the host's tab) when a phone comes,
