@@ -19,7 +19,7 @@ from playwright.sync_api import Browser, Page
 from ui import EN, OnPhone, enter_deal, seat_table, shown
 
 import scoring
-from tools.browser import AppServer, answered, open_app, received, see, tap
+from tools.browser import PHONE, AppServer, answered, open_app, received, see, tap
 
 pytestmark = pytest.mark.e2e
 BLACK_SPY = json.loads((SCENARIOS / "black-spy-basic.json").read_text())
@@ -141,7 +141,7 @@ def test_five_wrong_pins_lock_the_phone_out_even_with_the_right_one(
 
 
 def test_the_host_starts_and_stops_sharing_from_the_game(
-    on_phone: OnPhone, guest_phone: Callable[[str], Page], tmp_path: Path
+    browser: Browser, on_phone: OnPhone, guest_phone: Callable[[str], Page], tmp_path: Path
 ) -> None:
     """Without --share nothing listens on the network; the game's "Share this table" starts
     sharing (a door on every address, a link and a PIN), and "Stop sharing" closes it: the
@@ -173,5 +173,7 @@ def test_the_host_starts_and_stops_sharing_from_the_game(
     assert new_link != link
     refused = viewer.goto(link)  # the old link (and the old cookie) at the new door
     assert refused is not None and refused.status == 403
-    guest = guest_phone(new_link)
-    shown(guest, "Scoresheet")
+    german = browser.new_context(viewport=PHONE, locale="de-DE")  # a phone set to German
+    guest = open_app(german, new_link)
+    shown(guest, "Wertungsblock")  # in its own language, whatever the host's
+    assert guest.get_by_role("button", name="Mitschreiben").count() == 1

@@ -26,7 +26,7 @@ from websockets.exceptions import InvalidStatus
 from websockets.sync.client import connect
 
 from tools.browser import AppServer, free_port, open_app
-from web.guard import REFUSED_PAGE, Addresses, Guard, role_of
+from web.guard import REFUSED_PAGE, Addresses, Guard, current_caller, role_of
 
 SECRET = "guard-test-secret-7f3a9c"
 
@@ -335,3 +335,44 @@ def test_a_guest_cannot_claim_to_be_the_host() -> None:
         worker.join()
     assert [role_of(agent) for agent in seen] == ["guest", "host"]
     assert seen[0] == "DebriefRole/guest Mozilla/5.0"
+
+
+def test_a_callers_languages_are_read_from_its_browser_best_first() -> None:
+    """A guest's screens speak its browser's language (Accept-Language, sent with the page and
+    its websocket); nothing else about the caller comes from such a header."""
+    seen: list[Any] = []
+
+    async def app(scope: Any, receive: Any, send: Any) -> None:
+        seen.append(current_caller())
+        await send({"type": "http.response.start", "status": 200, "headers": []})
+        await send({"type": "http.response.body", "body": b""})
+
+    guard = Guard(app, "host-secret", Addresses.local(80), "c", guest_secret="guest-secret")
+
+    async def call(accepted: str) -> None:
+        scope = {
+            "type": "http",
+            "path": "/",
+            "query_string": b"",
+            "client": ("192.0.2.7", 5000),
+            "headers": [
+                (b"host", b"127.0.0.1:80"),
+                (b"cookie", b"c-guest=guest-secret"),
+                (b"accept-language", accepted.encode()),
+            ],
+        }
+
+        async def receive() -> dict[str, Any]:
+            return {"type": "http.request"}
+
+        async def send(message: Any) -> None:
+            pass
+
+        await guard(scope, receive, send)
+
+    for accepted in ("de-DE,de;q=0.9,en;q=0.8", "en;q=0.5, de-AT;q=0.9", "*", "x" * 5000):
+        worker = threading.Thread(target=asyncio.run, args=(call(accepted),))
+        worker.start()
+        worker.join()
+    assert [caller.languages for caller in seen] == [("de", "en"), ("de", "en"), (), ()]
+    assert {caller.role for caller in seen} == {"guest"}
