@@ -115,6 +115,8 @@ def App(store: Store, device: str, sharing: Sharing | None, caller: Caller) -> l
             caller.address,
             round_name_of=round_name_of,
         )
+        made.device_languages = list(caller.languages)  # a guest's own language (the host's:
+        # its setting, or these when it is "system")
         made.suggested_name = suggested_name(made.t, page.client_user_agent, page.platform)
         return made
 

@@ -108,6 +108,9 @@ class Caller:
 
     role: str  # HOST or GUEST
     address: str
+    # The languages its browser asks for, best first ("de", "en"): what its own screens speak
+    # (a guest's; the host's follow its setting). Read from Accept-Language, decides nothing.
+    languages: tuple[str, ...] = ()
 
 
 _caller: contextvars.ContextVar[Caller | None] = contextvars.ContextVar("caller", default=None)
@@ -170,7 +173,9 @@ class Guard:
         if role is None:
             await self._refuse(scope, receive, send)
             return
-        caller = Caller(role, _peer(scope))
+        caller = Caller(
+            role, _peer(scope), accepted_languages(headers.get(b"accept-language", b""))
+        )
         _caller.set(caller)  # in this connection's task, and in every task it starts
         if scope["type"] == "websocket":
             await self._websocket(_tagged(scope, role), receive, send, caller)
@@ -310,6 +315,29 @@ def _tagged(scope: Scope, role: str) -> Scope:
     own = " ".join(part for part in agent.split() if not part.startswith(ROLE_TAG))
     headers.append((b"user-agent", f"{ROLE_TAG}{role} {own}".strip().encode("latin-1")))
     return {**scope, "headers": headers}
+
+
+LANGUAGE_HEADER_LONGEST = 512  # a longer Accept-Language header is not read at all
+
+
+def accepted_languages(header: bytes) -> tuple[str, ...]:
+    """The languages of an Accept-Language header, best first, each once, as their primary
+    subtag ("de-AT;q=0.9" is "de"); none for a header that is too long or unreadable."""
+    if len(header) > LANGUAGE_HEADER_LONGEST:
+        return ()
+    weighted: list[tuple[float, int, str]] = []
+    for position, part in enumerate(header.decode("latin-1").split(",")):
+        tag, _, quality = part.strip().partition(";")
+        language = tag.strip().split("-")[0].lower()
+        if not (language.isascii() and language.isalpha() and 2 <= len(language) <= 8):
+            continue
+        try:
+            weight = float(quality.strip().removeprefix("q=")) if quality else 1.0
+        except ValueError:
+            continue
+        weighted.append((-weight, position, language))
+    ordered = [language for _, _, language in sorted(weighted)]
+    return tuple(dict.fromkeys(ordered))
 
 
 def _headers(scope: Scope) -> dict[bytes, bytes]:
