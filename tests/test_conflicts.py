@@ -227,3 +227,59 @@ def test_a_phone_back_in_a_new_session_finds_the_conflict_from_its_kept_draft(
     assert conflict is not None and (conflict.who, conflict.index) == ("Host", 3)
     back.resolve(game_id, conflict, REPLACE, MINE)
     assert rounds(store, game_id)[3:] == [MINE]
+
+
+def panel_of(state: AppState, game_id: str, entered: Any, editing: int) -> list[Any]:
+    """The conflict panel the entry draws for `entered`: its buttons, as controls."""
+    import flet as ft
+
+    import scoring
+    from views.games import AtTable
+    from views.games.black_spy import ENTRY
+    from views.round_entry import Shown, conflict_panel
+
+    game = state.game_at(game_id)
+    at = AtTable(state, game_id, scoring.game_record(game.record), game.result, None)
+    conflict = state.conflict(game_id)
+    assert conflict is not None
+    shown = Shown(
+        at, ENTRY, editing, at.before(editing), lambda: None, lambda: None, ft.Ref(), None
+    )
+    panel = conflict_panel(shown, conflict, entered, lambda choice, conflict: None)
+    found: list[Any] = []
+
+    def walk(control: Any) -> None:
+        if isinstance(control, (ft.FilledButton, ft.OutlinedButton)):
+            found.append(control)
+        for child in getattr(control, "controls", None) or []:
+            walk(child)
+        content = getattr(control, "content", None)
+        if content is not None and not isinstance(content, str):
+            walk(content)
+
+    walk(panel)
+    return found
+
+
+def test_a_choice_that_would_save_an_incomplete_entry_cannot_be_tapped(
+    store: Store, game_id: str
+) -> None:
+    """The entry is not a valid deal (yet): "Put mine back" and "Save mine as ..." would only
+    be refused; keeping theirs is the one choice."""
+    host, phone = device(store, game_id, "Host"), device(store, game_id, "Ben's phone")
+    broken = {"points": {"Anna": 10}}
+    entering(host, game_id, 2, broken)
+    phone.delete_round(game_id, 2)
+    buttons = panel_of(host, game_id, broken, 2)
+    assert [(b.content, bool(b.disabled)) for b in buttons] == [
+        ("Keep it deleted", False),
+        ("Put mine back", True),
+    ]
+    entering(phone, game_id, None, MINE)
+    host.save_round(game_id, None, THEIRS)  # host's draft ended: the phone is in conflict
+    buttons = panel_of(phone, game_id, MINE, -1)
+    assert [(b.content, bool(b.disabled)) for b in buttons] == [
+        ("Keep theirs", False),
+        ("Replace theirs with mine", False),
+        ("Save mine as deal 4", False),
+    ]
