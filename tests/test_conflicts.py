@@ -261,6 +261,12 @@ def panel_of(state: AppState, game_id: str, entered: Any, editing: int) -> list[
     return found
 
 
+def panel_conflict(state: AppState, game_id: str) -> Any:
+    conflict = state.conflict(game_id)
+    assert conflict is not None
+    return conflict
+
+
 def test_a_choice_that_would_save_an_incomplete_entry_cannot_be_tapped(
     store: Store, game_id: str
 ) -> None:
@@ -276,7 +282,9 @@ def test_a_choice_that_would_save_an_incomplete_entry_cannot_be_tapped(
         ("Put mine back", True),
     ]
     entering(phone, game_id, None, MINE)
-    host.save_round(game_id, None, THEIRS)  # host's draft ended: the phone is in conflict
+    host.resolve(game_id, panel_conflict(host, game_id), KEEP, broken)  # the host gives up
+    host.game_at(game_id)
+    host.save_round(game_id, None, THEIRS)  # and saves a new deal: the phone is in conflict
     buttons = panel_of(phone, game_id, MINE, -1)
     assert [(b.content, bool(b.disabled)) for b in buttons] == [
         ("Keep theirs", False),

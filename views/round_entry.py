@@ -500,12 +500,13 @@ def FormShown(
     title = ft.Row(
         [
             heading(drawn.title or of.title(t, number, shown.correcting is not None)),
-            *([shown.switch] if shown.switch else []),
+            # In a conflict, no switch: the other form's own draft is not the entry typed.
+            *([shown.switch] if shown.switch and conflict is None else []),
         ],
         alignment=ft.MainAxisAlignment.SPACE_BETWEEN,
         wrap=True,
     )
-    buttons = exit_buttons(shown, report)
+    buttons = exit_buttons(shown, report, deletes=conflict is None)
     told = [] if conflict is None else [conflict_panel(shown, conflict, entered, choose)]
     if form.pad is not None:
         rows = [*told, title, *drawn.controls, ft.Row(buttons, wrap=True)]
@@ -583,9 +584,14 @@ def conflict_panel(
     next_possible = not shown.of.opens_by_itself and not at.result.finished
     labels = choice_labels(at, conflict, same)
     choices = [KEEP] if same else conflict.choices(next_possible)
+    complete = same or scoring.round_points(before, entered) is not None
     buttons: list[ft.Control] = [
         (ft.FilledButton if choice == KEEP else ft.OutlinedButton)(
-            labels[choice], height=48, on_click=partial(choose, choice, conflict)
+            labels[choice],
+            height=48,
+            # Mine saved only once it is a round (else the save would only be refused).
+            disabled=choice != KEEP and not complete,
+            on_click=partial(choose, choice, conflict),
         )
         for choice in choices
     ]
@@ -621,9 +627,9 @@ def save_button(label: str, save: Callable[[], None]) -> ft.Control:
     return ft.FilledButton(label, icon=ft.Icons.SAVE, height=52, on_click=lambda: save())
 
 
-def exit_buttons(shown: Shown[Q, C], report: Report) -> list[ft.Control]:
-    """Discard (the draft goes, the entry closes) and, for a saved round, Delete. An entry
-    always open for a new round has neither."""
+def exit_buttons(shown: Shown[Q, C], report: Report, deletes: bool = True) -> list[ft.Control]:
+    """Discard (the draft goes, the entry closes) and, for a saved round, Delete (not while a
+    conflict waits: the round may be gone). An entry always open for a new round has neither."""
     at, t, of, leave = shown.at, shown.at.t, shown.of, shown.leave
     if leave is None:
         return []
@@ -640,7 +646,7 @@ def exit_buttons(shown: Shown[Q, C], report: Report) -> list[ft.Control]:
     buttons: list[ft.Control] = [
         ft.OutlinedButton(t("Discard"), height=52, on_click=lambda: discard())
     ]
-    if shown.correcting is not None and of.delete_label is not None:
+    if shown.correcting is not None and of.delete_label is not None and deletes:
         buttons.append(
             ft.TextButton(
                 t(of.delete_label), icon=ft.Icons.DELETE_OUTLINE, on_click=lambda: delete()
