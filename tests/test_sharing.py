@@ -16,6 +16,7 @@ from web.sharing import (
     GUEST_SESSIONS_PER_ADDRESS,
     LOCKED_SECONDS,
     TABLE_WRONG_PER_MINUTE,
+    Connected,
     PinAttempt,
     Sharing,
 )
@@ -243,3 +244,19 @@ def test_the_host_lists_each_phone_once_by_name_and_role_and_ends_one_phones_acc
     run(sharing.stop())
     run(sharing.start())  # a new share lets every phone in again
     assert not sharing.ended("ben-device")
+
+
+def test_phones_of_the_same_name_are_told_apart_in_the_hosts_list() -> None:
+    from views.guest import told_apart
+    from views.i18n import Translator
+
+    phones = [
+        Connected("a", "Android phone", "viewer"),
+        Connected("b", "Ben's phone", "scorer"),
+        Connected("c", "Android phone", "scorer"),
+    ]
+    assert [p.name for p in told_apart(Translator("en"), phones)] == [
+        "Android phone (1)",
+        "Ben's phone",
+        "Android phone (2)",
+    ]

@@ -14,7 +14,7 @@ from web.guard import HOST as HOST_CALLER
 from web.sharing import Sharing
 
 from . import games, guest, history, home, new_game, players, safe, settings, table
-from .device_name import read_name, suggested_name
+from .device_name import device_kind, read_name
 from .hooks import use_follow, use_made
 from .state import HOST, SCORER, VIEWER, AppState
 from .theme import DARK, LIGHT, theme
@@ -117,7 +117,7 @@ def App(store: Store, device: str, sharing: Sharing | None, caller: Caller) -> l
         )
         made.device_languages = list(caller.languages)  # a guest's own language (the host's:
         # its setting, or these when it is "system")
-        made.suggested_name = suggested_name(made.t, page.client_user_agent, page.platform)
+        made.device_kind = device_kind(page.client_user_agent, page.platform)
         return made
 
     state, _ = use_made(load)

@@ -5,13 +5,14 @@ bar; kept on the device (its shared preferences: localStorage in a browser)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import flet as ft
 
 from scoring import Term
 from scoring.errors import N_
 
-from .i18n import Translator
-from .state import NAME_KEY, AppState
+from .state import NAME_KEY, THIS_DEVICE, AppState
 from .widgets import close, icon_button, note
 
 # What a device is, from its browser's user agent (first match), else from its platform.
@@ -26,13 +27,14 @@ KINDS: list[tuple[str, Term]] = [
 ]
 
 
-def suggested_name(t: Translator, user_agent: str | None, platform: object) -> str:
-    """What the device is, as far as its browser or system says: "Android phone"."""
+def device_kind(user_agent: str | None, platform: object) -> Term:
+    """What the device is, as far as its browser or system says: "Android phone" (said in
+    the language of the moment: `AppState.shown_name`)."""
     told = f"{user_agent or ''} {getattr(platform, 'value', platform) or ''}"
     for marker, kind in KINDS:
         if marker.lower() in told.lower():
-            return t(kind)
-    return t("This device")
+            return kind
+    return THIS_DEVICE
 
 
 async def read_name() -> str:
@@ -41,24 +43,31 @@ async def read_name() -> str:
     return found.strip() if isinstance(found, str) else ""
 
 
-def ask_name_if_wanted(state: AppState) -> None:
-    """ "Whose phone is this?", once, on a device's first scoring action at a shared table."""
-    if state.name_wanted:
-        ask_name(state)
+def ask_name_if_wanted(state: AppState, then: Callable[[], None] | None = None) -> bool:
+    """ "Whose phone is this?", once, on a device's first scoring action at a shared table;
+    `then` (the action, a Save say) goes on once it is answered. Whether it was asked (else
+    the caller goes on itself)."""
+    if not state.name_wanted:
+        return False
+    ask_name(state, then)
+    return True
 
 
-def ask_name(state: AppState) -> None:
+def ask_name(state: AppState, then: Callable[[], None] | None = None) -> None:
     state.name_asked = True
-    ft.context.page.show_dialog(name_dialog(state))
+    ft.context.page.show_dialog(name_dialog(state, then))
 
 
 def name_button(state: AppState) -> ft.Control:
-    """This device's name, and the way to change it."""
-    label = state.t("This device: {name}", name=state.shown_name)
-    return icon_button(ft.Icons.BADGE_OUTLINED, label, lambda: ask_name(state))
+    """The way to change this device's name (a scorer's bar)."""
+    return icon_button(
+        ft.Icons.BADGE_OUTLINED, state.t("This device's name"), lambda: ask_name(state)
+    )
 
 
-def name_dialog(state: AppState) -> ft.AlertDialog:
+def name_dialog(state: AppState, then: Callable[[], None] | None = None) -> ft.AlertDialog:
+    """The name, prefilled, to save; asked before an action (`then`), "Not now" lets the action
+    go on under the suggested name, else "Cancel" leaves the name as it is."""
     t = state.t
     field = ft.TextField(
         label=t("Device name"),
@@ -72,6 +81,13 @@ def name_dialog(state: AppState) -> ft.AlertDialog:
     def save() -> None:
         if state.set_device_name(field.value or ""):
             close(dialog)
+            if then is not None:
+                then()
+
+    def skip() -> None:
+        close(dialog)
+        if then is not None:
+            then()
 
     dialog: ft.AlertDialog = ft.AlertDialog(
         title=ft.Text(t("Whose phone is this?")),
@@ -83,6 +99,9 @@ def name_dialog(state: AppState) -> ft.AlertDialog:
                 field,
             ],
         ),
-        actions=[ft.FilledButton(t("Save name"), on_click=lambda: save())],
+        actions=[
+            ft.TextButton(t("Not now") if then is not None else t("Cancel"), on_click=skip),
+            ft.FilledButton(t("Save name"), on_click=lambda: save()),
+        ],
     )
     return dialog

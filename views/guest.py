@@ -7,7 +7,9 @@ tab a scorer, who enters and corrects rounds and undoes its own changes.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Awaitable, Callable
+from dataclasses import replace
 
 import flet as ft
 import segno
@@ -102,6 +104,8 @@ def shared_dialog(state: AppState) -> ft.AlertDialog:
         on_dismiss=lambda: stop_following(),
         content=ft.Column(
             tight=True,
+            # Scrolls when it grows (a phone ending its access): it never runs over the buttons.
+            scroll=ft.ScrollMode.AUTO,
             spacing=8,
             controls=[
                 note(t("Phones on this network open the link (or scan the code):")),
@@ -150,7 +154,7 @@ def connected_phones(state: AppState) -> tuple[ft.Column, Callable[[], None]]:
     ending = [""]  # the device whose end is being confirmed
 
     def fill() -> None:
-        phones = state.connected_phones
+        phones = told_apart(t, state.connected_phones)
         column.controls = [row(phone) for phone in phones] or [note(t("No phone has joined yet."))]
 
     def redraw() -> None:
@@ -172,7 +176,7 @@ def connected_phones(state: AppState) -> tuple[ft.Column, Callable[[], None]]:
         return end
 
     def row(phone: Connected) -> ft.Control:
-        name = phone.name or t("A phone")
+        name = phone.name
         if ending[0] == phone.device:
             return ft.Column(
                 spacing=4,
@@ -210,6 +214,21 @@ def connected_phones(state: AppState) -> tuple[ft.Column, Callable[[], None]]:
     fill()
     stop = state.listen(heard)
     return column, stop
+
+
+def told_apart(t: Translator, phones: list[Connected]) -> list[Connected]:
+    """The phones, those of the same name (two unnamed "Android phone"s) numbered in the
+    order they came: "Android phone (2)"."""
+    counts = Counter(phone.name for phone in phones)
+    seen: Counter[str] = Counter()
+    apart = []
+    for phone in phones:
+        seen[phone.name] += 1
+        name = phone.name or t("A phone")
+        if counts[phone.name] > 1:
+            name = t("{name} ({number})", name=name, number=seen[phone.name])
+        apart.append(replace(phone, name=name))
+    return apart
 
 
 def plain_http_warning(t: Translator) -> str:

@@ -434,15 +434,19 @@ def FormShown(
         return at.app.save_round(at.game_id, shown.correcting, round_)
 
     def save() -> None:
-        """The form's Save: refused, every problem of the entry speaks from now on."""
-        done(save_checked(at, errors, set_tried, partial(store, entered), report))
+        """The form's Save: refused, every problem of the entry speaks from now on. On the
+        device's first scoring action at a shared table (an entry that opened by itself, say)
+        the device is named first."""
+        if not ask_name_if_wanted(at.app, then=save):
+            done(save_checked(at, errors, set_tried, partial(store, entered), report))
 
     def save_round(round_: Record) -> None:
         """A round an action of the form built: refused, the refusal alone says why (there
         is no Save whose problems could speak)."""
+        if ask_name_if_wanted(at.app, then=partial(save_round, round_)):
+            return  # SPY's first event: the device is named first
         problems = at.check(round_, shown.index)
         done(save_checked(at, problems, ignored, partial(store, round_), report))
-        ask_name_if_wanted(at.app)  # SPY's first event: the device's first scoring action
 
     def choose(choice: str, conflict: Conflict) -> None:
         """The player's choice in a conflict: keep theirs (the entry closes), or save this

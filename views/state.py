@@ -31,7 +31,7 @@ import flet as ft
 
 import scoring
 from scoring import JSON, Record
-from scoring.errors import N_
+from scoring.errors import N_, Term
 from scoring.table import name_key
 from storage import Store, backup
 from storage.errors import ChangedElsewhere, StartupNotice, StorageError
@@ -129,6 +129,7 @@ WHO = {"device": N_("Another device"), "tab": N_("Another tab")}
 
 UNDO_LIMIT = 20  # steps kept per game and device
 NAME_LONGEST = 40  # characters of a device's name
+THIS_DEVICE = N_("This device")  # what a device is called that says nothing of itself
 NAME_KEY = "debrief.device_name"  # where a device keeps its name (its shared preferences)
 
 
@@ -296,8 +297,9 @@ class AppState(Announcing):
     # This device's name as its player gave it ("" not named yet), kept on the device; what
     # the others are told it is until then (from the browser or system: "Android phone").
     device_name: str = ""
-    suggested_name: str = ""
+    device_kind: Term = THIS_DEVICE
     name_asked: bool = False  # "Whose phone is this?" was asked in this session
+    name_read: bool = False  # the name kept on the device was read (after the first drawing)
     guests_seen: int = 0  # the host's: bumped when a phone comes, goes, is named or scores
     _sharing: Sharing | None = None  # the table shared on the local network (--share)
     _page: ft.Page | None = None  # where to redraw when another tab or device changes data
@@ -354,6 +356,7 @@ class AppState(Announcing):
         """This device's name as it was kept on it (read after the first drawing), or as its
         player just gave it; the host's list of phones says it."""
         self.device_name = name[:NAME_LONGEST]
+        self.name_read = True
         self._describe_to_host()
 
     @allowed(HOST, SCORER)
@@ -381,7 +384,7 @@ class AppState(Announcing):
         """Whether to ask "Whose phone is this?" now: a device that scores on a shared table
         and has no name yet, once a session."""
         scores = self.role == SCORER or (self.role == HOST and self.sharing_active)
-        return scores and not self.device_name and not self.name_asked
+        return scores and self.name_read and not self.device_name and not self.name_asked
 
     @property
     def access_ended(self) -> bool:
@@ -823,7 +826,7 @@ class AppState(Announcing):
     @property
     def shown_name(self) -> str:
         """What the other devices call this one: its name, else the suggested one."""
-        return self.device_name or self.suggested_name
+        return self.device_name or self.t(self.device_kind)
 
     def _entry_base(self, game_id: str) -> int | None:
         """The revision an entry was begun on (its draft keeps it); else what this tab saw."""
