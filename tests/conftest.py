@@ -133,6 +133,22 @@ def app(tmp_path: Path, app_port: list[int]) -> Iterator[object]:
 FAILURE_SHOTS = Path(__file__).resolve().parent.parent / "test-failures"
 
 
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """The longest tests (marked `long`) each at the start of one worker's share: handed out
+    last, one of them kept a single worker busy while the others had nothing left (the run
+    waited on its tail). pytest-xdist's worksteal gives each of its workers an equal run of
+    the tests in this order (the others steal from the end of a run, never its start)."""
+    workers = int(os.environ.get("PYTEST_XDIST_WORKER_COUNT") or 1)
+    long = [item for item in items if item.get_closest_marker("long")]
+    rest = [item for item in items if not item.get_closest_marker("long")]
+    share = -(-len(items) // workers)  # each worker's run, the last one's shorter
+    runs: list[list[pytest.Item]] = [long[worker::workers] for worker in range(workers)]
+    for run in runs:
+        while len(run) < share and rest:
+            run.append(rest.pop(0))
+    items[:] = [item for run in runs for item in run] + rest
+
+
 @pytest.hookimpl(hookwrapper=True)
 def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Iterator[None]:
     outcome = yield

@@ -288,6 +288,7 @@ def trickle(table: Table, sockets: list[socket.socket], stop: threading.Event) -
                 connection.send(character.encode())
 
 
+@pytest.mark.long
 def test_idle_and_trickling_connections_neither_pile_up_nor_starve_the_host(
     crowded_table: Table,
 ) -> None:
@@ -373,6 +374,7 @@ def closed_by_server(connection: socket.socket) -> bool:
 # --- 4. leftover sessions ----------------------------------------------------------------------
 
 
+@pytest.mark.long
 def test_a_thousand_sessions_from_link_holders_leave_the_host_answering(table: Table) -> None:
     """1,000 sessions opened (and dropped) by link holders from fifty addresses: few are let
     in, none stays for long, and the host's next change, which every guest session follows,

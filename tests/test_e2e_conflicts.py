@@ -91,6 +91,7 @@ def said(device: str, what: str, number: int, points: dict[str, int]) -> str:
     return f"{device} {what} deal {number}: {listed}"
 
 
+@pytest.mark.long
 def test_two_scorers_save_the_same_deal_in_turn_and_at_the_same_moment(
     table: tuple[AppServer, str, Page], guest_phone: Callable[[str], Page]
 ) -> None:
@@ -152,6 +153,7 @@ def host_ends_the_phones_access(host: Page, phone: Page) -> None:
     assert phone.get_by_role("button", name="Enter deal 7").count() == 0
 
 
+@pytest.mark.long
 def test_a_deleted_deal_put_back_and_a_phone_back_from_a_lost_connection(
     table: tuple[AppServer, str, Page], second_phone: BrowserContext
 ) -> None:

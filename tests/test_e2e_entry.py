@@ -67,6 +67,7 @@ def black_spy_after_one_deal(table: Seat, entered: bool = False) -> tuple[AppSer
     return app, page
 
 
+@pytest.mark.long
 def test_undo_never_removes_a_saved_deal_during_entry_and_redo_restores_it(table: Seat) -> None:
     _, page = black_spy_after_one_deal(table, entered=True)
     open_cards_entry(page, "Enter deal 2")
@@ -103,6 +104,7 @@ def test_a_game_opens_only_once_the_address_says_so_and_a_reload_at_once_keeps_i
     shown(page, "Enter deal 2")
 
 
+@pytest.mark.long
 def test_a_half_entered_deal_survives_back_reload_and_a_restart(
     table: Seat, guest_phone: Callable[[str], Page]
 ) -> None:

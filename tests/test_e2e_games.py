@@ -165,6 +165,7 @@ def test_a_past_round_is_edited_and_the_totals_follow(table: Seat) -> None:
         shown(page, f"{name}: total {EN.number(total)}")
 
 
+@pytest.mark.long
 def test_kompromat_whole_game_in_outcome_form(table: Seat) -> None:
     """Every mission entered by how it ended (quick entry), a game with "!" marks, players
     above 21, at 21 (tokens back), without cards, to its end: every total as `scoring` says."""

@@ -60,6 +60,7 @@ class Traffic:
         ]
 
 
+@pytest.mark.long
 def test_a_whole_game_asks_no_other_host_and_finds_every_file(
     browser: Browser, app: AppServer
 ) -> None:

@@ -52,6 +52,7 @@ def totals_shown(page: Page, deals: list[dict[str, object]]) -> None:
         shown(page, f"{name}: total {EN.number(total)}")
 
 
+@pytest.mark.long
 def test_a_whole_game_in_quick_entry(table: Seat) -> None:
     _, page = table("black-spy", NAMES)
     deals = counted_game()

@@ -35,7 +35,7 @@ def shared(on_phone: OnPhone, tmp_path: Path) -> tuple[AppServer, Page]:
     return on_phone(tmp_path / "data", args=["--share"])
 
 
-LAST_DEALS = 3  # the deals a shared game is played through on its phones
+LAST_DEALS = 2  # the deals a shared game is played through on its phones: one each
 
 
 def whole_game() -> list[dict[str, Any]]:
@@ -74,6 +74,7 @@ def nothing_to_enter(page: Page) -> None:
         assert page.get_by_role("button", name=re.compile(name)).count() == 0, name
 
 
+@pytest.mark.long
 def test_a_host_and_two_phones_play_a_game_to_its_end(
     browser: Browser, shared: tuple[AppServer, Page], guest_phone: Callable[[str], Page]
 ) -> None:

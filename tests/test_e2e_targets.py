@@ -49,6 +49,7 @@ class Survey:
         self.small += [f"{screen}: {t['name']} {t['width']}×{t['height']}" for t in found]
 
 
+@pytest.mark.long
 def test_every_target_on_every_screen_is_at_least_48_px(page: Page) -> None:
     # A phone's width, and tall enough that no screen scrolls: Flutter clips a target that is
     # scrolled half out of view, and half a target is not what is measured here.
