@@ -13,7 +13,16 @@ from builders import FOUR
 
 from storage import Store
 from views.app import round_name_of
-from views.conflicts import CORRECTED, DELETED, KEEP, NEXT, REPLACE, SAVED, find_conflict
+from views.conflicts import (
+    CORRECTED,
+    DELETED,
+    FINISHED,
+    KEEP,
+    NEXT,
+    REPLACE,
+    SAVED,
+    find_conflict,
+)
 from views.state import AppState, Overtaken
 
 OPTIONS = {"first_dealer": "Anna", "variants": []}
@@ -291,3 +300,19 @@ def test_a_choice_that_would_save_an_incomplete_entry_cannot_be_tapped(
         ("Replace theirs with mine", False),
         ("Save mine as deal 4", False),
     ]
+
+
+def test_the_host_putting_the_game_into_the_history_is_shown_with_only_ok(
+    store: Store, game_id: str
+) -> None:
+    host, phone = device(store, game_id, "Host"), device(store, game_id, "Ben's phone")
+    entering(phone, game_id, None, MINE)
+    host.finish(game_id)
+    conflict = phone.conflict(game_id)
+    assert conflict is not None
+    assert (conflict.what, conflict.did, conflict.who) == ("finish", FINISHED, "Host")
+    assert conflict.choices(next_possible=True) == [KEEP]
+    buttons = panel_of(phone, game_id, MINE, -1)
+    assert [b.content for b in buttons] == ["OK"]
+    phone.resolve(game_id, conflict, KEEP, MINE)
+    assert phone.draft(game_id) is None and rounds(store, game_id) == [EVEN] * 3

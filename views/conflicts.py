@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from scoring import JSON, Record
 
 SAVED, CORRECTED, DELETED = "saved", "corrected", "deleted"  # the round, as it is now
+FINISHED = "finished"  # the game went into the history: no round is entered any more
 KEEP, REPLACE, NEXT = "keep", "replace", "next"  # the choices
 
 # What a change did to the round at its index (an undo or a redo says it itself: "did").
@@ -37,7 +38,9 @@ class Conflict:
 
     def choices(self, next_possible: bool) -> list[str]:
         """Keep theirs (the default, first), put mine in its place, and, for a new round where
-        the game goes on, save mine as the next one."""
+        the game goes on, save mine as the next one; a finished game: only keep it so."""
+        if self.did == FINISHED:
+            return [KEEP]
         return [KEEP, REPLACE, *([NEXT] if self.new and next_possible else [])]
 
 
@@ -72,6 +75,17 @@ def find_conflict(
     for change in changes:
         if change.get("device") == device and change.get("tab") == tab:
             continue  # this tab's own change (a choice made here)
+        if change.get("what") == "finish":
+            return Conflict(
+                "finish",
+                FINISHED,
+                str(change.get("name") or ""),
+                change.get("device") == device,
+                index,
+                new,
+                None,
+                revision,
+            )
         if change.get("index") == index and effect(change) is not None:
             last = change
     if last is None:

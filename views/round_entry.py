@@ -29,7 +29,7 @@ import scoring
 from scoring import JSON, Record, Term
 from scoring.errors import N_
 
-from .conflicts import CORRECTED, DELETED, KEEP, NEXT, REPLACE, SAVED, Conflict
+from .conflicts import CORRECTED, DELETED, FINISHED, KEEP, NEXT, REPLACE, SAVED, Conflict
 from .device_name import ask_name_if_wanted
 from .entry import (
     NEW,
@@ -546,13 +546,14 @@ TOLD: dict[tuple[str, str], Term] = {
     ("saved", "redo"): N_("{who} redid a change: {round} is now {points}"),
     ("corrected", "redo"): N_("{who} redid a change: {round} is now {points}"),
     ("deleted", "redo"): N_("{who} redid a change: {round} is gone."),
+    ("finished", "finish"): N_("{who} put the game into the history: no more rounds."),
 }
 
 
 def how_told(conflict: Conflict) -> str:
     """The key of `TOLD` for what the other device did: its undo or redo, else its save,
     correction or delete as the round is now."""
-    if conflict.what in ("undo", "redo"):
+    if conflict.what in ("undo", "redo", "finish"):
         return conflict.what
     return {SAVED: "save", CORRECTED: "change", DELETED: "delete"}[conflict.did]
 
@@ -615,8 +616,9 @@ def choice_labels(at: AtTable, conflict: Conflict, same: bool) -> dict[str, str]
     (keep it so, or put mine back), or saved or corrected."""
     t = at.t
     deleted = conflict.theirs is None
+    ok = same or conflict.did == FINISHED
     return {
-        KEEP: t("OK") if same else t("Keep it deleted") if deleted else t("Keep theirs"),
+        KEEP: t("OK") if ok else t("Keep it deleted") if deleted else t("Keep theirs"),
         REPLACE: t("Put mine back") if deleted else t("Replace theirs with mine"),
         NEXT: t("Save mine as {round}", round=at.round_name(len(at.rounds))),
     }
