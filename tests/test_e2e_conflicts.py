@@ -8,7 +8,6 @@ Each device is named on its first scoring action ("Whose phone is this?")."""
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
@@ -92,14 +91,30 @@ def said(device: str, what: str, number: int, points: dict[str, int]) -> str:
 
 
 @pytest.mark.long
-def test_two_scorers_save_the_same_deal_in_turn_and_at_the_same_moment(
-    table: tuple[AppServer, str, Page], guest_phone: Callable[[str], Page]
+def test_two_scorers_at_one_table_see_each_others_deals_and_choose(
+    table: tuple[AppServer, str, Page], second_phone: BrowserContext
 ) -> None:
-    """In turn: the host saves first; the phone sees the host's deal 4 at once, beside its
-    own, and keeps it (the default). At
-    the same moment: one of them sees the other's deal 5 and saves its own as deal 6."""
+    """A host and a scorer's phone, one after the other on one game: deal 4 saved in turn,
+    deal 5 at the same moment, deal 3 corrected while deleted, deal 7 saved while the phone's
+    connection was lost; then the host ends the phone's access. Every deal once, as chosen."""
     server, game_id, host = table
-    phone = scorer(guest_phone(server.printed("Guests open:")), server)
+    link = Link()
+    phone = scorer(link.opened(second_phone, server.printed("Guests open:")), server)
+    try:
+        in_turn(host, phone)
+        at_the_same_moment(host, phone)
+        deleted_and_put_back(host, phone)
+        back_from_a_lost_connection(host, phone, link)
+        host_ends_the_phones_access(host, phone)
+    finally:
+        phone.close()  # its connection was routed through `link`: no later test gets it
+    deals = [deal["points"] for deal in stored_deals(server, game_id, [host])]
+    fifth, sixth = (HOST_DEAL, PHONE_DEAL) if deals[4] == HOST_DEAL else (PHONE_DEAL, HOST_DEAL)
+    assert deals == [EVEN["points"]] * 2 + [HOST_DEAL, HOST_DEAL, fifth, sixth, PHONE_DEAL]
+
+
+def in_turn(host: Page, phone: Page) -> None:
+    """The host saves deal 4 first; the phone sees it at once, beside its own, keeps it."""
     begin(host, "Enter deal 4", HOST)
     begin(phone, "Enter deal 4", PHONE)
     type_points(host, HOST_DEAL)
@@ -115,6 +130,10 @@ def test_two_scorers_save_the_same_deal_in_turn_and_at_the_same_moment(
     tap(phone, "Keep theirs")
     see(phone, "Edit deal 4")  # the entry closed on the sheet
 
+
+def at_the_same_moment(host: Page, phone: Page) -> None:
+    """Both tap Save on deal 5 at once: one of them sees the other's and saves its own as
+    deal 6."""
     begin(host, "Enter deal 5")  # named once: not asked again
     begin(phone, "Enter deal 5")
     type_points(host, HOST_DEAL)
@@ -134,10 +153,6 @@ def test_two_scorers_save_the_same_deal_in_turn_and_at_the_same_moment(
     see(second, said(winner, "saved", 5, points))
     tap(second, "Save mine as deal 6")
     see(second, "Deal 6 saved")
-    mine = PHONE_DEAL if second is phone else HOST_DEAL
-    host_ends_the_phones_access(host, phone)
-    deals = stored_deals(server, game_id, [host, phone])
-    assert [deal["points"] for deal in deals[3:]] == [HOST_DEAL, points, mine]
 
 
 def host_ends_the_phones_access(host: Page, phone: Page) -> None:
@@ -150,38 +165,15 @@ def host_ends_the_phones_access(host: Page, phone: Page) -> None:
     tap(host, "End access")
     see(host, "No phone has joined yet.")
     see(phone, "The host ended this phone's access")
-    assert phone.get_by_role("button", name="Enter deal 7").count() == 0
-
-
-@pytest.mark.long
-def test_a_deleted_deal_put_back_and_a_phone_back_from_a_lost_connection(
-    table: tuple[AppServer, str, Page], second_phone: BrowserContext
-) -> None:
-    """The host corrects deal 3 while the phone deletes it: the host puts its correction
-    back. Then the phone loses its connection in the middle of deal 4, the host saves deal 4,
-    the phone comes back, sees it, and replaces it with its own."""
-    server, game_id, host = table
-    link = Link()
-    phone = scorer(link.opened(second_phone, server.printed("Guests open:")), server)
-    try:
-        deleted_and_put_back(host, phone)
-        back_from_a_lost_connection(host, phone, link)
-    finally:
-        phone.close()  # its connection was routed through `link`: no later test gets it
-    deals = stored_deals(server, game_id, [host])
-    assert [deal["points"] for deal in deals] == [
-        EVEN["points"],
-        EVEN["points"],
-        HOST_DEAL,
-        PHONE_DEAL,
-    ]
+    assert phone.get_by_role("button", name="Enter deal 8").count() == 0
 
 
 def deleted_and_put_back(host: Page, phone: Page) -> None:
-
-    begin(host, "Edit deal 3", HOST)
+    """The host corrects deal 3 while the phone deletes it: the host puts its correction
+    back, in its place."""
+    begin(host, "Edit deal 3")
     type_points(host, HOST_DEAL)
-    begin(phone, "Edit deal 3", PHONE)
+    begin(phone, "Edit deal 3")
     tap(phone, "Delete deal")
     see(phone, "Deal 3 deleted")
     see(host, f"{PHONE} deleted deal 3.")  # at once, beside the host's correction
@@ -190,19 +182,21 @@ def deleted_and_put_back(host: Page, phone: Page) -> None:
 
 
 def back_from_a_lost_connection(host: Page, phone: Page, link: Link) -> None:
-    begin(phone, "Enter deal 4")
+    """The phone loses its connection in the middle of deal 7, the host saves deal 7, the
+    phone comes back, sees it, and replaces it with its own."""
+    begin(phone, "Enter deal 7")
     type_points(phone, PHONE_DEAL)
     link.cut()
     connections = link.connections
-    begin(host, "Enter deal 4")
+    begin(host, "Enter deal 7")
     type_points(host, HOST_DEAL)
     tap(host, "Save deal")
-    see(host, "Deal 4 saved")
+    see(host, "Deal 7 saved")
     link.restore()
-    see(phone, said(HOST, "saved", 4, HOST_DEAL), timeout=60_000)  # back, and told at once
+    see(phone, said(HOST, "saved", 7, HOST_DEAL), timeout=60_000)  # back, and told at once
     assert link.connections > connections  # it came back on a connection of its own
     tap(phone, "Replace theirs with mine")
-    see(phone, "Deal 4 saved")
+    see(phone, "Deal 7 saved")
 
 
 def ready_to_tap(page: Page, button: Locator) -> tuple[float, float]:
