@@ -25,11 +25,14 @@ from ui import (  # noqa: E402
     enter_kompromat_round,
     enter_spy_event,
     enter_spywhere_ending,
+    name_device,
     open_round_with_cards,
+    seat_table,
     start_game,
     tap_starting,
 )
 
+from scoring import black_spy  # noqa: E402
 from storage import Store  # noqa: E402
 from storage.backup import apply_import, plan_import  # noqa: E402
 from tools import seed  # noqa: E402
@@ -84,6 +87,8 @@ def main() -> int:
                 context.close()
                 server.stop()
         take_shared(browser, Path(folder) / "shared")
+        for language in ("en", "de"):
+            take_conflict(browser, Path(folder) / f"conflict-{language}", language)
     print(f"screenshots written to {OUT}/")
     return 0
 
@@ -236,6 +241,51 @@ def take_shared(browser, folder: Path) -> None:  # type: ignore[no-untyped-def]
             viewer = open_app(context, server.printed("Guests open:"))
             see(viewer, "Scoresheet")
             shot(viewer, OUT / f"17-viewer-{scheme}.png")
+    finally:
+        for context in contexts:
+            context.close()
+        server.stop()
+
+
+def take_conflict(browser, folder: Path, language: str) -> None:  # type: ignore[no-untyped-def]
+    """Two scorers, one deal: a host and a phone enter deal 4, the phone saves first; the host
+    (in `language`) is asked its name, then sees the phone's deal beside its own; the share
+    panel lists the phone."""
+    names = ["Anna", "Ben", "Carla", "Dirk"]
+    seat_table(folder, "black-spy", names, rounds=[{"points": dict.fromkeys(names, 15)}] * 3)
+    if language == "de":
+        store = Store.open(folder)
+        store.set_setting("language", "de")
+        store.close()
+    t = Translator(language)
+    server = AppServer(folder, args=["--share"]).start()
+    contexts = []
+    try:
+        host = open_app(browser, server.url)
+        phone = open_app(browser, server.printed("Guests open:"))
+        contexts += [host.context, phone.context]
+        tap(phone, "Score")
+        for digit in server.printed("Scorers' PIN:"):
+            tap(phone, digit)
+        tap(phone, "Enter deal 4")
+        name_device(phone, "Ben's phone" if language == "en" else "Bens Handy")
+        tap(host, t("Enter deal {number}", number=4))
+        see(host, t("Whose phone is this?"))
+        shot(host, OUT / f"19-whose-phone-{language}.png")
+        tap(host, t("Save name"))
+        limits = black_spy.pile_limits(black_spy.Options(names[0], frozenset(), 150), moon=False)
+        for page, points in ((phone, [18, 20, 20]), (host, [10, 20, 20])):
+            for value in points:
+                for digit in str(value):
+                    tap(page, digit)
+                if black_spy.can_grow(value, False, *limits):
+                    tap(page, t("Next pile"))
+        tap(phone, "Save deal")
+        see(host, t("Yours: {points}", points=""))
+        shot(host, OUT / f"18-conflict-{language}.png")
+        host.get_by_role("button", name=re.compile("^" + t("Sharing this table"))).first.click()
+        see(host, t("Phones connected"))
+        shot(host, OUT / f"20-phones-connected-{language}.png")
     finally:
         for context in contexts:
             context.close()
