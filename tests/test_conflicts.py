@@ -316,3 +316,15 @@ def test_the_host_putting_the_game_into_the_history_is_shown_with_only_ok(
     assert [b.content for b in buttons] == ["OK"]
     phone.resolve(game_id, conflict, KEEP, MINE)
     assert phone.draft(game_id) is None and rounds(store, game_id) == [EVEN] * 3
+
+
+def test_the_same_entry_saved_twice_is_one_round(store: Store, game_id: str) -> None:
+    """A second tap on Save that lands before the screen shows the first one's answer: the
+    draft has ended with the first save, and the second is refused, nothing stored."""
+    phone = device(store, game_id, "Ben's phone")
+    entering(phone, game_id, None, MINE)
+    phone.save_round(game_id, None, MINE)
+    with pytest.raises(Overtaken) as refused:
+        phone.save_round(game_id, None, MINE)  # the screen not drawn again in between
+    assert rounds(store, game_id)[3:] == [MINE]
+    assert phone.refusal(refused.value) == ["That was saved already; nothing was saved twice."]

@@ -649,6 +649,8 @@ class AppState(Announcing):
     def _overtaken_message(self, error: Overtaken) -> str:
         """E.g. "Another device saved deal 6 in the meantime. Your entry is kept: …"""
         t = self.t
+        if error.who == "self":  # a second tap on what was just saved: nothing twice
+            return t("That was saved already; nothing was saved twice.")
         said = OVERTAKEN.get(error.what)
         if said is None or error.who not in WHO:
             text = t("The game was changed in the meantime.")
@@ -867,7 +869,9 @@ class AppState(Announcing):
     def _who(self, change: Record) -> str:
         if not change:
             return ""
-        return "tab" if change.get("device") == self.device else "device"
+        if change.get("device") != self.device:
+            return "device"
+        return "self" if change.get("tab") == self.tab else "tab"
 
     def _round_word(self, game_id: str) -> str:
         try:
