@@ -513,7 +513,9 @@ def FormShown(
     buttons = exit_buttons(shown, report, deletes=conflict is None)
     told = [] if conflict is None else [conflict_panel(shown, conflict, entered, choose)]
     if form.pad is not None:
-        rows = [*told, title, *drawn.controls, ft.Row(buttons, wrap=True)]
+        # A refused choice is said under the panel (the pad's line for it is put away).
+        said_here = [error_box(refused)] if conflict is not None else []
+        rows = [*told, *said_here, title, *drawn.controls, ft.Row(buttons, wrap=True)]
         said_now = (refused, tried)
         return pad_entry(entering, form.pad, rows, t(of.save_label), said_now, conflict is None)
     rest = [subject(at, error) for error in entering.spoken if error not in drawn.said]
