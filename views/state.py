@@ -750,15 +750,11 @@ class AppState(Announcing):
         before the round there now (a deleted round put back)."""
         before = self._store.game_at(game_id)
         with self._overtaken_check(game_id, kept=True), self._store.one_change():
-            if index is None or insert:
+            if index is None or insert:  # a new round goes in after the last one
                 at = len(before.record["rounds"]) if index is None else index
-                described = self._described("save", at)
-                if index is None:
-                    result = self._store.append_round(game_id, round_, base, described, self.device)
-                else:
-                    result = self._store.insert_round(
-                        game_id, at, round_, base, described, self.device
-                    )
+                result = self._store.insert_round(
+                    game_id, at, round_, base, self._described("save", at), self.device
+                )
                 self._stepped(game_id, before, Step("save", at, None, 0))
             else:
                 result = self._store.replace_round(
