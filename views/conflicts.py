@@ -71,21 +71,20 @@ def find_conflict(
     index = draft.get("at") if new else draft.get("round")
     if not isinstance(index, int):
         return None
+
+    def made(change: Record, did: str, theirs: Record | None) -> Conflict:
+        who = str(change.get("name") or "")
+        same_device = change.get("device") == device
+        return Conflict(
+            str(change.get("what")), did, who, same_device, index, new, theirs, revision
+        )
+
     last = None
     for change in changes:
         if change.get("device") == device and change.get("tab") == tab:
             continue  # this tab's own change (a choice made here)
         if change.get("what") == "finish":
-            return Conflict(
-                "finish",
-                FINISHED,
-                str(change.get("name") or ""),
-                change.get("device") == device,
-                index,
-                new,
-                None,
-                revision,
-            )
+            return made(change, FINISHED, None)
         if change.get("index") == index and effect(change) is not None:
             last = change
     if last is None:
@@ -93,20 +92,7 @@ def find_conflict(
     there = rounds[index] if index < len(rounds) else None
     theirs = there if isinstance(there, dict) else None
     if effect(last) == "remove":
-        if new:
-            return None  # their round is gone again: nothing in the way
-        did, theirs = DELETED, None
-    elif theirs is None:
+        return None if new else made(last, DELETED, None)  # new: their round is gone again
+    if theirs is None:
         return None
-    else:
-        did = SAVED if new and effect(last) == "insert" else CORRECTED
-    return Conflict(
-        what=str(last.get("what")),
-        did=did,
-        who=str(last.get("name") or ""),
-        same_device=last.get("device") == device,
-        index=index,
-        new=new,
-        theirs=theirs,
-        revision=revision,
-    )
+    return made(last, SAVED if new and effect(last) == "insert" else CORRECTED, theirs)
