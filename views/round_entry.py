@@ -576,12 +576,12 @@ def conflict_panel(
     round_word = at.round_name(conflict.index)
     before = at.before(conflict.index)
     same = conflict.theirs is not None and conflict.theirs == entered
+    mine = scoring.round_points(before, entered)  # None: not a round (yet)
     if same:
         lines = [t(SAME, who=who, round=round_word)]
     else:
         told = TOLD[(conflict.did, how_told(conflict))]
         theirs = listed(t, scoring.round_points(before, conflict.theirs)) if conflict.theirs else ""
-        mine = scoring.round_points(before, entered)
         lines = [
             t(told, who=who, round=round_word, points=theirs),
             t("Yours: {points}", points=listed(t, mine))
@@ -591,7 +591,7 @@ def conflict_panel(
     next_possible = not shown.of.opens_by_itself and not at.result.finished
     labels = choice_labels(at, conflict, same)
     choices = [KEEP] if same else conflict.choices(next_possible)
-    complete = same or scoring.round_points(before, entered) is not None
+    complete = same or mine is not None
     buttons: list[ft.Control] = [
         (ft.FilledButton if choice == KEEP else ft.OutlinedButton)(
             labels[choice],
