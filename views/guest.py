@@ -258,17 +258,10 @@ def WaitingView(state: AppState) -> ft.View:
     """A guest before the host has opened a game."""
     t = state.t
     use_screen(state, "/")
-    return ft.View(
-        route="/",
-        appbar=guest_bar(state, "Debrief", []),
-        controls=[
-            body(
-                [
-                    heading(t("Waiting for the host")),
-                    note(t("The game appears here as soon as the host opens it.")),
-                ]
-            )
-        ],
+    return told_view(
+        guest_bar(state, "Debrief", []),
+        t("Waiting for the host"),
+        t("The game appears here as soon as the host opens it."),
     )
 
 
@@ -278,18 +271,16 @@ def EndedView(state: AppState) -> ft.View:
     """A guest whose access the host ended: that, and how to come back."""
     t = state.t
     use_screen(state, "/")
-    return ft.View(
-        route="/",
-        appbar=ft.AppBar(title=ft.Text("Debrief"), automatically_imply_leading=False),
-        controls=[
-            body(
-                [
-                    heading(t("The host ended this phone's access")),
-                    note(t("To join again, ask the host to share the table anew.")),
-                ]
-            )
-        ],
+    return told_view(
+        ft.AppBar(title=ft.Text("Debrief"), automatically_imply_leading=False),
+        t("The host ended this phone's access"),
+        t("To join again, ask the host to share the table anew."),
     )
+
+
+def told_view(bar: ft.AppBar, title: str, text: str) -> ft.View:
+    """A guest's screen that only tells something: a heading and a line under it."""
+    return ft.View(route="/", appbar=bar, controls=[body([heading(title), note(text)])])
 
 
 @memo
