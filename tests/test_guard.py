@@ -13,7 +13,7 @@ import http.client
 import http.server
 import re
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -292,47 +292,49 @@ def test_a_shared_table_gives_a_client_without_a_secret_nothing_on_any_route(
         server.stop()
 
 
-def test_a_guest_cannot_claim_to_be_the_host() -> None:
-    """The app learns a session's role from the guard's tag in front of the User-Agent; a tag
-    the client wrote itself is dropped, and a guest's cookie never makes a host."""
-    seen: list[str] = []
+def through_guard(seen: Callable[[Any], None], headers: list[tuple[bytes, bytes]]) -> None:
+    """One HTTP request with `headers` (from 192.0.2.7) through a guard of a shared table, in
+    a thread of its own (the browser tests' Playwright may hold this thread's loop); `seen`
+    is given the scope of each request the guard lets through to the app."""
 
     async def app(scope: Any, receive: Any, send: Any) -> None:
-        seen.append(dict(scope["headers"])[b"user-agent"].decode())
+        seen(scope)
         await send({"type": "http.response.start", "status": 200, "headers": []})
         await send({"type": "http.response.body", "body": b""})
 
     guard = Guard(app, "host-secret", Addresses.local(80), "c", guest_secret="guest-secret")
+    scope = {
+        "type": "http",
+        "path": "/",
+        "query_string": b"",
+        "client": ("192.0.2.7", 5000),
+        "headers": [(b"host", b"127.0.0.1:80"), *headers],
+    }
 
-    async def call(cookie: str, agent: str) -> None:
-        scope = {
-            "type": "http",
-            "path": "/",
-            "query_string": b"",
-            "headers": [
-                (b"host", b"127.0.0.1:80"),
-                (b"cookie", cookie.encode()),
-                (b"user-agent", agent.encode()),
-            ],
-        }
+    async def receive() -> dict[str, Any]:
+        return {"type": "http.request"}
 
-        async def receive() -> dict[str, Any]:
-            return {"type": "http.request"}
+    async def send(message: Any) -> None:
+        pass
 
-        async def send(message: Any) -> None:
-            pass
+    worker = threading.Thread(target=asyncio.run, args=(guard(scope, receive, send),))
+    worker.start()
+    worker.join()
 
-        await guard(scope, receive, send)
 
+def test_a_guest_cannot_claim_to_be_the_host() -> None:
+    """The app learns a session's role from the guard's tag in front of the User-Agent; a tag
+    the client wrote itself is dropped, and a guest's cookie never makes a host."""
+    seen: list[str] = []
     for cookie, agent in (
         ("c-guest=guest-secret", "DebriefRole/host Mozilla/5.0"),
         ("c=host-secret", "Mozilla/5.0 DebriefRole/guest"),
         ("c-guest=host-secret", "DebriefRole/host"),  # the host's secret under the guest's name
     ):
-        # A thread of its own: the browser tests' Playwright may hold this thread's loop.
-        worker = threading.Thread(target=asyncio.run, args=(call(cookie, agent),))
-        worker.start()
-        worker.join()
+        through_guard(
+            lambda scope: seen.append(dict(scope["headers"])[b"user-agent"].decode()),
+            [(b"cookie", cookie.encode()), (b"user-agent", agent.encode())],
+        )
     assert [role_of(agent) for agent in seen] == ["guest", "host"]
     assert seen[0] == "DebriefRole/guest Mozilla/5.0"
 
@@ -341,38 +343,10 @@ def test_a_callers_languages_are_read_from_its_browser_best_first() -> None:
     """A guest's screens speak its browser's language (Accept-Language, sent with the page and
     its websocket); nothing else about the caller comes from such a header."""
     seen: list[Any] = []
-
-    async def app(scope: Any, receive: Any, send: Any) -> None:
-        seen.append(current_caller())
-        await send({"type": "http.response.start", "status": 200, "headers": []})
-        await send({"type": "http.response.body", "body": b""})
-
-    guard = Guard(app, "host-secret", Addresses.local(80), "c", guest_secret="guest-secret")
-
-    async def call(accepted: str) -> None:
-        scope = {
-            "type": "http",
-            "path": "/",
-            "query_string": b"",
-            "client": ("192.0.2.7", 5000),
-            "headers": [
-                (b"host", b"127.0.0.1:80"),
-                (b"cookie", b"c-guest=guest-secret"),
-                (b"accept-language", accepted.encode()),
-            ],
-        }
-
-        async def receive() -> dict[str, Any]:
-            return {"type": "http.request"}
-
-        async def send(message: Any) -> None:
-            pass
-
-        await guard(scope, receive, send)
-
     for accepted in ("de-DE,de;q=0.9,en;q=0.8", "en;q=0.5, de-AT;q=0.9", "*", "x" * 5000):
-        worker = threading.Thread(target=asyncio.run, args=(call(accepted),))
-        worker.start()
-        worker.join()
+        through_guard(
+            lambda scope: seen.append(current_caller()),
+            [(b"cookie", b"c-guest=guest-secret"), (b"accept-language", accepted.encode())],
+        )
     assert [caller.languages for caller in seen] == [("de", "en"), ("de", "en"), (), ()]
     assert {caller.role for caller in seen} == {"guest"}
