@@ -41,6 +41,16 @@ def rank(keys: Mapping[str, RankKey]) -> dict[str, int]:
     }
 
 
+def left_of(players: list[JSON], name: JSON) -> JSON:
+    """The player seated to the left of `name`: the next one in a valid record's `players`.
+
+    >>> left_of([{"name": "Anna"}, {"name": "Ben"}, {"name": "Carla"}], "Carla")
+    'Anna'
+    """
+    names = [player["name"] for player in players if isinstance(player, dict)]
+    return names[(names.index(name) + 1) % len(names)]
+
+
 @dataclass(frozen=True)
 class Setup(Generic[OptionsT_co]):
     """What is fixed for a whole game: who sits where, and the options."""
@@ -71,6 +81,7 @@ class AnyRules(Protocol):
     @property
     def lower_is_better(self) -> bool: ...
 
+    def next_game(self, players: list[JSON], options: Record) -> tuple[list[JSON], Record]: ...
     def use(self, user: RulesUser[T]) -> T: ...
 
 
@@ -150,6 +161,13 @@ class GameRules(ABC, Generic[OptionsT, RoundT, StateT]):
         return the draft unchanged.
         """
         return draft
+
+    def next_game(self, players: list[JSON], options: Record) -> tuple[list[JSON], Record]:
+        """The players and options of the same table's next game, as tables play again: who
+        begins moves one seat to the left. Here the players are listed in turn order (SPY,
+        Spywhere), so the list turns by one; a game whose options name who begins (the first
+        dealer, the starting player) moves that instead."""
+        return [*players[1:], *players[:1]], dict(options)
 
     def use(self, user: RulesUser[T]) -> T:
         """`user`'s result for these rules (see `AnyRules`)."""

@@ -16,7 +16,7 @@ from fractions import Fraction
 from typing import ClassVar
 
 from . import errors as e
-from .base import JSON, GameRules, Setup
+from .base import JSON, GameRules, Record, Setup, left_of
 from .drafts import Answers, DraftProblem, check_draft
 from .errors import N_
 from .numbers import to_json
@@ -1054,6 +1054,16 @@ class BlackSpy(GameRules[Options, AnyDeal, State]):
             name: {"moons": sum(deal.moon_taker == name for deal in state.deals)}
             for name in state.table.names
         }
+
+    def halvings(self, state: State) -> dict[str, int]:
+        """Per player, the deals after which Going Back halved their total."""
+        return {
+            name: sum(name in deal.halved for deal in state.deals) for name in state.table.names
+        }
+
+    def next_game(self, players: list[JSON], options: Record) -> tuple[list[JSON], Record]:
+        """The same seats; the first dealer is the one to the left of this game's."""
+        return list(players), {**options, "first_dealer": left_of(players, options["first_dealer"])}
 
     def details(self, state: State) -> dict[str, JSON]:
         return {

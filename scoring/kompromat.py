@@ -19,7 +19,7 @@ from fractions import Fraction
 from typing import ClassVar
 
 from . import errors as e
-from .base import JSON, GameRules, Setup, rank
+from .base import JSON, GameRules, Record, Setup, left_of, rank
 from .errors import N_, Term
 from .numbers import to_json
 from .reader import Reader, as_number, as_whole, child, show
@@ -1436,6 +1436,10 @@ class Kompromat(GameRules[Options, KompromatRound, State]):
         return rank(
             {name: (-held.victory_points, -held.tokens) for name, held in state.holdings.items()}
         )
+
+    def next_game(self, players: list[JSON], options: Record) -> tuple[list[JSON], Record]:
+        """The same two; the other one starts."""
+        return list(players), {**options, "first_player": left_of(players, options["first_player"])}
 
     def player_facts(self, state: State) -> dict[str, dict[str, int]]:
         """Token losses (reached 9) and perfect 21s."""

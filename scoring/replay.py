@@ -412,6 +412,17 @@ def standings(record: object) -> dict[str, JSON]:
     return replay(record).standings()
 
 
+def next_game(record: object) -> tuple[list[JSON], dict[str, JSON]]:
+    """The players (in seating or turn order) and options of the same table's next game:
+    the same players and options, whoever began this one passing that on to the player on
+    their left. Raises `InvalidRecord` for a record that is not valid."""
+    result = replay(record, stored=True)
+    assert isinstance(record, dict)  # a valid record is an object
+    players, options = record["players"], record["options"]
+    assert isinstance(players, list) and isinstance(options, dict)
+    return result.rules.next_game(players, options)
+
+
 def _rounds_of(record: object) -> list[object]:
     if isinstance(record, dict) and isinstance(record.get("rounds"), list):
         return list(record["rounds"])
