@@ -101,10 +101,21 @@ def test_a_host_and_two_phones_play_a_game_to_its_end(
         scoreboard_shown(viewer, deals[:number])
         nothing_to_enter(viewer)
     final = scoring.standings({**BLACK_SPY, "rounds": deals})
+    # The result on every phone at once: the places (ties shared), the totals, what made them.
     for page in (viewer, scorer, host):
         see(page, f"Game over: {' & '.join(final['winners'])} won!")
+        for name, total in final["totals"].items():
+            place = final["places"][name]
+            shown(page, f"{place}. {name}: {EN.number(total)}")
     assert scorer.get_by_role("button", name="Back", exact=True).count() == 0
-    assert scorer.get_by_role("button", name="Finish and save to history").count() == 0
+    for host_only in ("Finish and save to history", "Play again", "Home"):
+        assert scorer.get_by_role("button", name=host_only).count() == 0
+        assert viewer.get_by_role("button", name=host_only).count() == 0
+    # Play again: the same seats, the first deal one seat to the left of this game's.
+    tap(host, "Play again")
+    dealer = NAMES[(NAMES.index(BLACK_SPY["options"]["first_dealer"]) + 1) % len(NAMES)]
+    see(host, f"Deal 1: {dealer} deals")
+    see(host, "Enter deal 1")
 
 
 def test_five_wrong_pins_lock_the_phone_out_even_with_the_right_one(
