@@ -13,10 +13,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from damaged import games_in_progress
+from damaged import games_in_progress, scenario
 from playwright.sync_api import Page
 from ui import OnPhone, shown
 
+from storage import Store
 from tools.browser import tap
 from views.i18n import Translator
 
@@ -68,6 +69,9 @@ class Survey:
         self.broken += [f"{screen}: {word}" for word in found]
 
 
+ENDED = "2026-11-01T21:12:00+01:00"  # 1 h 12 min after the scenarios' start (tests/damaged.py)
+
+
 def open_game(page: Page, title: str) -> None:
     target = page.get_by_role("button", name=re.compile(rf"^{re.escape(title)} · ")).first
     target.click()
@@ -77,6 +81,12 @@ def open_game(page: Page, title: str) -> None:
 def test_no_german_word_is_broken_on_any_screen(on_phone: OnPhone, tmp_path: Path) -> None:
     folder = tmp_path / "data"
     games_in_progress(folder, "de")
+    finished = scenario("kompromat-short-final-round-cards", "kompromat-over", ENDED)
+    store = Store.open(folder)
+    try:
+        store.add_games([finished])  # in the history: its page shows the result
+    finally:
+        store.close()
     _, page = on_phone(folder)
     # Tall enough that no screen scrolls (a box scrolled half out of view is clipped).
     page.set_viewport_size({"width": 400, "height": 3000})
@@ -106,5 +116,10 @@ def test_no_german_word_is_broken_on_any_screen(on_phone: OnPhone, tmp_path: Pat
     for screen in ("History", "Players", "Settings"):
         tap(page, DE(screen))
         survey.look(DE(screen))
+        if screen == "History":
+            open_game(page, "Kompromat")
+            shown(page, DE("Played in {duration}", duration="1 Std. 12 Min."))
+            survey.look("Kompromat, Ergebnis")
+            tap(page, DE("Back"))
         tap(page, DE("Back"))
     assert survey.broken == [], "\n".join(survey.broken)
