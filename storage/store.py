@@ -327,10 +327,11 @@ def _changes_of(doc: dict[str, Any]) -> list[dict[str, Any]]:
 
 
 def _described_beside(doc: dict[str, Any], described: dict[str, Any] | None) -> dict[str, Any]:
-    """What a change writes beside the record it makes: how its maker described it (the last
-    change, and the latest changes with the revision each made)."""
+    """What a change writes beside the record it makes: when, how its maker described it (the
+    last change, and the latest changes with the revision each made)."""
     change = {**(described or {}), "rev": _revision_of(doc) + 1}
     return {
+        "changed": now(),
         "last_change": described or {},
         "changes": [*_changes_of(doc), change][-CHANGES_KEPT:],
     }
@@ -902,6 +903,13 @@ class Store:
         with self._lock:
             change = self._find(game_id)[1].get("last_change")
         return dict(change) if isinstance(change, dict) else {}
+
+    def changed_at(self, game_id: str) -> str | None:
+        """When the game was last changed (ISO 8601), if that is known (a game changed before
+        Debrief kept it, or imported, is not)."""
+        with self._lock:
+            changed = self._find(game_id)[1].get("changed")
+        return changed if isinstance(changed, str) else None
 
     def changes_since(self, game_id: str, revision: int) -> list[dict[str, Any]]:
         """The game's changes after `revision`, oldest first, as their makers described them,

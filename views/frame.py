@@ -1,21 +1,20 @@
-"""Pieces every game's table screen shares: the bar with undo, the game-over panel, notes."""
+"""Pieces every game's table screen shares: the bar with undo, the game-over panel (made in
+views/result.py), notes."""
 
 from __future__ import annotations
 
-import datetime as dt
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 
 import flet as ft
-from babel.dates import format_date
 
-import scoring
 from scoring.errors import N_
 
 from .games import AtTable, view_of
 from .guest import guest_bar, share_panel
 from .i18n import Translator
+from .result import game_over_panel as game_over_panel  # the games take it from here
 from .state import HOST, AppState, Step
-from .widgets import back_bar, body, close, icon_button, info_box, note
+from .widgets import back_bar, body, close, icon_button, info_box
 
 CHANGE_NAMES = {
     "save": N_("save {round}"),
@@ -72,71 +71,6 @@ def share_button(state: AppState) -> ft.Control:
         "Sharing this table: {count} wrong PIN", "Sharing this table: {count} wrong PINs", wrong
     )
     return icon_button(ft.Icons.WIFI_TETHERING_ERROR, label, share_panel(state))
-
-
-def game_over_panel(at: AtTable, explanation: list[ft.Control] | None = None) -> ft.Control:
-    """The winner, the result to share, and (for the host) the way into the history."""
-    state, t, game_id, result = at.app, at.t, at.game_id, at.result
-    if not result.finished:
-        return ft.Container()
-    if result.winners:
-        headline = t("Game over: {names} won!", names=" & ".join(result.winners))
-    else:
-        headline = t("Game over: a draw.")
-    controls: list[ft.Control] = [
-        ft.Text(headline, theme_style=ft.TextThemeStyle.TITLE_LARGE, weight=ft.FontWeight.BOLD),
-        *(explanation or []),
-        ft.OutlinedButton(
-            t("Share the result"),
-            icon=ft.Icons.SHARE,
-            height=48,
-            on_click=result_sharer(state, result_text(t, at.record, result)),
-        ),
-    ]
-    if state.role != HOST:  # putting the game into the history is the host's
-        return info_box(controls, ft.Colors.TERTIARY_CONTAINER)
-    if state.is_active(game_id):
-        controls.append(
-            ft.FilledButton(
-                t("Finish and save to history"),
-                icon=ft.Icons.CHECK,
-                height=48,
-                on_click=lambda: finish(state, game_id),
-            )
-        )
-    else:
-        controls.append(note(t("This game is in the history.")))
-    return info_box(controls, ft.Colors.TERTIARY_CONTAINER)
-
-
-def result_text(t: Translator, record: scoring.GameRecord, result: scoring.Replay) -> str:
-    """The result as a message to send: "Black Spy, 14 Nov: Greta 120, Ben 165, …" (winner
-    first)."""
-    title = view_of(str(record["game"])).title
-    started = str(record.get("meta", {}).get("started") or "")
-    try:
-        when = format_date(dt.datetime.fromisoformat(started), "d MMM", locale=t.language)
-    except ValueError:
-        when = ""
-    scores = ", ".join(f"{name} {t.number(result.totals[name])}" for name in result.ranking)
-    return f"{title}, {when}: {scores}" if when else f"{title}: {scores}"
-
-
-def result_sharer(state: AppState, text: str) -> Callable[[], Awaitable[None]]:
-    """Send the result with the phone's share sheet; elsewhere (a desktop, any browser: the
-    web's share sheet needs HTTPS, which a table on the local network is not) copy it. Decided
-    by platform, not by trying."""
-
-    async def share() -> None:
-        page = ft.context.page
-        phone = page.platform in (ft.PagePlatform.ANDROID, ft.PagePlatform.IOS)
-        if phone and not page.web:
-            await ft.Share().share_text(text)
-            return
-        await ft.Clipboard().set(text)
-        state.say(state.t("Copied: {result}", result=text))
-
-    return share
 
 
 def screen(
@@ -295,9 +229,3 @@ def asked_first(at: AtTable, open_correction: Callable[[], None]) -> Callable[[]
         page.show_dialog(dialog)
 
     return ask
-
-
-def finish(state: AppState, game_id: str) -> None:
-    """Put the game into the history and go home (unless that could not be saved)."""
-    if state.tried(lambda: state.finish(game_id)):
-        state.go("/")

@@ -15,8 +15,10 @@ from storage.summaries import Summary
 
 from . import games
 from .frame import correction_banner
+from .games import AtTable
 from .hooks import NO_TEXT, memo, use_value
-from .i18n import Translator
+from .i18n import Translator, minutes_between
+from .result import game_over_panel, play_again
 from .state import AppState, use_screen
 from .theme import LINE_COLORS
 from .widgets import back_bar, body, choice_chips, heading, info_box, note
@@ -39,13 +41,8 @@ def when(t: Translator, summary: Summary) -> str:
 
 def length(t: Translator, summary: Summary) -> str | None:
     """How long the game took, when it has a start and an end."""
-    started, ended = parse_time(summary.started), parse_time(summary.ended)
-    if not started or not ended or (started.tzinfo is None) != (ended.tzinfo is None):
-        return None  # a time without its UTC offset cannot be compared with one that has it
-    if ended < started:
-        return None
-    minutes = int((ended - started).total_seconds() // 60)
-    return t("{hours} h {minutes} min", hours=minutes // 60, minutes=minutes % 60)
+    minutes = minutes_between(summary.started, summary.ended)
+    return None if minutes is None else t.duration(minutes)
 
 
 def outcome(t: Translator, summary: Summary) -> str:
@@ -270,13 +267,6 @@ def GamePageView(state: AppState, game_id: str) -> ft.View:
             return
         state.go(f"/game/{game_id}")
 
-    def play_again() -> None:
-        new_id = state.attempt(
-            lambda: state.start_game(record["game"], record["players"], record["options"])
-        )
-        if new_id is not None:
-            state.go(f"/game/{new_id}")
-
     def delete() -> None:
         if not state.tried(lambda: state.delete_game(game_id)):
             return
@@ -308,16 +298,21 @@ def GamePageView(state: AppState, game_id: str) -> ft.View:
         ),
         note(" · ".join(facts)),
         *correction_banner(t, fix_round),
-        info_box(
-            [
-                ft.Text(
-                    t("{name}: {points}", name=n, points=t.number(totals[n])),
-                    weight=ft.FontWeight.BOLD if n in result.winners else None,
-                )
-                for n in result.ranking  # the winners first, then the game's own order
-            ]
-        ),
     ]
+    if result.finished and fix_round is None:  # its result, with Play again and Share
+        controls.append(game_over_panel(AtTable(state, game_id, record, result, fix_round)))
+    else:
+        controls.append(
+            info_box(
+                [
+                    ft.Text(
+                        t("{name}: {points}", name=n, points=t.number(totals[n])),
+                        weight=ft.FontWeight.BOLD if n in result.winners else None,
+                    )
+                    for n in result.ranking  # the leaders first, then the game's own order
+                ]
+            )
+        )
     if result.round_totals:
         controls += [
             heading(t("Totals over the rounds")),
@@ -342,8 +337,16 @@ def GamePageView(state: AppState, game_id: str) -> ft.View:
                     icon=ft.Icons.PLAY_ARROW,
                     on_click=continue_game,
                 ),
-                ft.OutlinedButton(
-                    t("Play again with the same players"), icon=ft.Icons.REPLAY, on_click=play_again
+                *(
+                    []
+                    if result.finished
+                    else [
+                        ft.OutlinedButton(
+                            t("Play again"),
+                            icon=ft.Icons.REPLAY,
+                            on_click=lambda: play_again(state, game_id),
+                        )
+                    ]
                 ),
                 ft.OutlinedButton(
                     t("Export game"), icon=ft.Icons.DOWNLOAD, on_click=lambda: export("json")

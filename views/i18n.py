@@ -7,6 +7,7 @@ and parameters; words inside the parameters (`Term`) are translated too.
 
 from __future__ import annotations
 
+import datetime as dt
 import gettext
 import locale
 import os
@@ -19,7 +20,7 @@ from pathlib import Path
 from babel.messages.pofile import read_po
 from babel.numbers import format_decimal
 
-from scoring.errors import Problem, Term
+from scoring.errors import N_, Problem, Term
 
 LOCALES = Path(__file__).resolve().parent.parent / "assets" / "locales"
 LANGUAGES = ("en", "de")
@@ -123,6 +124,15 @@ class Translator:
         """37.5 as "37.5" or "37,5"; whole numbers without a fraction."""
         return number_text(self.language, value)
 
+    def duration(self, minutes: int) -> str:
+        """How long a game took: "3 min", "1 h", "1 h 12 min" ("1 Std. 12 Min.")."""
+        hours, minutes = divmod(minutes, 60)
+        if not hours:
+            return self(N_("{minutes} min"), minutes=minutes)
+        if not minutes:
+            return self(N_("{hours} h"), hours=hours)
+        return self(N_("{hours} h {minutes} min"), hours=hours, minutes=minutes)
+
     def problem(self, problem: Problem) -> str:
         """A problem from scoring or storage, in this language (without its path)."""
         return self(problem.template, **problem.params)
@@ -135,6 +145,19 @@ def translator(language: str) -> Translator:
 
 
 @lru_cache(maxsize=4096, typed=True)
+def minutes_between(started: str | None, ended: str | None) -> int | None:
+    """Whole minutes from one ISO 8601 time to a later one; None when either is missing or
+    unreadable, or they cannot be compared (one without its UTC offset) or run backwards."""
+    try:
+        start = dt.datetime.fromisoformat(started) if started else None
+        end = dt.datetime.fromisoformat(ended) if ended else None
+    except ValueError:
+        return None
+    if start is None or end is None or (start.tzinfo is None) != (end.tzinfo is None):
+        return None
+    return int((end - start).total_seconds() // 60) if end >= start else None
+
+
 def number_text(language: str, value: Fraction | float | int) -> str:
     """`Translator.number`, kept: Babel looks the locale up at every call, and a scoresheet
     writes hundreds of numbers, mostly the same few."""

@@ -215,6 +215,11 @@ class Step:
         return {**record, "rounds": rounds}, taken
 
 
+def as_records(players: list[JSON]) -> list[Record]:
+    """A valid record's players, typed as what they are (objects)."""
+    return [player for player in players if isinstance(player, dict)]
+
+
 def round_of(game: GameAt, index: int) -> Record:
     """A copy of round `index` of a game (a step keeps it; the game's record is shared)."""
     return copy.deepcopy(scoring.as_object(scoring.as_list(game.record["rounds"])[index]))
@@ -728,6 +733,23 @@ class AppState(Announcing):
         record = self._store.create_game(game, players, options)
         self._changed()
         return str(record["meta"]["id"])
+
+    @allowed(HOST)
+    def play_again(self, game_id: str) -> str:
+        """The same table's next game (`scoring.next_game`: who began moves one seat left),
+        started; a finished game still at the table goes into the history first."""
+        game = self._store.game_at(game_id)
+        players, options = scoring.next_game(game.record)
+        if game.result.finished and self._store.is_active(game_id):
+            self.finish(game_id)
+        return self.start_game(str(game.record["game"]), as_records(players), options)
+
+    @allowed(*EVERYONE, shared_game=True)
+    def ended_at(self, game_id: str) -> str | None:
+        """When the game ended: put into the history, else its last change (ISO 8601)."""
+        meta = self._store.game_at(game_id).record.get("meta")
+        ended = meta.get("ended") if isinstance(meta, dict) else None
+        return ended if isinstance(ended, str) else self._store.changed_at(game_id)
 
     @allowed(HOST, SCORER, shared_game=True)
     def save_round(self, game_id: str, index: int | None, round_: Record) -> scoring.Replay:

@@ -101,6 +101,13 @@ class Screen(Protocol):
 
 
 OptionsForm = Callable[[NewGameForm], list[ft.Control]]
+# Per player, in words, what made their result (the result screen): "shot the moon twice".
+MadeOf = Callable[[Translator, scoring.Replay], dict[str, str]]
+
+
+def nothing_said(t: Translator, result: scoring.Replay) -> dict[str, str]:
+    """A game without anything to say beyond the scores."""
+    return {}
 
 
 @dataclass(frozen=True)
@@ -114,6 +121,7 @@ class GameView:
     facts: Mapping[str, Term] = field(default_factory=dict)  # statistics' names
     round_name: Term = ROUND  # a round as the game calls it
     totals_are_scores: bool = True  # a watching phone's scoreboard shows them (SPY: places)
+    made_of: MadeOf = nothing_said
 
     @property
     def id(self) -> str:

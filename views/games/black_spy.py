@@ -1076,6 +1076,27 @@ def variants_of(options: scoring.Record) -> list[str]:
     return [v for v in variants if isinstance(v, str)] if isinstance(variants, list) else []
 
 
+def made_of(t: Translator, result: scoring.Replay) -> dict[str, str]:
+    """The moons each player shot and the times Going Back halved them."""
+    halvings = black_spy.RULES.halvings(scoring.state_as(result, black_spy.State))
+    said: dict[str, str] = {}
+    for name, facts in result.player_facts.items():
+        parts = []
+        if facts["moons"]:
+            parts.append(
+                t.plural("Shot the moon once", "Shot the moon {count} times", facts["moons"])
+            )
+        if halvings[name]:
+            parts.append(
+                t.plural("halved once", "halved {count} times", halvings[name])
+                if parts
+                else t.plural("Halved once", "Halved {count} times", halvings[name])
+            )
+        if parts:
+            said[name] = ", ".join(parts)
+    return said
+
+
 VIEW = GameView(
     rules=black_spy.RULES,
     icon=ft.Icons.STYLE,
@@ -1084,6 +1105,7 @@ VIEW = GameView(
     options_of=options_of,
     facts={"moons": N_("Moons shot")},
     round_name=N_("deal {number}"),
+    made_of=made_of,
 )
 
 

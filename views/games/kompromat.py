@@ -162,19 +162,8 @@ def TokensPanel(t: Translator, board: rules.Board) -> ft.Control:
 
 
 def final_result(t: Translator, result: scoring.Replay, board: rules.Board) -> list[ft.Control]:
+    """Why the result is what it is, where the victory points alone do not say it."""
     lines: list[ft.Control] = []
-    for player in board.players:
-        lines.append(
-            ft.Text(
-                t(
-                    "{name}: targets {targets} + items {items} + codes {codes} + documents "
-                    "{documents} + tokens {tokens} = {total}",
-                    name=player.name,
-                    total=t.number(player.victory_points),
-                    **player.breakdown,
-                )
-            )
-        )
     losers = board.token_losers
     if len(losers) == 1:
         lines.append(ft.Text(t("{name} reached 9 tokens and lost at once.", name=losers[0])))
@@ -183,6 +172,25 @@ def final_result(t: Translator, result: scoring.Replay, board: rules.Board) -> l
     elif result.finished and len({p.victory_points for p in board.players}) == 1:
         lines.append(ft.Text(t("Equal victory points: more tokens wins; equal tokens: a draw.")))
     return lines
+
+
+def made_of(t: Translator, result: scoring.Replay) -> dict[str, str]:
+    """Each player's victory points by kind, and their perfect 21s."""
+    board = rules.RULES.board(scoring.state_as(result, rules.State))
+    facts = result.player_facts
+    said: dict[str, str] = {}
+    for player in board.players:
+        said[player.name] = t(
+            "Targets {targets} + items {items} + codes {codes} + documents {documents} + "
+            "tokens {tokens}",
+            **player.breakdown,
+        )
+        perfect = facts[player.name]["perfect"]
+        if perfect:
+            said[player.name] += " · " + t.plural(
+                "{count} perfect 21", "{count} perfect 21s", perfect
+            )
+    return said
 
 
 def rounds_list(at: AtTable, board: rules.Board, open_entry: Callable[[int], None]) -> ft.Control:
@@ -893,4 +901,5 @@ VIEW = GameView(
     options_form=options_form,
     options_of=options_of,
     facts={"token_losses": N_("Lost by 9 tokens"), "perfect": N_("Perfect 21s")},
+    made_of=made_of,
 )

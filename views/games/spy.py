@@ -310,6 +310,21 @@ def options_form(form: NewGameForm) -> list[ft.Control]:
     return []  # SPY has no options
 
 
+OUT_IN_TURN = (N_("Out first"), N_("Out second"), N_("Out third"), N_("Out fourth"))
+
+
+def made_of(t: Translator, result: scoring.Replay) -> dict[str, str]:
+    """Who was out when (the last one in won), and who was put out by a lit bomb."""
+    state = scoring.state_as(result, spy.State)
+    said = {name: t("Last one in") for name in state.still_in}
+    for order, name in enumerate(state.eliminated):
+        said[name] = t(OUT_IN_TURN[order])
+    for name, facts in result.player_facts.items():
+        if facts["bombs_set_off"]:  # a lit bomb found puts its finder out
+            said[name] += " · " + t("found a lit bomb")
+    return said
+
+
 VIEW = GameView(
     rules=spy.RULES,
     icon=ft.Icons.VISIBILITY,
@@ -319,4 +334,5 @@ VIEW = GameView(
     round_name=N_("event {number}"),
     totals_are_scores=False,  # places in the order players fell: the bases show who is in
     facts={"survived": N_("Times survived"), "bombs_set_off": N_("Bombs set off")},
+    made_of=made_of,
 )

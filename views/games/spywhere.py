@@ -14,6 +14,7 @@ from scoring import JSON, Record, spywhere
 from scoring.errors import N_
 
 from ..frame import asked_first, correction_banner, game_over_panel, screen
+from ..i18n import Translator
 from ..round_entry import Drawn, Entering, Form, RoundEntryOf, use_round_entry
 from ..widgets import (
     choice_chips,
@@ -426,6 +427,16 @@ def options_form(form: NewGameForm) -> list[ft.Control]:
     ]
 
 
+def made_of(t: Translator, result: scoring.Replay) -> dict[str, str]:
+    """The nationalities each player identified rightly."""
+    return {
+        name: t.plural(
+            "{count} correct identification", "{count} correct identifications", facts["correct"]
+        )
+        for name, facts in result.player_facts.items()
+    }
+
+
 VIEW = GameView(
     rules=spywhere.RULES,
     icon=ft.Icons.TRAVEL_EXPLORE,
@@ -434,4 +445,5 @@ VIEW = GameView(
     options_of=options_of,
     facts={"correct": N_("Correct identifications")},
     round_name=N_("the scores"),
+    made_of=made_of,
 )
