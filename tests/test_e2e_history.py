@@ -90,8 +90,10 @@ def test_a_games_page_shows_its_chart_and_totals(history_page: Page) -> None:
     tap_starting(page, "Spywhere · Anna, Ben, Carla, Dirk")
     shown(page, "Totals over the rounds")
     shown(page, "Chart of the totals over the rounds")
-    for name, total in scoring.standings(spywhere)["totals"].items():
-        shown(page, EN("{name}: {points}", name=name, points=EN.number(total)))
+    standings = scoring.standings(spywhere)
+    for name, total in standings["totals"].items():  # the result: place, name, total
+        place = standings["places"][name]
+        shown(page, EN("{place}. {name}: {score}", place=place, name=name, score=EN.number(total)))
 
 
 def test_player_statistics_match_the_records(
