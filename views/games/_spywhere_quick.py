@@ -194,7 +194,11 @@ def player_row(
                 [
                     ft.Text(name, weight=ft.FontWeight.BOLD, size=16, no_wrap=True),
                     ft.Text(
-                        t("{points} points", points=t.number(points)) if points is not None else "",
+                        (
+                            t.plural("{count} point", "{count} points", points)
+                            if points is not None
+                            else ""
+                        ),
                         size=12,
                     ),
                 ],

@@ -87,11 +87,7 @@ def results(at: AtTable) -> list[ft.Control]:
         return rows
     for name in result.ranking:
         parts = spywhere.score_parts(ending, name)
-        how = t(
-            "{cards} cards × (1 + {correct} correct)", cards=parts.own_cards, correct=parts.correct
-        )
-        if parts.ending_bonus:
-            how += f" + {parts.ending_bonus} " + t("for ending the game")
+        how = how_scored(t, parts)
         title = name
         if isinstance(ending, spywhere.Ending):  # the counts form names no passport
             passports = ", ".join(t(NATIONALITY_NAMES[n]) for n in ending.passports[name])
@@ -104,8 +100,8 @@ def results(at: AtTable) -> list[ft.Control]:
                     t.number(parts.total),
                     size=22,
                     weight=ft.FontWeight.BOLD,
-                    semantics_label=t(
-                        "{name}: {points} points", name=name, points=t.number(parts.total)
+                    semantics_label=t.plural(
+                        "{name}: {count} point", "{name}: {count} points", parts.total, name=name
                     ),
                 ),
             )
@@ -425,6 +421,19 @@ def options_form(form: NewGameForm) -> list[ft.Control]:
             lambda key: form.set_options(lambda current: {**current, "removed_nationality": key}),
         ),
     ]
+
+
+def how_scored(t: Translator, parts: spywhere.ScoreParts) -> str:
+    """ "4 cards × (1 + 2 correct) + 3 for ending the game"."""
+    how = t.plural(
+        "{count} card × (1 + {correct} correct)",
+        "{count} cards × (1 + {correct} correct)",
+        parts.own_cards,
+        correct=parts.correct,
+    )
+    if parts.ending_bonus:
+        how += f" + {parts.ending_bonus} " + t("for ending the game")
+    return how
 
 
 def made_of(t: Translator, result: scoring.Replay) -> dict[str, str]:
