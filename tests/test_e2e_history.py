@@ -94,6 +94,17 @@ def test_a_games_page_shows_its_chart_and_totals(history_page: Page) -> None:
     for name, total in standings["totals"].items():  # the result: place, name, total
         place = standings["places"][name]
         shown(page, EN("{place}. {name}: {score}", place=place, name=name, score=EN.number(total)))
+    # Deleted at one tap, and undone from the note that says so.
+    tap(page, "Delete game")
+    see(page, "Game deleted; History lists it under Deleted games to restore.")
+    assert (
+        page.get_by_role("button", name=re.compile("^Spywhere · Anna, Ben, Carla, Dirk")).count()
+        == 0
+    )
+    tap(page, "Undo")
+    see(page, "Game restored.")
+    tap_starting(page, "Spywhere · Anna, Ben, Carla, Dirk")  # listed again, and it opens
+    shown(page, "Totals over the rounds")
 
 
 def test_player_statistics_match_the_records(
