@@ -270,8 +270,14 @@ def GamePageView(state: AppState, game_id: str) -> ft.View:
     def delete() -> None:
         if not state.tried(lambda: state.delete_game(game_id)):
             return
-        state.say(t("Game deleted; History lists it under Deleted games to restore."))
+        state.say_undoable(
+            t("Game deleted; History lists it under Deleted games to restore."), undo_delete
+        )
         state.go("/history")
+
+    def undo_delete() -> None:
+        if state.tried(lambda: state.restore_game(game_id)):
+            state.say(t("Game restored."))
 
     async def export(kind: str) -> None:
         stem = f"debrief-{record['game']}-{when(t, summary)}"

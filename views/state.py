@@ -632,6 +632,13 @@ class AppState(Announcing):
         with contextlib.suppress(StorageError):
             self._store.set_setting("last_route", route)
 
+    def say_undoable(self, message: str, undo: Callable[[], object]) -> None:
+        """`say`, with Undo on the note (for a while longer: a finger needs time to find it)."""
+        self.message = message
+        page = ft.context.page
+        if page is not None:
+            show_note(page, message, seconds=8, action=(self.t("Undo"), undo))
+
     def say(self, message: str) -> None:
         """A short note (saved, undone, refused, ...) in a bar at the bottom of the screen, over
         the content: it moves nothing a finger is about to tap (a line above the content pushed

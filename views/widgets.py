@@ -70,10 +70,23 @@ def close(dialog: ft.DialogControl) -> None:
     dialog.update()
 
 
-def show_note(page: ft.Page, text: str, seconds: float) -> None:
+def show_note(
+    page: ft.Page,
+    text: str,
+    seconds: float,
+    action: tuple[str, Callable[[], object]] | None = None,
+) -> None:
     """A short note in a bar at the bottom of the screen, over the content: it moves nothing a
-    finger is about to tap."""
-    page.show_dialog(ft.SnackBar(ft.Text(text), duration=int(seconds * 1000)))
+    finger is about to tap. `action`: a button on it (its label, what a tap does)."""
+    label, act = action if action is not None else (None, None)
+    page.show_dialog(
+        ft.SnackBar(
+            ft.Text(text),
+            duration=int(seconds * 1000),
+            action=label,
+            on_action=(lambda: act()) if act is not None else None,
+        )
+    )
 
 
 def chip(label: ft.Control, selected: bool = False, **options: Unpack[ChipOptions]) -> ft.Chip:
