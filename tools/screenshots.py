@@ -89,6 +89,7 @@ def main() -> int:
         take_shared(browser, Path(folder) / "shared")
         for language in ("en", "de"):
             take_conflict(browser, Path(folder) / f"conflict-{language}", language)
+            take_result(browser, Path(folder) / f"result-{language}", language)
     print(f"screenshots written to {OUT}/")
     return 0
 
@@ -289,6 +290,51 @@ def take_conflict(browser, folder: Path, language: str) -> None:  # type: ignore
     finally:
         for context in contexts:
             context.close()
+        server.stop()
+
+
+# A last deal that ends the scenario's game: Ben takes the black Spies and goes over 150.
+ENDING = {
+    "cards": {
+        "Anna": {
+            "black_spies": 0,
+            "black_low": 6,
+            "black_high": [8, 9, 10, 11],
+            "colored_spies": 4,
+        },
+        "Ben": {"black_spies": 6, "black_low": 0, "black_high": [], "colored_spies": 0},
+        "Carla": {"black_spies": 0, "black_low": 0, "black_high": [], "colored_spies": 0},
+        "Dirk": {"black_spies": 0, "black_low": 0, "black_high": [], "colored_spies": 0},
+    }
+}
+
+
+def take_result(browser, folder: Path, language: str) -> None:  # type: ignore[no-untyped-def]
+    """A game of Black Spy that took an hour and a quarter: its result, on its page in the
+    history (as at the table when it ended, but for Finish)."""
+    record = json.loads((SCENARIOS / "black-spy-basic.json").read_text())
+    record["rounds"].append(ENDING)
+    record["meta"] = {
+        "id": "result",
+        "started": "2026-11-27T20:00:00+01:00",
+        "ended": "2026-11-27T21:14:00+01:00",
+    }
+    store = Store.open(folder)
+    try:
+        store.add_games([record])
+        store.set_setting("language", language)
+    finally:
+        store.close()
+    t = Translator(language)
+    server = AppServer(folder).start()
+    try:
+        page = open_app(browser, server.url)
+        tap(page, t("History"))
+        page.get_by_role("button", name=re.compile("^Black Spy · ")).first.click()
+        see(page, t("Play again"))
+        shot(page, OUT / f"21-result-{language}.png")
+        page.context.close()
+    finally:
         server.stop()
 
 
