@@ -43,6 +43,7 @@ NO_STORED_DATA = {
     "followed",
     "remember_route",
     "say",
+    "say_undoable",
     "refusal",
     "attempt",
     "tried",
@@ -118,6 +119,7 @@ def host_only_calls(state: AppState, shared: str) -> dict[str, Callable[[], obje
     return {
         "start_game": lambda: state.start_game("black-spy", players, OPTIONS),
         "finish": lambda: state.finish(shared),
+        "play_again": lambda: state.play_again(shared),
         "reopen": lambda: state.reopen(shared),
         "delete_game": lambda: state.delete_game(shared),
         "restore_game": lambda: state.restore_game(shared),
@@ -173,6 +175,7 @@ def reader_calls(state: AppState, game: str) -> dict[str, Callable[[], object]]:
         "history": lambda: state.history(game),
         "steps": lambda: state.steps(game),
         "entry_mode": lambda: state.entry_mode(game, "black-spy"),
+        "ended_at": lambda: state.ended_at(game),
     }
 
 
