@@ -18,6 +18,7 @@ from .record import (
     game_record,
     options_as,
     state_as,
+    table_key,
 )
 from .registry import GAMES
 from .replay import (
@@ -72,4 +73,5 @@ __all__ = [
     "round_points",
     "standings",
     "state_as",
+    "table_key",
 ]

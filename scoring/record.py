@@ -8,6 +8,7 @@ stored game may need a round corrected, and each game reads its rounds itself.
 
 from __future__ import annotations
 
+import json
 from typing import NotRequired, TypedDict, TypeGuard, TypeVar
 
 from .base import JSON, Record
@@ -97,3 +98,22 @@ def as_list(value: JSON) -> list[JSON]:
     if not isinstance(value, list):
         raise TypeError(f"not a JSON array: {type(value).__name__}")
     return value
+
+
+def table_key(record: GameRecord) -> str:
+    """What makes a valid record's table the same table again: the game, the players round
+    the table (wherever the circle is begun) and the options, but not who began (the first
+    dealer, the starting player: any option naming a player). Two games of one table, played
+    again with the deal moved on, have the same key.
+
+    >>> a = {"game": "spy", "players": [{"name": "Ben"}, {"name": "Anna"}], "options": {}}
+    >>> b = {"game": "spy", "players": [{"name": "Anna"}, {"name": "Ben"}], "options": {}}
+    >>> table_key(a) == table_key(b)
+    True
+    """
+    names = [str(player["name"]) for player in record["players"]]
+    circle = min(names[start:] + names[:start] for start in range(len(names)))
+    options = {
+        k: v for k, v in record["options"].items() if not (isinstance(v, str) and v in names)
+    }
+    return json.dumps([record["game"], circle, options], sort_keys=True, ensure_ascii=False)

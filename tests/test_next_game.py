@@ -70,3 +70,25 @@ def test_an_invalid_record_has_no_next_game() -> None:
     record["options"]["first_dealer"] = "Zoe"
     with pytest.raises(scoring.InvalidRecord):
         scoring.next_game(record)
+
+
+@pytest.mark.parametrize(
+    "name",
+    ["black-spy-basic", "kompromat-first-round", "spy-three-players", "spywhere-four-players"],
+)
+def test_a_game_played_again_is_the_same_table(name: str) -> None:
+    record = scenario(name)
+    players, options = scoring.next_game(record)
+    again = {**record, "players": players, "options": options, "rounds": []}
+    assert scoring.table_key(again) == scoring.table_key(record)
+
+
+def test_other_options_or_seats_are_another_table() -> None:
+    record = scenario("black-spy-basic")
+    mole = {**record, "options": {**record["options"], "variants": ["mole"]}}
+    swapped = {
+        **record,
+        "players": [record["players"][1], record["players"][0], *record["players"][2:]],
+    }
+    assert scoring.table_key(mole) != scoring.table_key(record)
+    assert scoring.table_key(swapped) != scoring.table_key(record)  # Ben left of Anna now
