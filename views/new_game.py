@@ -13,6 +13,7 @@ from scoring.table import folded_name
 from . import games
 from .hooks import memo, use_messages, use_value
 from .i18n import Translator
+from .result import play_again
 from .state import REFUSALS, AppState, use_screen
 from .widgets import back_bar, body, chip, drawn_as, error_box, heading, icon_button, note
 
@@ -103,7 +104,10 @@ def NewGameView(state: AppState) -> ft.View:
     def set_born(name: str, born: str) -> None:
         set_draft(lambda current: replace(current, born={**current.born, name: born}))
 
-    controls: list[ft.Control] = [heading(t("Which game?"))]
+    controls: list[ft.Control] = []
+    if draft.game is None:  # the usual table first: one tap to its next game
+        controls += recent_tables(state, views)
+    controls.append(heading(t("Which game?")))
     for game in views.values():
         if draft.game is not None and game.id != draft.game:
             continue  # once picked, only the chosen game stays (tap it to choose again)
@@ -154,6 +158,40 @@ def NewGameView(state: AppState) -> ft.View:
         scroll=ft.ScrollMode.AUTO,
         controls=[body(controls)],
     )
+
+
+def recent_tables(state: AppState, views: dict[str, games.GameView]) -> list[ft.Control]:
+    """The tables played lately, each starting its next game at one tap (as Play again: the
+    same seats and options, who begins moved one seat to the left)."""
+    t = state.t
+    found = state.recent_tables()
+    if not found:
+        return []
+    controls: list[ft.Control] = [heading(t("Recent tables"))]
+    for game in found:
+        record = game.record
+        view = views.get(str(record["game"]))
+        if view is None:
+            continue
+        names = tuple(str(p["name"]) for p in record["players"] if isinstance(p, dict))
+        options = record["options"] if isinstance(record["options"], dict) else {}
+        said = view.options_said(t, names, options)
+        controls.append(
+            ft.Card(
+                content=ft.ListTile(
+                    leading=ft.Icon(view.icon),
+                    title=ft.Text(", ".join(names)),
+                    subtitle=ft.Text(f"{view.title} · {said}" if said else view.title),
+                    trailing=ft.Icon(ft.Icons.PLAY_ARROW),
+                    on_click=again(state, str(record["meta"]["id"])),
+                )
+            )
+        )
+    return controls
+
+
+def again(state: AppState, game_id: str) -> Callable[[], None]:
+    return lambda: play_again(state, game_id)
 
 
 def game_picker(pick: Callable[[str | None], None], game: str | None) -> Callable[[], None]:

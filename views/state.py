@@ -215,6 +215,9 @@ class Step:
         return {**record, "rounds": rounds}, taken
 
 
+RECENT_GAMES_LOOKED_AT = 40  # for the recent tables: the newest games, enough for a few tables
+
+
 def as_records(players: list[JSON]) -> list[Record]:
     """A valid record's players, typed as what they are (objects)."""
     return [player for player in players if isinstance(player, dict)]
@@ -750,6 +753,23 @@ class AppState(Announcing):
         if game.result.finished and self._store.is_active(game_id):
             self.finish(game_id)
         return self.start_game(str(game.record["game"]), as_records(players), options)
+
+    @allowed(HOST)
+    def recent_tables(self, limit: int = 4) -> list[GameAt]:
+        """The tables played lately, newest first: of each, its latest game (at most `limit`;
+        a few dozen games looked at, however long the history)."""
+        tables: list[GameAt] = []
+        seen: set[str] = set()  # the tables found, by game and players (a game read for each)
+        for summary in self._store.summaries()[:RECENT_GAMES_LOOKED_AT]:
+            key = scoring.table_key(summary.game, summary.players, {})
+            if key in seen:
+                continue
+            seen.add(key)
+            with contextlib.suppress(StorageError, scoring.InvalidRecord):
+                tables.append(self._store.game_at(summary.id))
+            if len(tables) == limit:
+                break
+        return tables
 
     @allowed(*EVERYONE, shared_game=True)
     def ended_at(self, game_id: str) -> str | None:

@@ -110,6 +110,15 @@ def nothing_said(t: Translator, result: scoring.Replay) -> dict[str, str]:
     return {}
 
 
+# A game's options in a few words, for a table played lately: "The Mole + Going Back".
+OptionsSaid = Callable[[Translator, tuple[str, ...], Record], str]
+
+
+def no_options(t: Translator, seats: tuple[str, ...], options: Record) -> str:
+    """A game whose options need no words (or has none)."""
+    return ""
+
+
 @dataclass(frozen=True)
 class GameView:
     rules: scoring.AnyRules
@@ -122,6 +131,7 @@ class GameView:
     round_name: Term = ROUND  # a round as the game calls it
     totals_are_scores: bool = True  # a watching phone's scoreboard shows them (SPY: places)
     made_of: MadeOf = nothing_said
+    options_said: OptionsSaid = no_options
 
     @property
     def id(self) -> str:

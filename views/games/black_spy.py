@@ -1097,6 +1097,17 @@ def made_of(t: Translator, result: scoring.Replay) -> dict[str, str]:
     return said
 
 
+def options_said(t: Translator, seats: tuple[str, ...], options: scoring.Record) -> str:
+    """The variants played ("The Mole + Going Back"), and an end value other than usual."""
+    said = " + ".join(
+        t(VARIANT_TEXT[v][0]) for v in black_spy.VARIANTS if v in variants_of(options)
+    )
+    end = options.get("end_value")
+    if isinstance(end, int) and end != black_spy.default_end_value(len(seats)):
+        said = " · ".join(part for part in (said, t("to {end}", end=end)) if part)
+    return said
+
+
 VIEW = GameView(
     rules=black_spy.RULES,
     icon=ft.Icons.STYLE,
@@ -1106,6 +1117,7 @@ VIEW = GameView(
     facts={"moons": N_("Moons shot")},
     round_name=N_("deal {number}"),
     made_of=made_of,
+    options_said=options_said,
 )
 
 

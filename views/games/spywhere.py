@@ -446,6 +446,14 @@ def made_of(t: Translator, result: scoring.Replay) -> dict[str, str]:
     }
 
 
+def options_said(t: Translator, seats: tuple[str, ...], options: scoring.Record) -> str:
+    """The nationality left out (3 or 4 players)."""
+    removed = options.get("removed_nationality")
+    if not isinstance(removed, str) or removed not in NATIONALITY_NAMES:
+        return ""
+    return t("without {nationality}", nationality=t(NATIONALITY_NAMES[removed]))
+
+
 VIEW = GameView(
     rules=spywhere.RULES,
     icon=ft.Icons.TRAVEL_EXPLORE,
@@ -455,4 +463,5 @@ VIEW = GameView(
     facts={"correct": N_("Correct identifications")},
     round_name=N_("the scores"),
     made_of=made_of,
+    options_said=options_said,
 )
