@@ -5,7 +5,9 @@ Chromium, as a new user enters them, every click and key press on the page count
 
 Prints one JSON line per game and entry mode, e.g. {"game": "black-spy", "mode": "quick",
 "players": 4, "rounds": 3, "median_taps": 7, "max_taps": 8}. A round's taps run from opening
-its entry to its Save; choosing the entry mode, once per game, counts in the first round.
+its entry to its Save; choosing the entry mode, once per game, counts in the first round. The
+last line counts the taps from Home to deal 1's entry of a table played before: set up in New
+game, and taken from New game's recent tables.
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
 
+import damaged  # noqa: E402
 import generators  # noqa: E402
 from builders import SCENARIOS  # noqa: E402
 from playwright.sync_api import Browser, Page  # noqa: E402
@@ -35,8 +38,10 @@ from ui import (  # noqa: E402
     enter_spywhere_counts,
     enter_spywhere_ending,
     start_game,
+    tap_starting,
 )
 
+from storage import Store  # noqa: E402
 from tools.browser import AppServer, chromium, open_app, tap  # noqa: E402
 
 # Every tap (a pointer going down) and key press reaching the page, from its first script on.
@@ -82,6 +87,48 @@ def play(browser: Browser, record: dict[str, Any], title: str, enter_round: Any)
         finally:
             page.close()
             server.stop()
+
+
+def to_first_deal(browser: Browser) -> str:
+    """Taps from Home to deal 1's entry of the usual table (four known players, The Mole):
+    as a new game from New game, and as one of New game's recent tables (last week's game)."""
+    played = damaged.scenario("black-spy-basic", "last-week", ended="2026-11-20T22:00:00+01:00")
+    played["options"]["variants"] = ["mole"]
+    names = [p["name"] for p in played["players"]]
+    with tempfile.TemporaryDirectory() as folder:
+        store = Store.open(Path(folder) / "data")
+        try:
+            for name in names:  # in the roster, as after the game they played
+                store.add_player(name)
+            store.add_games([played])
+        finally:
+            store.close()
+        server = AppServer(Path(folder) / "data").start()
+        page = open_app(browser, server.url)
+        page.evaluate(COUNTER)
+        try:
+
+            def new_game() -> None:
+                start_game(page, "Black Spy", names, known=True)
+                chip(page, "The Mole")
+                tap(page, "Start Black Spy")
+                tap(page, "Enter deal 1")
+
+            def recent_table() -> None:
+                tap(page, "New game")
+                tap_starting(page, f"{', '.join(names)} Black Spy · The Mole")
+                tap(page, "Enter deal 1")
+
+            from_new_game = counted(page, new_game)
+            tap(page, "Discard")
+            tap(page, "Back")
+            from_recent = counted(page, recent_table)
+        finally:
+            page.close()
+            server.stop()
+    return json.dumps(
+        {"to": "deal 1's entry", "from_new_game": from_new_game, "from_recent_table": from_recent}
+    )
 
 
 def line(game: str, mode: str, record: dict[str, Any], taps: list[int]) -> str:
@@ -176,6 +223,7 @@ def main() -> int:
         ]
         for game, mode, record, title, enter_round in runs:
             print(line(game, mode, record, play(browser, record, title, enter_round)), flush=True)
+        print(to_first_deal(browser), flush=True)
     return 0
 
 
