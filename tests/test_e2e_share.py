@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import re
+import struct
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -111,11 +112,34 @@ def test_a_host_and_two_phones_play_a_game_to_its_end(
     for host_only in ("Finish and save to history", "Play again", "Home"):
         assert scorer.get_by_role("button", name=host_only).count() == 0
         assert viewer.get_by_role("button", name=host_only).count() == 0
+    # The result as a picture, on a guest's phone too: a browser saves it (a download).
+    for page in (scorer, host):
+        card_pictured(page, final["winners"])
     # Play again: the same seats, the first deal one seat to the left of this game's.
     tap(host, "Play again")
     dealer = NAMES[(NAMES.index(BLACK_SPY["options"]["first_dealer"]) + 1) % len(NAMES)]
     see(host, f"Deal 1: {dealer} deals")
     see(host, "Enter deal 1")
+
+
+def card_pictured(page: Page, winners: list[str]) -> None:
+    """ "Share as picture" saves a PNG of the result card as drawn: as wide as a player's line
+    and as tall as from the headline to the card's last line (so every player is in it)."""
+    with page.expect_download() as caught:
+        tap(page, "Share as picture")
+    download = caught.value
+    assert re.fullmatch(r"debrief-black-spy-\d{4}-\d\d-\d\d\.png", download.suggested_filename)
+    png = Path(download.path()).read_bytes()
+    assert png[:8] == b"\x89PNG\r\n\x1a\n"
+    width, height = struct.unpack(">II", png[16:24])  # the IHDR chunk's first fields
+    ratio = page.evaluate("() => window.devicePixelRatio")
+    first = page.get_by_text(re.compile(r"^1\. ")).first.bounding_box()  # the winner's line
+    headline = f"Game over: {' & '.join(winners)} won!"
+    top = page.get_by_text(headline, exact=True).bounding_box()
+    bottom = page.get_by_text(re.compile(r"· Debrief$")).bounding_box()
+    assert first and top and bottom
+    assert abs(width - first["width"] * ratio) <= 2 * ratio
+    assert abs(height - (bottom["y"] + bottom["height"] - top["y"]) * ratio) <= 4 * ratio
 
 
 def test_five_wrong_pins_lock_the_phone_out_even_with_the_right_one(
