@@ -15,7 +15,7 @@ import scoring
 from .games import AtTable, view_of
 from .i18n import Translator, minutes_between
 from .state import HOST, AppState
-from .widgets import info_box, note
+from .widgets import note
 
 
 def game_over_panel(at: AtTable, explanation: list[ft.Control] | None = None) -> ft.Control:
@@ -29,16 +29,27 @@ def game_over_panel(at: AtTable, explanation: list[ft.Control] | None = None) ->
         headline = t("Game over: {names} won!", names=" & ".join(result.winners))
     else:
         headline = t("Game over: a draw.")
-    controls: list[ft.Control] = [
+    card: list[ft.Control] = [
         ft.Text(headline, theme_style=ft.TextThemeStyle.TITLE_LARGE, weight=ft.FontWeight.BOLD),
         places(at),
         *(explanation or []),
     ]
     length = game_length(at)
     if length is not None:
-        controls.append(note(t("Played in {duration}", duration=t.duration(length))))
-    controls.append(actions(at))
-    return info_box(controls, ft.Colors.TERTIARY_CONTAINER)
+        card.append(note(t("Played in {duration}", duration=t.duration(length))))
+    card.append(note(game_and_day(t, at.record)))
+    # The card as drawn on this screen is the picture to share (Flutter draws it, with the
+    # fonts of the screen: umlauts and emoji as the players see them).
+    colour = ft.Colors.TERTIARY_CONTAINER
+    picture = ft.Screenshot(
+        ft.Container(ft.Column(card, spacing=10), bgcolor=colour, padding=ft.Padding(12, 12, 12, 6))
+    )
+    return ft.Container(
+        ft.Column([picture, ft.Container(actions(at, picture), padding=ft.Padding(12, 6, 12, 12))]),
+        bgcolor=colour,
+        border_radius=12,
+        clip_behavior=ft.ClipBehavior.ANTI_ALIAS,  # the picture's corners inside the box's
+    )
 
 
 def places(at: AtTable) -> ft.Control:
@@ -95,18 +106,27 @@ def game_length(at: AtTable) -> int | None:
     return minutes_between(started if isinstance(started, str) else None, ended)
 
 
-def actions(at: AtTable) -> ft.Control:
-    """Share for everyone; the host also plays again, finishes (into the history) and goes
-    home: a guest's phone shows this game only."""
+def actions(at: AtTable, picture: ft.Screenshot) -> ft.Control:
+    """Share (the text, or the result as a picture) for everyone; the host also plays again,
+    finishes (into the history) and goes home: a guest's phone shows this game only."""
     state, t, game_id = at.app, at.t, at.game_id
-    share = ft.OutlinedButton(
-        t("Share the result"),
-        icon=ft.Icons.SHARE,
-        height=48,
-        on_click=result_sharer(state, result_text(t, at.record, at.result)),
-    )
+    text = result_text(t, at.record, at.result)
+    share: list[ft.Control] = [
+        ft.OutlinedButton(
+            t("Share the result"),
+            icon=ft.Icons.SHARE,
+            height=48,
+            on_click=result_sharer(state, text),
+        ),
+        ft.OutlinedButton(
+            t("Share as picture"),
+            icon=ft.Icons.IMAGE,
+            height=48,
+            on_click=picture_sharer(state, picture, picture_name(at.record), text),
+        ),
+    ]
     if state.role != HOST:
-        return ft.Row([share], wrap=True)
+        return ft.Row(share, wrap=True, spacing=8, run_spacing=8)
     buttons: list[ft.Control] = [
         ft.FilledButton(
             t("Play again"),
@@ -114,7 +134,7 @@ def actions(at: AtTable) -> ft.Control:
             height=48,
             on_click=lambda: play_again(state, game_id),
         ),
-        share,
+        *share,
     ]
     if state.is_active(game_id):
         buttons.append(
@@ -136,15 +156,61 @@ def actions(at: AtTable) -> ft.Control:
 
 def result_text(t: Translator, record: scoring.GameRecord, result: scoring.Replay) -> str:
     """The result as a message to send: "Black Spy, 14 Nov: Greta 120, Ben 165, …" (winner
-    first)."""
+    first; SPY, which has no scores: "1. Greta, 2. Ben, …")."""
     title = view_of(str(record["game"])).title
+    when = started_on(t, record)
+    if view_of(str(record["game"])).totals_are_scores:
+        scores = ", ".join(f"{name} {t.number(result.totals[name])}" for name in result.ranking)
+    else:
+        scores = ", ".join(f"{result.places[name]}. {name}" for name in result.ranking)
+    return f"{title}, {when}: {scores}" if when else f"{title}: {scores}"
+
+
+def started_on(t: Translator, record: scoring.GameRecord) -> str:
+    """The day the game began ("14 Nov"), or "" when that is not known."""
     started = str(record.get("meta", {}).get("started") or "")
     try:
-        when = format_date(dt.datetime.fromisoformat(started), "d MMM", locale=t.language)
+        return format_date(dt.datetime.fromisoformat(started), "d MMM yyyy", locale=t.language)
     except ValueError:
-        when = ""
-    scores = ", ".join(f"{name} {t.number(result.totals[name])}" for name in result.ranking)
-    return f"{title}, {when}: {scores}" if when else f"{title}: {scores}"
+        return ""
+
+
+def game_and_day(t: Translator, record: scoring.GameRecord) -> str:
+    """ "Black Spy · 14 Nov 2026 · Debrief": what the picture of a result says it is."""
+    parts = [view_of(str(record["game"])).title, started_on(t, record), "Debrief"]
+    return " · ".join(part for part in parts if part)
+
+
+def picture_name(record: scoring.GameRecord) -> str:
+    """The picture's file name: "debrief-black-spy-2026-11-14.png"."""
+    started = str(record.get("meta", {}).get("started") or "")[:10]
+    return f"debrief-{record['game']}{'-' + started if started else ''}.png"
+
+
+# How long after the tap the picture is taken: once the button's ripple is over. Flutter's web
+# engine draws the screen and a picture on one surface, and a frame of the screen drawn while
+# the picture is (the ripple's) leaves the picture the size of the screen, the card in its
+# corner (flutter/flutter#182476; 3 pictures in 8 here with the ripple, none of 16 after it).
+STILL = ft.Duration(milliseconds=600)
+
+
+def picture_sharer(
+    state: AppState, picture: ft.Screenshot, name: str, text: str
+) -> Callable[[], Awaitable[None]]:
+    """The result card as a PNG: sent with the phone's share sheet in the app on a phone;
+    elsewhere (a desktop; any browser, where sharing a file needs HTTPS, which a table on the
+    local network is not) saved as a file: a download in a browser."""
+
+    async def share() -> None:
+        page = ft.context.page
+        png = await picture.capture(delay=STILL)
+        if page.platform in (ft.PagePlatform.ANDROID, ft.PagePlatform.IOS) and not page.web:
+            shared = ft.ShareFile.from_bytes(png, mime_type="image/png", name=name)
+            await ft.Share().share_files([shared], text=text)
+            return
+        await ft.FilePicker().save_file(file_name=name, src_bytes=png)
+
+    return share
 
 
 def result_sharer(state: AppState, text: str) -> Callable[[], Awaitable[None]]:
