@@ -9,6 +9,7 @@ stored game may need a round corrected, and each game reads its rounds itself.
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from typing import NotRequired, TypedDict, TypeGuard, TypeVar
 
 from .base import JSON, Record
@@ -100,20 +101,18 @@ def as_list(value: JSON) -> list[JSON]:
     return value
 
 
-def table_key(record: GameRecord) -> str:
-    """What makes a valid record's table the same table again: the game, the players round
-    the table (wherever the circle is begun) and the options, but not who began (the first
-    dealer, the starting player: any option naming a player). Two games of one table, played
-    again with the deal moved on, have the same key.
+def table_key(game: str, names: Sequence[str], options: Record) -> str:
+    """What makes a table the same table again: the game, the players round the table (in
+    seating order, wherever the circle is begun) and the options, but not who began (the
+    first dealer, the starting player: any option naming a player). Two games of one table,
+    played again with the deal moved on, have the same key.
 
-    >>> a = {"game": "spy", "players": [{"name": "Ben"}, {"name": "Anna"}], "options": {}}
-    >>> b = {"game": "spy", "players": [{"name": "Anna"}, {"name": "Ben"}], "options": {}}
-    >>> table_key(a) == table_key(b)
+    >>> seated = table_key("spy", ["Anna", "Ben", "Carla"], {})
+    >>> table_key("spy", ["Ben", "Carla", "Anna"], {}) == seated
     True
+    >>> table_key("spy", ["Ben", "Anna", "Carla"], {}) == seated  # Anna left of Carla now
+    False
     """
-    names = [str(player["name"]) for player in record["players"]]
-    circle = min(names[start:] + names[:start] for start in range(len(names)))
-    options = {
-        k: v for k, v in record["options"].items() if not (isinstance(v, str) and v in names)
-    }
-    return json.dumps([record["game"], circle, options], sort_keys=True, ensure_ascii=False)
+    circle = min([*names[start:], *names[:start]] for start in range(len(names)))
+    kept = {key: v for key, v in options.items() if not (isinstance(v, str) and v in names)}
+    return json.dumps([game, circle, kept], sort_keys=True, ensure_ascii=False)
