@@ -104,3 +104,27 @@ def test_the_log_says_what_each_event_revealed() -> None:
         (None, None),
         (None, "Anna"),
     ]
+
+
+def next_event(events: list[dict[str, Any]], names: list[str] = THREE) -> tuple[Any, Any]:
+    """Who the next event's entry offers as the spy and the base it searched."""
+    import scoring
+
+    blank = scoring.blank_round(spy(events, names))
+    return blank["by"], blank["base"]
+
+
+def test_the_next_event_is_offered_to_the_next_player_in_turn_order() -> None:
+    # The turn passes on after each event: after Anna, Ben spies (on the next base round
+    # the table); after Carla, Anna again.
+    assert next_event([]) == ("Anna", "Ben")
+    assert next_event([ev("target", "Anna", "Carla")]) == ("Ben", "Carla")
+    assert next_event([ev("target", "Anna", "Carla"), ev("bomb-lit", "Ben", "Anna")]) == (
+        "Carla",
+        "Anna",
+    )
+    four = ["Anna", "Ben", "Carla", "Dirk"]
+    out = [ev("target", "Carla", "Ben")] * 4  # Ben is out
+    assert next_event([*out, ev("target", "Anna", "Dirk")], four) == ("Carla", "Dirk")
+    # A player who is out has no turn: after Anna comes Carla, not Ben.
+    assert next_event([*out[:3], ev("target", "Anna", "Ben")], four) == ("Carla", "Dirk")
