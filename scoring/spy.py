@@ -295,10 +295,23 @@ class Spy(GameRules[Options, Event, State]):
         return allowed
 
     def blank_round(self, state: State) -> dict[str, JSON]:
+        """The next event as the turn stands: the spy is the next player in turn order (still
+        in) after the last event's, searching the next base round the table."""
         players = state.still_in
-        by = players[0] if players else state.table.names[0]
-        base = players[1] if len(players) > 1 else state.table.left_of(by)
-        return {"event": "target", "by": by, "base": base}
+        if len(players) < 2:  # the game is over: any spy and base, for the record's shape
+            by = players[0] if players else state.table.names[0]
+            return {"event": "target", "by": by, "base": state.table.left_of(by)}
+        by = next_in(state, state.log[-1].by) if state.log else players[0]
+        return {"event": "target", "by": by, "base": next_in(state, by)}
+
+
+def next_in(state: State, after: str) -> str:
+    """The first player after `after` in turn order (round the table) who is still in."""
+    names = state.table.names
+    start = names.index(after)
+    return next(
+        name for name in [*names[start + 1 :], *names[:start]] if name not in state.eliminated
+    )
 
 
 RULES = Spy()

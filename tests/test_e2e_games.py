@@ -55,6 +55,10 @@ def test_spy_full_game(page: Page) -> None:
     start_game(page, "SPY", names)
     tap(page, "Start SPY")
     for number, event in enumerate(events, start=1):
+        # The turn has moved on: the entry offers the spy the rules expect next.
+        offered = scoring.blank_round({**record, "rounds": events[: number - 1]})["by"]
+        chosen = page.get_by_role("checkbox", name=f"Who spied?: {offered}", checked=True)
+        chosen.first.wait_for(state="attached", timeout=15_000)
         enter_spy_event(page, event, number)
     final = scoring.standings({**record, "rounds": events})
     assert final["finished"] and final["winners"] == ["Ben"]
@@ -64,7 +68,7 @@ def test_spy_full_game(page: Page) -> None:
     page.context.grant_permissions(["clipboard-read", "clipboard-write"])
     tap(page, "Share the result")  # a browser has no share sheet here: copied instead
     played = scoring.replay({**record, "rounds": events})
-    ranking = ", ".join(f"{n} {EN.number(played.totals[n])}" for n in played.ranking)
+    ranking = ", ".join(f"{played.places[n]}. {n}" for n in played.ranking)  # places: no scores
     see(page, "Copied: SPY, ")
     see(page, f": {ranking}")
     assert page.evaluate("navigator.clipboard.readText()").endswith(f": {ranking}")

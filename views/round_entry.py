@@ -233,9 +233,9 @@ def use_round_entry(at: AtTable, of: RoundEntryOf[Q, C]) -> RoundEntry:
     ft.use_effect(safe_effect(open_by_itself), [editing is None, len(at.rounds)])
 
     if opening is None and always_open_now(at, of):
-        # Kept across saves (the same entry, its drafts only set when it is made): a tap on
-        # the next round while the last one was being saved still lands (the chips keep who
-        # was chosen, as at the table).
+        # Kept across saves (the same entry; a save sets its draft to the next round's
+        # blank, `afresh`): a tap on the next round while the last one was being saved still
+        # lands, on the next round's chips.
         if always.current is None:
             always.current = Opening(NEW, Kept(drafts_for(at, of, NEW, at.result)))
         control = EntryShown(
@@ -471,12 +471,14 @@ def FormShown(
             return
         at.app.say(of.saved(t, after, shown.index if index is None else index))
         if shown.leave is None:
-            afresh()
+            afresh(after)
         shown.saved()
 
-    def afresh() -> None:
-        """An entry always open goes on to the next round with nothing touched, tried or
-        refused (it is not made anew: see `use_round_entry`)."""
+    def afresh(after: scoring.Replay) -> None:
+        """An entry always open goes on to the next round as the game after the save begins it
+        (SPY: the next player's turn), nothing touched, tried or refused (it is not made anew:
+        see `use_round_entry`)."""
+        change(lambda _: form.blank(after))
         set_touched(frozenset())
         set_tried(False)
         report([])
