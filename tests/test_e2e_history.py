@@ -21,7 +21,7 @@ from ui import EN, OnPhone, chip, shown, tap_starting
 import scoring
 from storage import Store
 from storage.backup import apply_import, plan_import
-from tools.browser import AppServer, open_app, see, tap
+from tools.browser import AppServer, click_answered, open_app, see, tap
 
 sys.path.insert(0, str(ROOT / "tools"))
 import seed
@@ -107,6 +107,21 @@ def test_a_games_page_shows_its_chart_and_totals(history_page: Page) -> None:
     shown(page, "Totals over the rounds")
 
 
+def test_a_spy_game_is_told_in_events_and_places(history_page: Page) -> None:
+    """SPY has events, not rounds, and places, not points: its page says so."""
+    page = history_page
+    spy = json.loads((SCENARIOS / "spy-three-players.json").read_text())
+    events = len(spy["rounds"])
+    tap(page, "History")
+    chip(page, "Game: SPY")
+    row = page.get_by_role(
+        "button", name=re.compile(rf"SPY · Anna, Ben, Carla.*\b{events} events\b")
+    )
+    click_answered(page, row.first, "the scenario's SPY game")
+    shown(page, "Places over the events")
+    assert page.get_by_text(re.compile(r"\brounds?\b")).count() == 0
+
+
 def test_player_statistics_match_the_records(
     history_page: Page, records: list[dict[str, Any]]
 ) -> None:
@@ -132,7 +147,8 @@ def test_player_statistics_match_the_records(
         average = round(float(sum(totals, Fraction(0)) / len(totals)), 1)
         shown(page, f"{title} Games: {len(played)}")
         shown(page, f"{title} Wins: {wins}")
-        shown(page, f"{title} Average: {EN.number(average)}")
+        average_of = "Average place" if game == "spy" else "Average"  # SPY ranks, no points
+        shown(page, f"{title} {average_of}: {EN.number(average)}")
         if game == "black-spy":
             moons = sum(d["moon"] == "Anna" for r in played for d in scoring.standings(r)["deals"])
             shown(page, f"{title} Moons shot: {moons}")
