@@ -89,7 +89,7 @@ def test_a_games_page_shows_its_chart_and_totals(history_page: Page) -> None:
     chip(page, "Player: Carla")  # the generated games (fixed seed) never seat these four so
     tap_starting(page, "Spywhere · Anna, Ben, Carla, Dirk")
     shown(page, "Totals over the rounds")
-    shown(page, "Chart of the totals over the rounds")
+    shown(page, "Chart: Totals over the rounds")
     standings = scoring.standings(spywhere)
     for name, total in standings["totals"].items():  # the result: place, name, total
         place = standings["places"][name]

@@ -91,7 +91,7 @@ def HistoryView(state: AppState) -> ft.View:
         note(t.plural("{count} game", "{count} games", len(summaries))),
     ]
     for summary in summaries[:shown]:  # built page by page: 10,000 games stay quick
-        details = [when(t, summary), t.plural("{count} round", "{count} rounds", summary.rounds)]
+        details = [when(t, summary), games.view_of(summary.game).counted(t, summary.rounds)]
         if length(t, summary):
             details.append(length(t, summary) or "")
         details.append(outcome(t, summary))
@@ -142,7 +142,7 @@ def restore(state: AppState, summary: Summary) -> None:
 # --- one game's page ---------------------------------------------------------------------------
 
 
-def totals_chart(t: Translator, result: scoring.Replay) -> ft.Control:
+def totals_chart(t: Translator, result: scoring.Replay, title: str) -> ft.Control:
     """Each player's total after every round; Black Spy's end value as a dashed line."""
     names = list(result.table.names)
     series = [
@@ -194,13 +194,13 @@ def totals_chart(t: Translator, result: scoring.Replay) -> ft.Control:
     )
     return ft.Column(
         [
-            ft.Semantics(label=t("Chart of the totals over the rounds"), content=chart),
+            ft.Semantics(label=t("Chart: {title}", title=title), content=chart),
             legend,
         ]
     )
 
 
-def rounds_table(t: Translator, result: scoring.Replay) -> ft.Control:
+def rounds_table(t: Translator, result: scoring.Replay, heading: str) -> ft.Control:
     names = list(result.table.names)
     rows = [
         ft.DataRow(
@@ -216,7 +216,7 @@ def rounds_table(t: Translator, result: scoring.Replay) -> ft.Control:
         controls=[
             ft.DataTable(
                 columns=[
-                    ft.DataColumn(label=ft.Text(t("Round"))),
+                    ft.DataColumn(label=ft.Text(heading)),
                     *[ft.DataColumn(label=ft.Text(n), numeric=True) for n in names],
                 ],
                 rows=rows,
@@ -292,7 +292,8 @@ def GamePageView(state: AppState, game_id: str) -> ft.View:
             data = backup.csv_of_game(stored).encode()
             await ft.FilePicker().save_file(file_name=f"{stem}.csv", src_bytes=data)
 
-    facts = [when(t, summary), t.plural("{count} round", "{count} rounds", summary.rounds)]
+    view = games.view_of(record["game"])
+    facts = [when(t, summary), view.counted(t, summary.rounds)]
     if length(t, summary):
         facts.append(length(t, summary) or "")
     facts.append(outcome(t, summary))
@@ -321,9 +322,9 @@ def GamePageView(state: AppState, game_id: str) -> ft.View:
         )
     if result.round_totals:
         controls += [
-            heading(t("Totals over the rounds")),
-            totals_chart(t, result),
-            rounds_table(t, result),
+            heading(t(view.chart_title)),
+            totals_chart(t, result, t(view.chart_title)),
+            rounds_table(t, result, t(view.round_word)),
         ]
     controls += [
         heading(t("Notes")),

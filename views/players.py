@@ -100,13 +100,18 @@ def figures(t: Translator, stats: PlayerGameStats) -> list[ft.Control]:
     """One game's figures for one player, each labelled for screen readers and tests."""
     view = games.view_of(stats.game)
     best = t("lowest") if view.rules.lower_is_better else t("highest")
+    average, best_is, worst = (
+        (t("Average"), t("Best ({which} is best)", which=best), t("Worst"))
+        if view.totals_are_scores
+        else (t("Average place"), t("Best place"), t("Worst place"))  # SPY: places, no points
+    )
     lines = [
         (t("Games"), str(stats.games)),
         (t("Wins"), str(stats.wins)),
         (t("Win rate"), percent(t, stats.win_rate)),
-        (t("Average"), t.number(round(float(stats.average or 0), 1))),
-        (t("Best ({which} is best)", which=best), t.number(stats.best or 0)),
-        (t("Worst"), t.number(stats.worst or 0)),
+        (average, t.number(round(float(stats.average or 0), 1))),
+        (best_is, t.number(stats.best or 0)),
+        (worst, t.number(stats.worst or 0)),
         *[(t(view.facts[fact]), str(value)) for fact, value in sorted(stats.facts.items())],
     ]
     return [

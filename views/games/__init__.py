@@ -28,6 +28,8 @@ from ..i18n import Translator
 from ..state import VIEWER, AppState
 
 ROUND = N_("round {number}")
+TOTALS_CHART = N_("Totals over the rounds")
+ROUND_WORD = N_("Round")
 
 
 @dataclass(frozen=True)
@@ -119,6 +121,11 @@ def no_options(t: Translator, seats: tuple[str, ...], options: Record) -> str:
     return ""
 
 
+def rounds_counted(t: Translator, count: int) -> str:
+    """ "5 rounds": a game's rounds counted, as most games call them."""
+    return t.plural("{count} round", "{count} rounds", count)
+
+
 @dataclass(frozen=True)
 class GameView:
     rules: scoring.AnyRules
@@ -132,6 +139,9 @@ class GameView:
     totals_are_scores: bool = True  # a watching phone's scoreboard shows them (SPY: places)
     made_of: MadeOf = nothing_said
     options_said: OptionsSaid = no_options
+    counted: Callable[[Translator, int], str] = rounds_counted  # "5 rounds", "5 events"
+    chart_title: Term = TOTALS_CHART  # the history's chart of the game
+    round_word: Term = ROUND_WORD  # a round, heading a column of them
 
     @property
     def id(self) -> str:

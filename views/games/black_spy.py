@@ -1118,6 +1118,9 @@ VIEW = GameView(
     round_name=N_("deal {number}"),
     made_of=made_of,
     options_said=options_said,
+    counted=lambda t, count: t.plural("{count} deal", "{count} deals", count),
+    chart_title=N_("Totals over the deals"),
+    round_word=N_("Deal"),
 )
 
 

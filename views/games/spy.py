@@ -335,4 +335,7 @@ VIEW = GameView(
     totals_are_scores=False,  # places in the order players fell: the bases show who is in
     facts={"survived": N_("Times survived"), "bombs_set_off": N_("Bombs set off")},
     made_of=made_of,
+    counted=lambda t, count: t.plural("{count} event", "{count} events", count),
+    chart_title=N_("Places over the events"),
+    round_word=N_("Event"),
 )
