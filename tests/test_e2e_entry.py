@@ -233,8 +233,8 @@ def test_a_tap_on_the_next_spy_while_the_last_event_is_saved_is_not_lost(table: 
 
 def test_a_logged_spy_event_is_corrected_in_the_shared_entry(table: Seat) -> None:
     """A logged event opens its correction where the next event's panel was: a correction that
-    breaks a later event is refused in the entry, Discard leaves it, Delete event deletes, and
-    the panel for the next event (with undo in the bar) is back."""
+    breaks a later event is refused in the entry, Discard leaves it, Delete event deletes (the
+    note saying so has Undo), and the panel for the next event is back."""
     events = [
         {"event": "bomb-lit", "by": "Anna", "base": "Ben"},
         {"event": "target", "by": "Carla", "base": "Ben"},
@@ -253,8 +253,10 @@ def test_a_logged_spy_event_is_corrected_in_the_shared_entry(table: Seat) -> Non
     tap(page, "Delete event")
     page.get_by_role("button", name=re.compile(r"^3 Carla ")).wait_for(state="detached")
     shown(page, "What happened?")
-    tap(page, "Undo: delete event 3")
+    tap(page, "Undo")  # on the note that says it was deleted: the same undo as the bar's
     page.get_by_role("button", name=re.compile(r"^3 Carla ")).first.wait_for(state="attached")
+    see(page, "Undone: delete event 3")
+    page.get_by_role("button", name="Redo: delete event 3").wait_for(state="attached")
 
 
 def test_an_untouched_entry_shows_no_error_and_a_save_attempt_names_each_problem(
