@@ -35,26 +35,29 @@ def game_bar(at: AtTable, title: str, entering: bool) -> ft.AppBar:
     actions: list[ft.Control] = []
     undo_step, redo_step = (None, None) if entering or at.read_only else state.steps(game_id)
 
-    def swap(backwards: bool) -> None:
-        step = state.undo(game_id) if backwards else state.redo(game_id)
-        if step is None:
-            state.say(t("This game was changed on another device since: nothing to undo here."))
-        elif backwards:
-            state.say(t("Undone: {what}", what=change_name(at, step)))
-        else:
-            state.say(t("Redone: {what}", what=change_name(at, step)))
-
     if undo_step is not None:
         label = t("Undo: {what}", what=change_name(at, undo_step))
-        actions.append(icon_button(ft.Icons.UNDO, label, lambda: swap(True)))
+        actions.append(icon_button(ft.Icons.UNDO, label, lambda: swap(at, True)))
     if redo_step is not None:
         label = t("Redo: {what}", what=change_name(at, redo_step))
-        actions.append(icon_button(ft.Icons.REDO, label, lambda: swap(False)))
+        actions.append(icon_button(ft.Icons.REDO, label, lambda: swap(at, False)))
     if state.role != HOST:  # a guest's screen is this game only: nowhere to go back to
         return guest_bar(state, title, actions)
     if state.sharing is not None:
         actions.append(share_button(state))
     return back_bar(title, lambda: state.go("/"), t, actions=actions)
+
+
+def swap(at: AtTable, backwards: bool) -> None:
+    """Undo (`backwards`) or redo this device's last change of the game, and say what it did."""
+    state, t = at.app, at.t
+    step = state.undo(at.game_id) if backwards else state.redo(at.game_id)
+    if step is None:
+        state.say(t("This game was changed on another device since: nothing to undo here."))
+    elif backwards:
+        state.say(t("Undone: {what}", what=change_name(at, step)))
+    else:
+        state.say(t("Redone: {what}", what=change_name(at, step)))
 
 
 def share_button(state: AppState) -> ft.Control:

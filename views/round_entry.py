@@ -44,7 +44,7 @@ from .entry import (
     use_kept,
     use_refusal,
 )
-from .frame import entry_exits
+from .frame import entry_exits, swap
 from .games import AtTable
 from .hooks import NO_ROUND, use_latest, use_made, use_value
 from .i18n import Translator
@@ -650,7 +650,8 @@ def exit_buttons(shown: Shown[Q, C], report: Report, deletes: bool = True) -> li
 
     def delete() -> None:
         if delete_checked(at, partial(at.app.delete_round, at.game_id, shown.editing), report):
-            at.app.say(t(of.deleted, number=shown.editing + 1))
+            # Undo on the note is the game bar's undo (of this device's last change).
+            at.app.say_undoable(t(of.deleted, number=shown.editing + 1), lambda: swap(at, True))
             shown.saved()
 
     buttons: list[ft.Control] = [
