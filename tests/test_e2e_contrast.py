@@ -1,0 +1,68 @@
+"""Disabled is not unreadable: a chip that cannot be tapped (the counts of a pile filled in
+automatically, which still say what the pile holds) is drawn at WCAG AA contrast, measured
+from the colours Chromium renders, in the dark and the light theme (issue 27)."""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+
+import pytest
+from PIL import Image
+from playwright.sync_api import Page
+from test_contrast import contrast
+from ui import OnPhone, choose_form, seat_table
+
+from storage import Store
+from tools.browser import settled, tap
+
+pytestmark = pytest.mark.e2e
+
+AA_TEXT = 4.5
+
+
+def rendered_contrast(page: Page, name: str) -> float:
+    """The contrast of a chip's label on its own background, as drawn: the background is the
+    colour most of the chip's inside has, the label the pixel that differs from it most."""
+    chip = page.get_by_role("checkbox", name=name, exact=True).first
+    box = chip.bounding_box()
+    assert box is not None
+    inside = {  # the middle of the chip, clear of its border
+        "x": box["x"] + box["width"] * 0.25,
+        "y": box["y"] + box["height"] * 0.25,
+        "width": box["width"] * 0.5,
+        "height": box["height"] * 0.5,
+    }
+    pixels = Image.open(io.BytesIO(page.screenshot(clip=inside))).convert("RGB")
+    colours = pixels.getcolors(pixels.width * pixels.height) or []
+    background = max(colours)[1]
+    hex_of = "#{:02X}{:02X}{:02X}".format
+    return max(contrast(hex_of(*background), hex_of(*colour)) for _, colour in colours)
+
+
+def test_disabled_chips_are_readable_in_both_themes(on_phone: OnPhone, tmp_path: Path) -> None:
+    folder = tmp_path / "data"
+    seat_table(folder, "black-spy", ["Anna", "Ben", "Carla", "Dirk"])
+    store = Store.open(folder)
+    try:
+        store.set_setting("theme", "dark")
+    finally:
+        store.close()
+    _, page = on_phone(folder)
+    tap(page, "Enter deal 1")
+    choose_form(page, "Cards")
+    tap(page, "Fill Anna automatically")  # her counts: what the others leave, not tappable
+    for theme in ("dark", "light"):
+        if theme == "light":
+            tap(page, "Back")
+            tap(page, "Back")
+            tap(page, "Settings")
+            choose_form(page, "Light")
+            tap(page, "Back")
+            tap(page, "Black Spy · Anna, Ben, Carla, Dirk")
+            tap(page, "Enter deal 1")  # the entry as it was left: Anna filled in
+        settled(page)  # the chips drawn as they stay, not on their way there
+        chosen = rendered_contrast(page, "Anna: black Spies: 0")
+        other = rendered_contrast(page, "Anna: black Spies: 3")
+        assert chosen >= AA_TEXT, f"{theme}: the chosen count, disabled: {chosen:.2f}"
+        assert other >= AA_TEXT, f"{theme}: a count not chosen, disabled: {other:.2f}"
