@@ -11,7 +11,7 @@ import pytest
 from PIL import Image
 from playwright.sync_api import Page
 from test_contrast import contrast
-from ui import OnPhone, choose_form, seat_table
+from ui import OnPhone, choose_form, seat_table, tap_starting
 
 from storage import Store
 from tools.browser import settled, tap
@@ -54,13 +54,11 @@ def test_disabled_chips_are_readable_in_both_themes(on_phone: OnPhone, tmp_path:
     tap(page, "Fill Anna automatically")  # her counts: what the others leave, not tappable
     for theme in ("dark", "light"):
         if theme == "light":
-            tap(page, "Back")
-            tap(page, "Back")
+            tap(page, "Back")  # home, the deal kept as a draft
             tap(page, "Settings")
             choose_form(page, "Light")
             tap(page, "Back")
-            tap(page, "Black Spy · Anna, Ben, Carla, Dirk")
-            tap(page, "Enter deal 1")  # the entry as it was left: Anna filled in
+            tap_starting(page, "Black Spy · Anna, Ben, Carla, Dirk")  # the entry as it was left
         settled(page)  # the chips drawn as they stay, not on their way there
         chosen = rendered_contrast(page, "Anna: black Spies: 0")
         other = rendered_contrast(page, "Anna: black Spies: 3")

@@ -89,7 +89,7 @@ def show_note(
     )
 
 
-def chip(label: ft.Control, selected: bool = False, **options: Unpack[ChipOptions]) -> ft.Chip:
+def chip(label: ft.Control, selected: bool = False, **options: Unpack[ChipOptions]) -> ft.Control:
     """A chip a finger can hit on every platform, whose selected state stands out from any
     panel it sits on (drawn in the primary colour, not the panels' secondary container).
 
@@ -97,6 +97,8 @@ def chip(label: ft.Control, selected: bool = False, **options: Unpack[ChipOption
     server flips it too, see `drawn_as`). One of several (a player, a count, a mission) takes
     `on_click`: a tap on the chosen one changes nothing, and an `on_select` chip would be drawn
     unchosen while the entry keeps it, the server having no change to draw."""
+    if options.get("disabled"):
+        return disabled_chip(label, selected, **options)
     return ft.Chip(
         label=label,
         selected=selected,
@@ -107,6 +109,40 @@ def chip(label: ft.Control, selected: bool = False, **options: Unpack[ChipOption
         label_text_style=ft.TextStyle(color=ft.Colors.ON_PRIMARY) if selected else None,
         **options,
     )
+
+
+def disabled_chip(label: ft.Control, selected: bool, **options: Unpack[ChipOptions]) -> ft.Control:
+    """A chip that cannot be tapped, still readable: what it shows may be what the round
+    holds (a pile filled in automatically). Flutter paints a disabled chip's label at 38 %
+    opacity, 2:1 on a dark panel, whatever its colour; so the chip's own label is drawn
+    transparent (its size and accessible name stay: a disabled checkbox to screen readers)
+    and the text is drawn over it at full strength, in colours the theme pairs at AA
+    (views/theme.py): the chosen one on the secondary container, the others on the panel."""
+    if not isinstance(label, ft.Text) or label.value is None:
+        return ft.Chip(label=label, selected=selected, padding=CHIP_PADDING, **options)
+    colour = ft.Colors.ON_SECONDARY_CONTAINER if selected else ft.Colors.ON_SURFACE_VARIANT
+    fill = ft.Colors.SECONDARY_CONTAINER if selected else ft.Colors.TRANSPARENT
+
+    def text(color: str) -> ft.Text:
+        return ft.Text(label.value, color=color, size=label.size, weight=label.weight)
+
+    hidden = text(ft.Colors.TRANSPARENT)
+    hidden.semantics_label = label.semantics_label or label.value
+    chip = ft.Chip(
+        label=hidden,
+        selected=selected,
+        padding=CHIP_PADDING,
+        visual_density=ft.VisualDensity.STANDARD,
+        color={ft.ControlState.DEFAULT: fill},
+        border_side=ft.BorderSide(
+            1, ft.Colors.TRANSPARENT
+        ),  # no edge: nothing to tap (the size kept)
+        **options,
+    )
+    chip.show_checkmark = False  # the fill says it is the chosen one
+    shown = ft.Semantics(content=text(colour), exclude_semantics=True)  # said by the chip
+    over = ft.Container(shown, left=0, top=0, right=0, bottom=0, alignment=ft.Alignment.CENTER)
+    return ft.Stack([chip, over])
 
 
 def toggle_chip(
