@@ -90,6 +90,7 @@ def main() -> int:
         for language in ("en", "de"):
             take_conflict(browser, Path(folder) / f"conflict-{language}", language)
             take_result(browser, Path(folder) / f"result-{language}", language)
+        take_table_result(browser, Path(folder) / "table-result")
     print(f"screenshots written to {OUT}/")
     return 0
 
@@ -335,6 +336,35 @@ def take_result(browser, folder: Path, language: str) -> None:  # type: ignore[n
         shot(page, OUT / f"21-result-{language}.png")
         page.context.close()
     finally:
+        server.stop()
+
+
+def take_table_result(browser, folder: Path) -> None:  # type: ignore[no-untyped-def]
+    """A shared table's last deal: the result on the host and a guest's phone, the picture a
+    guest shares, and the next game after Play again."""
+    record = json.loads((SCENARIOS / "black-spy-basic.json").read_text())
+    names = [p["name"] for p in record["players"]]
+    seat_table(folder, "black-spy", names, options=record["options"], rounds=record["rounds"])
+    server = AppServer(folder, args=["--share"]).start()
+    contexts = []
+    try:
+        host = open_app(browser, server.url)
+        guest = open_app(browser, server.printed("Guests open:"))
+        contexts += [host.context, guest.context]
+        see(guest, "Scoresheet")
+        enter_deal(host, len(record["rounds"]) + 1, names, ENDING, device="Host")
+        see(guest, "Share as picture")
+        shot(host, OUT / "23-result-host.png")
+        shot(guest, OUT / "24-result-guest.png")
+        with guest.expect_download() as caught:
+            tap(guest, "Share as picture")
+        caught.value.save_as(OUT / "25-result-picture.png")
+        tap(host, "Play again")
+        see(host, "Enter deal 1")
+        shot(host, OUT / "26-next-game.png")
+    finally:
+        for context in contexts:
+            context.close()
         server.stop()
 
 

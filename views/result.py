@@ -241,3 +241,4 @@ def play_again(state: AppState, game_id: str) -> None:
     new_id = state.attempt(lambda: state.play_again(game_id))
     if new_id is not None:
         state.go(f"/game/{new_id}")
+        state.say(state.t("Next game: the same players; the one on the left begins."))
