@@ -16,6 +16,7 @@ from ui import (
     EN,
     Seat,
     chip,
+    choose_form,
     enter_deal_quickly,
     enter_kompromat_outcomes,
     enter_spywhere_counts,
@@ -234,3 +235,23 @@ def test_with_six_players_the_pad_stays_in_reach_and_shows_where_it_types(table:
         row = f"{following}'s own cards: nothing yet"
         page.get_by_role("button", name=row, exact=True).wait_for()
         scrolled_into_view(page, row, bottom=pad_top)
+
+
+def test_a_kompromat_mission_records_everything_above_its_card(table: Seat) -> None:
+    """Quick entry of a mission: a perfect 21's token back and the "!" marks lie above the list
+    of mission cards, so that the card, tapped last, opens the next mission with nothing of
+    this one skipped below it."""
+    _, page = table("kompromat", ["Anna", "Ben"])
+    tap_starting(page, "Enter round 1 of 6")
+    choose_form(page, "Quick")
+    chip(page, "Anna: 21")
+    card = page.get_by_role("checkbox", name="Mission card: Target (5 VP)").first
+    back = page.get_by_role("checkbox", name="Perfect 21: Anna returns a token").first
+    alarm = page.get_by_role("button", name="!", exact=True).first
+    for above in (back, alarm):
+        above.wait_for(state="attached", timeout=15_000)
+        top, card_top = above.bounding_box(), card.bounding_box()
+        assert top and card_top and top["y"] < card_top["y"]
+    tap(page, "!")  # (Anna holds no token yet to give back; her 21 won the mission)
+    tap(page, "Mission card: Target (5 VP)", role="checkbox")  # last: on to mission 2
+    page.get_by_role("checkbox", name="Mission 2", checked=True).wait_for(timeout=15_000)
