@@ -323,11 +323,14 @@ def mission_fields(entering: Entering[RoundDraft]) -> Drawn:
         for control in after_reveal(t, player, mission, preview, change_in("effects"))
     ]
     if draft.quick:
-        # Who won first, the long list of cards below it: a plain mission's two taps are in
-        # sight without scrolling, mission after mission.
+        # Everything a mission can record above the long list of cards, the card last: who
+        # went above 21, hit 21 (and gives a token back) or played nothing, who won, the "!"
+        # marks, the items used. A plain mission's two taps (who won, the card) are in sight
+        # without scrolling, and the card, tapped last, opens the next mission with nothing
+        # of this one left below it.
         controls.append(outcome_marks(t, names, mission.outcome, change_in("outcome")))
-        controls.append(winner_buttons(t, names, mission.outcome, decide))
-        controls += [card_picker, alarm, *revealed]
+        controls += [*revealed, winner_buttons(t, names, mission.outcome, decide), alarm]
+        controls.append(card_picker)
     else:
         # As the table reads a mission: the cards, the "!" marks, what the reveal allows, and
         # the card last, which takes the entry on to the next mission (no tap to move on).
