@@ -68,7 +68,8 @@ def places(at: AtTable) -> ft.Control:
 def place_row(
     t: Translator, place: int, name: str, score: str | None, made: str | None
 ) -> ft.Control:
-    """ "1.  Greta   120" with what made it under the name; spoken as one line."""
+    """A player's line, "1.  Greta   120", with what made it under the name; spoken as one
+    label."""
     said = t("{place}. {name}", place=place, name=name)
     if score is not None:
         said = t("{place}. {name}: {score}", place=place, name=name, score=score)
@@ -122,7 +123,7 @@ def actions(at: AtTable, picture: ft.Screenshot) -> ft.Control:
             t("Share as picture"),
             icon=ft.Icons.IMAGE,
             height=48,
-            on_click=picture_sharer(state, picture, picture_name(at.record), text),
+            on_click=picture_sharer(picture, picture_name(at.record), text),
         ),
     ]
     if state.role != HOST:
@@ -155,8 +156,8 @@ def actions(at: AtTable, picture: ft.Screenshot) -> ft.Control:
 
 
 def result_text(t: Translator, record: scoring.GameRecord, result: scoring.Replay) -> str:
-    """The result as a message to send: "Black Spy, 14 Nov: Greta 120, Ben 165, …" (winner
-    first; SPY, which has no scores: "1. Greta, 2. Ben, …")."""
+    """The result as a message to send: "Black Spy, 14 Nov 2026: Greta 120, Ben 165, …"
+    (winner first; SPY, which has no scores: "1. Greta, 2. Ben, …")."""
     title = view_of(str(record["game"])).title
     when = started_on(t, record)
     if view_of(str(record["game"])).totals_are_scores:
@@ -167,7 +168,7 @@ def result_text(t: Translator, record: scoring.GameRecord, result: scoring.Repla
 
 
 def started_on(t: Translator, record: scoring.GameRecord) -> str:
-    """The day the game began ("14 Nov"), or "" when that is not known."""
+    """The day the game began ("14 Nov 2026"), or "" when that is not known."""
     started = str(record.get("meta", {}).get("started") or "")
     try:
         return format_date(dt.datetime.fromisoformat(started), "d MMM yyyy", locale=t.language)
@@ -176,7 +177,7 @@ def started_on(t: Translator, record: scoring.GameRecord) -> str:
 
 
 def game_and_day(t: Translator, record: scoring.GameRecord) -> str:
-    """ "Black Spy · 14 Nov 2026 · Debrief": what the picture of a result says it is."""
+    """What the picture of a result says it is: "Black Spy · 14 Nov 2026 · Debrief"."""
     parts = [view_of(str(record["game"])).title, started_on(t, record), "Debrief"]
     return " · ".join(part for part in parts if part)
 
@@ -194,9 +195,7 @@ def picture_name(record: scoring.GameRecord) -> str:
 STILL = ft.Duration(milliseconds=600)
 
 
-def picture_sharer(
-    state: AppState, picture: ft.Screenshot, name: str, text: str
-) -> Callable[[], Awaitable[None]]:
+def picture_sharer(picture: ft.Screenshot, name: str, text: str) -> Callable[[], Awaitable[None]]:
     """The result card as a PNG: sent with the phone's share sheet in the app on a phone;
     elsewhere (a desktop; any browser, where sharing a file needs HTTPS, which a table on the
     local network is not) saved as a file: a download in a browser."""

@@ -111,6 +111,9 @@ def chip(label: ft.Control, selected: bool = False, **options: Unpack[ChipOption
     )
 
 
+NO_EDGE = ft.BorderSide(1, ft.Colors.TRANSPARENT)  # nothing to tap; as wide as a chip's edge
+
+
 def disabled_chip(label: ft.Control, selected: bool, **options: Unpack[ChipOptions]) -> ft.Control:
     """A chip that cannot be tapped, still readable: what it shows may be what the round
     holds (a pile filled in automatically). Flutter paints a disabled chip's label at 38 %
@@ -134,9 +137,7 @@ def disabled_chip(label: ft.Control, selected: bool, **options: Unpack[ChipOptio
         padding=CHIP_PADDING,
         visual_density=ft.VisualDensity.STANDARD,
         color={ft.ControlState.DEFAULT: fill},
-        border_side=ft.BorderSide(
-            1, ft.Colors.TRANSPARENT
-        ),  # no edge: nothing to tap (the size kept)
+        border_side=NO_EDGE,
         **options,
     )
     chip.show_checkmark = False  # the fill says it is the chosen one
