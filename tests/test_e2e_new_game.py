@@ -40,3 +40,14 @@ def test_a_recent_table_is_at_its_next_deal_in_three_taps(
     see(page, "Deal 1: Ben deals 15 cards each")
     tap(page, "Enter deal 1")  # 3
     see(page, "Save deal")
+    # Tapped again while that game waits at the table: it opens, no second game is made.
+    tap(page, "Discard")
+    tap(page, "Back")
+    tap(page, "New game")
+    tap_starting(page, "Anna, Ben, Carla, Dirk Black Spy · The Mole")
+    see(page, "Deal 1: Ben deals 15 cards each")  # the same game, not one dealt by Carla
+    tap(page, "Back")
+    in_progress = page.get_by_role(
+        "button", name=re.compile(r"^Black Spy · Anna, Ben, Carla, Dirk")
+    )
+    assert in_progress.count() == 1
