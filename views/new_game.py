@@ -9,6 +9,7 @@ import flet as ft
 
 import scoring
 from scoring.table import folded_name
+from storage.store import GameAt
 
 from . import games
 from .hooks import memo, use_messages, use_value
@@ -183,14 +184,19 @@ def recent_tables(state: AppState, views: dict[str, games.GameView]) -> list[ft.
                     title=ft.Text(", ".join(names)),
                     subtitle=ft.Text(f"{view.title} · {said}" if said else view.title),
                     trailing=ft.Icon(ft.Icons.PLAY_ARROW),
-                    on_click=again(state, str(record["meta"]["id"])),
+                    on_click=again(state, game),
                 )
             )
         )
     return controls
 
 
-def again(state: AppState, game_id: str) -> Callable[[], None]:
+def again(state: AppState, game: GameAt) -> Callable[[], None]:
+    """The table's next game: the one waiting at the table if it is not over (Play again
+    made it, say), else a new one."""
+    game_id = str(game.record["meta"]["id"])
+    if not game.result.finished and state.is_active(game_id):
+        return lambda: state.go(f"/game/{game_id}")
     return lambda: play_again(state, game_id)
 
 
