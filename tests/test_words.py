@@ -3,11 +3,16 @@
 
 from __future__ import annotations
 
-import pytest
+import json
 
+import pytest
+from builders import SCENARIOS
+
+import scoring
 from scoring.spywhere import ScoreParts
 from views.games.spywhere import how_scored
 from views.i18n import translator
+from views.result import headline, result_text
 
 
 @pytest.mark.parametrize(
@@ -38,3 +43,30 @@ def test_a_spywhere_score_counts_its_cards_in_the_right_number(
     language: str, parts: ScoreParts, said: str
 ) -> None:
     assert how_scored(translator(language), parts) == said
+
+
+@pytest.mark.parametrize(
+    ("language", "winners", "said"),
+    [
+        ("en", ["Carla"], "Game over: Carla won!"),
+        ("en", ["Carla", "Dirk"], "Game over: Carla & Dirk won!"),
+        ("de", ["Carla"], "Spielende: Carla gewinnt!"),
+        ("de", ["Carla", "Dirk"], "Spielende: Carla & Dirk gewinnen!"),
+        ("de", [], "Spielende: Unentschieden."),
+    ],
+)
+def test_the_winners_are_named_in_the_right_number(
+    language: str, winners: list[str], said: str
+) -> None:
+    assert headline(translator(language), winners) == said
+
+
+def test_a_shared_result_says_who_won_why_and_the_places() -> None:
+    record = json.loads((SCENARIOS / "kompromat-short-final-round-cards.json").read_text())
+    record["meta"] = {"id": "k", "started": "2026-11-01T20:00:00+01:00", "ended": None}
+    result = scoring.replay(record)
+    text = result_text(translator("en"), scoring.game_record(record), result)
+    assert text == (
+        "Kompromat, 1 Nov 2026: Game over: Ben won! Anna reached 9 tokens and lost at once. "
+        "1. Ben 1, 2. Anna 22"
+    )
