@@ -70,8 +70,10 @@ def test_spy_full_game(page: Page) -> None:
     played = scoring.replay({**record, "rounds": events})
     ranking = ", ".join(f"{played.places[n]}. {n}" for n in played.ranking)  # places: no scores
     see(page, "Copied: SPY, ")
-    see(page, f": {ranking}")
-    assert page.evaluate("navigator.clipboard.readText()").endswith(f": {ranking}")
+    see(page, f"{winner_line(final)} {ranking}")  # who won, then the places
+    assert page.evaluate("navigator.clipboard.readText()").endswith(
+        f"{winner_line(final)} {ranking}"
+    )
 
 
 def test_spywhere_full_game(page: Page) -> None:
