@@ -18,21 +18,21 @@ from .state import HOST, AppState
 from .widgets import note
 
 
-def game_over_panel(at: AtTable, explanation: list[ft.Control] | None = None) -> ft.Control:
+def game_over_panel(at: AtTable) -> ft.Control:
     """The result of a finished game (nothing while it goes on): the winners, the places,
-    what made each score, the game's length, a game's own `explanation` (a tie-break, a loss
-    by tokens) and the actions."""
+    what made each score, why where the scores do not say it (a loss by tokens), the game's
+    length, and the actions."""
     t, result = at.t, at.result
     if not result.finished:
         return ft.Container()
-    if result.winners:
-        headline = t("Game over: {names} won!", names=" & ".join(result.winners))
-    else:
-        headline = t("Game over: a draw.")
     card: list[ft.Control] = [
-        ft.Text(headline, theme_style=ft.TextThemeStyle.TITLE_LARGE, weight=ft.FontWeight.BOLD),
+        ft.Text(
+            headline(t, result.winners),
+            theme_style=ft.TextThemeStyle.TITLE_LARGE,
+            weight=ft.FontWeight.BOLD,
+        ),
         places(at),
-        *(explanation or []),
+        *[ft.Text(line) for line in view_of(at.record["game"]).explained(t, result)],
     ]
     length = game_length(at)
     if length is not None:
@@ -50,6 +50,14 @@ def game_over_panel(at: AtTable, explanation: list[ft.Control] | None = None) ->
         border_radius=12,
         clip_behavior=ft.ClipBehavior.ANTI_ALIAS,  # the picture's corners inside the box's
     )
+
+
+def headline(t: Translator, winners: list[str]) -> str:
+    """ "Game over: Carla won!", the verb in the winners' number ("Carla & Dirk gewinnen")."""
+    if not winners:
+        return t("Game over: a draw.")
+    names = " & ".join(winners)
+    return t.plural("Game over: {names} won!", "Game over: {names} won!", len(winners), names=names)
 
 
 def places(at: AtTable) -> ft.Control:
@@ -156,15 +164,18 @@ def actions(at: AtTable, picture: ft.Screenshot) -> ft.Control:
 
 
 def result_text(t: Translator, record: scoring.GameRecord, result: scoring.Replay) -> str:
-    """The result as a message to send: "Black Spy, 14 Nov 2026: Greta 120, Ben 165, …"
-    (winner first; SPY, which has no scores: "1. Greta, 2. Ben, …")."""
-    title = view_of(str(record["game"])).title
+    """The result as a message to send: the game and day, who won (and why, where the scores
+    do not say it), and the places with the scores: "Black Spy, 14 Nov 2026: Game over: Greta
+    won! 1. Greta 23, 2. Ben 63, …" (SPY, which has no scores: "1. Greta, 2. Ben, …")."""
+    view = view_of(str(record["game"]))
     when = started_on(t, record)
-    if view_of(str(record["game"])).totals_are_scores:
-        scores = ", ".join(f"{name} {t.number(result.totals[name])}" for name in result.ranking)
-    else:
-        scores = ", ".join(f"{result.places[name]}. {name}" for name in result.ranking)
-    return f"{title}, {when}: {scores}" if when else f"{title}: {scores}"
+    said = " ".join([headline(t, result.winners), *view.explained(t, result)])
+    places = ", ".join(
+        f"{result.places[name]}. {name}"
+        + (f" {t.number(result.totals[name])}" if view.totals_are_scores else "")
+        for name in result.ranking
+    )
+    return f"{view.title}, {when}: {said} {places}" if when else f"{view.title}: {said} {places}"
 
 
 def started_on(t: Translator, record: scoring.GameRecord) -> str:

@@ -112,6 +112,11 @@ def nothing_said(t: Translator, result: scoring.Replay) -> dict[str, str]:
     return {}
 
 
+def nothing_explained(t: Translator, result: scoring.Replay) -> list[str]:
+    """A game whose scores say who won."""
+    return []
+
+
 # A game's options in a few words, for a table played lately: "The Mole + Going Back".
 OptionsSaid = Callable[[Translator, tuple[str, ...], Record], str]
 
@@ -138,6 +143,8 @@ class GameView:
     round_name: Term = ROUND  # a round as the game calls it
     totals_are_scores: bool = True  # a watching phone's scoreboard shows them (SPY: places)
     made_of: MadeOf = nothing_said
+    # Why the result is what it is, where the scores do not say it (Kompromat's 9 tokens).
+    explained: Callable[[Translator, scoring.Replay], list[str]] = nothing_explained
     options_said: OptionsSaid = no_options
     counted: Callable[[Translator, int], str] = rounds_counted  # "5 rounds", "5 events"
     chart_title: Term = TOTALS_CHART  # the history's chart of the game

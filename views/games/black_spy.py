@@ -931,8 +931,11 @@ def deal_saved_message(t: Translator, result: scoring.Replay, index: int) -> str
                 total=t.number(result.totals[name]),
             )
         )
-    if result.finished:
-        parts.append(t("Game over: {names} won!", names=" & ".join(result.winners)))
+    if result.finished and result.winners:
+        names, count = " & ".join(result.winners), len(result.winners)
+        parts.append(
+            t.plural("Game over: {names} won!", "Game over: {names} won!", count, names=names)
+        )
     return " ".join(parts)
 
 

@@ -83,7 +83,7 @@ def KompromatScreen(at: AtTable, key: str | None = None) -> ft.View:
     if entry.control is not None:
         controls.append(entry.control)
     else:
-        controls.append(game_over_panel(at, final_result(t, at.result, board)))
+        controls.append(game_over_panel(at))
         if board.next_round is not None and not at.read_only:
             number, first = board.next_round
             controls.append(
@@ -161,17 +161,17 @@ def TokensPanel(t: Translator, board: rules.Board) -> ft.Control:
     return ft.Row(cells, vertical_alignment=ft.CrossAxisAlignment.START)
 
 
-def final_result(t: Translator, result: scoring.Replay, board: rules.Board) -> list[ft.Control]:
+def explained(t: Translator, result: scoring.Replay) -> list[str]:
     """Why the result is what it is, where the victory points alone do not say it."""
-    lines: list[ft.Control] = []
+    board = rules.RULES.board(scoring.state_as(result, rules.State))
     losers = board.token_losers
     if len(losers) == 1:
-        lines.append(ft.Text(t("{name} reached 9 tokens and lost at once.", name=losers[0])))
-    elif losers:
-        lines.append(ft.Text(t("Both reached 9 tokens on the same mission: a draw.")))
-    elif result.finished and len({p.victory_points for p in board.players}) == 1:
-        lines.append(ft.Text(t("Equal victory points: more tokens wins; equal tokens: a draw.")))
-    return lines
+        return [t("{name} reached 9 tokens and lost at once.", name=losers[0])]
+    if losers:
+        return [t("Both reached 9 tokens on the same mission: a draw.")]
+    if result.finished and len({p.victory_points for p in board.players}) == 1:
+        return [t("Equal victory points: more tokens wins; equal tokens: a draw.")]
+    return []
 
 
 def made_of(t: Translator, result: scoring.Replay) -> dict[str, str]:
@@ -905,4 +905,5 @@ VIEW = GameView(
     options_of=options_of,
     facts={"token_losses": N_("Lost by 9 tokens"), "perfect": N_("Perfect 21s")},
     made_of=made_of,
+    explained=explained,
 )
