@@ -1067,10 +1067,13 @@ class AppState(Announcing):
 
     @allowed(HOST)
     def finish(self, game_id: str) -> None:
-        """Into the history, if the game is still as this tab drew it."""
+        """Into the history, if the game is still as this tab drew it. A game that is over
+        ended with its last change (its last round), not when Finish was tapped."""
+        over = self._store.game_at(game_id).result.finished
+        ended = self._store.changed_at(game_id) if over else None
         with self._overtaken_check(game_id, kept=False):
             self._store.finish_game(
-                game_id, None, self._seen.get(game_id), self._described("finish")
+                game_id, ended, self._seen.get(game_id), self._described("finish")
             )
         self._set_history(game_id, History())
         self.discard_draft(game_id)
