@@ -21,6 +21,7 @@ from ui import EN, OnPhone, enter_deal, seat_table, shown
 
 import scoring
 from tools.browser import PHONE, AppServer, answered, open_app, received, see, tap
+from views.result import PICTURE_SCALE
 
 pytestmark = pytest.mark.e2e
 BLACK_SPY = json.loads((SCENARIOS / "black-spy-basic.json").read_text())
@@ -132,7 +133,7 @@ def card_pictured(page: Page, winners: list[str]) -> None:
     png = Path(download.path()).read_bytes()
     assert png[:8] == b"\x89PNG\r\n\x1a\n"
     width, height = struct.unpack(">II", png[16:24])  # the IHDR chunk's first fields
-    ratio = page.evaluate("() => window.devicePixelRatio")
+    ratio = PICTURE_SCALE  # pixels a point, whatever the screen
     first = page.get_by_text(re.compile(r"^1\. ")).first.bounding_box()  # the winner's line
     headline = f"Game over: {' & '.join(winners)} won!"
     top = page.get_by_text(headline, exact=True).bounding_box()

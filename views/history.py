@@ -165,7 +165,7 @@ def totals_chart(t: Translator, result: scoring.Replay, title: str) -> ft.Contro
                     fch.LineChartDataPoint(0, end_value),
                     fch.LineChartDataPoint(len(result.round_totals), end_value),
                 ],
-                color=ft.Colors.ERROR,
+                color=ft.Colors.ON_SURFACE_VARIANT,  # grey: not one of the players' colours
                 stroke_width=1,
                 dash_pattern=[6, 4],
             )

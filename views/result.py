@@ -35,7 +35,7 @@ def game_over_panel(at: AtTable) -> ft.Control:
         *[ft.Text(line) for line in view_of(at.record["game"]).explained(t, result)],
     ]
     length = game_length(at)
-    if length is not None:
+    if length:  # (under a minute: a game entered after it was played)
         card.append(note(t("Played in {duration}", duration=t.duration(length))))
     card.append(note(game_and_day(t, at.record)))
     # The card as drawn on this screen is the picture to share (Flutter draws it, with the
@@ -147,7 +147,7 @@ def actions(at: AtTable, picture: ft.Screenshot) -> ft.Control:
     ]
     if state.is_active(game_id):
         buttons.append(
-            ft.FilledButton(
+            ft.OutlinedButton(  # Play again puts it into the history too
                 t("Finish and save to history"),
                 icon=ft.Icons.CHECK,
                 height=48,
@@ -204,6 +204,9 @@ def picture_name(record: scoring.GameRecord) -> str:
 # the picture is (the ripple's) leaves the picture the size of the screen, the card in its
 # corner (flutter/flutter#182476; 3 pictures in 8 here with the ripple, none of 16 after it).
 STILL = ft.Duration(milliseconds=600)
+# Pixels a point: sharp on any phone it is sent to, whatever the sharer's screen (a
+# desktop's has 1). A float: Flet's client refuses an int here.
+PICTURE_SCALE = 3.0
 
 
 def picture_sharer(picture: ft.Screenshot, name: str, text: str) -> Callable[[], Awaitable[None]]:
@@ -213,7 +216,7 @@ def picture_sharer(picture: ft.Screenshot, name: str, text: str) -> Callable[[],
 
     async def share() -> None:
         page = ft.context.page
-        png = await picture.capture(delay=STILL)
+        png = await picture.capture(pixel_ratio=PICTURE_SCALE, delay=STILL)
         if page.platform in (ft.PagePlatform.ANDROID, ft.PagePlatform.IOS) and not page.web:
             shared = ft.ShareFile.from_bytes(png, mime_type="image/png", name=name)
             await ft.Share().share_files([shared], text=text)
@@ -244,6 +247,7 @@ def finish(state: AppState, game_id: str) -> None:
     """Put the game into the history and go home (unless that could not be saved)."""
     if state.tried(lambda: state.finish(game_id)):
         state.go("/")
+        state.say(state.t("Saved to the history."))
 
 
 def play_again(state: AppState, game_id: str) -> None:
