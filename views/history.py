@@ -9,6 +9,7 @@ import flet as ft
 import flet_charts as fch
 
 import scoring
+from scoring.errors import Term
 from storage import backup
 from storage.errors import StorageError
 from storage.summaries import Summary
@@ -200,12 +201,13 @@ def totals_chart(t: Translator, result: scoring.Replay, title: str) -> ft.Contro
     )
 
 
-def rounds_table(t: Translator, result: scoring.Replay, heading: str) -> ft.Control:
+def rounds_table(t: Translator, result: scoring.Replay, round_name: Term) -> ft.Control:
+    """The totals after each round (the chart's numbers), a row a round: "after deal 3"."""
     names = list(result.table.names)
     rows = [
         ft.DataRow(
             cells=[
-                ft.DataCell(ft.Text(str(i + 1))),
+                ft.DataCell(ft.Text(t(round_name, number=i + 1))),
                 *[ft.DataCell(ft.Text(t.number(totals[n]))) for n in names],
             ]
         )
@@ -216,7 +218,7 @@ def rounds_table(t: Translator, result: scoring.Replay, heading: str) -> ft.Cont
         controls=[
             ft.DataTable(
                 columns=[
-                    ft.DataColumn(label=ft.Text(heading)),
+                    ft.DataColumn(label=ft.Text(t("Totals after"))),
                     *[ft.DataColumn(label=ft.Text(n), numeric=True) for n in names],
                 ],
                 rows=rows,
@@ -324,7 +326,7 @@ def GamePageView(state: AppState, game_id: str) -> ft.View:
         controls += [
             heading(t(view.chart_title)),
             totals_chart(t, result, t(view.chart_title)),
-            rounds_table(t, result, t(view.round_word)),
+            rounds_table(t, result, view.round_name),
         ]
     controls += [
         heading(t("Notes")),

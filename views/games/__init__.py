@@ -29,7 +29,6 @@ from ..state import VIEWER, AppState
 
 ROUND = N_("round {number}")
 TOTALS_CHART = N_("Totals over the rounds")
-ROUND_WORD = N_("Round")
 
 
 @dataclass(frozen=True)
@@ -148,7 +147,6 @@ class GameView:
     options_said: OptionsSaid = no_options
     counted: Callable[[Translator, int], str] = rounds_counted  # "5 rounds", "5 events"
     chart_title: Term = TOTALS_CHART  # the history's chart of the game
-    round_word: Term = ROUND_WORD  # a round, heading a column of them
 
     @property
     def id(self) -> str:

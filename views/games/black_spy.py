@@ -1123,7 +1123,6 @@ VIEW = GameView(
     options_said=options_said,
     counted=lambda t, count: t.plural("{count} deal", "{count} deals", count),
     chart_title=N_("Totals over the deals"),
-    round_word=N_("Deal"),
 )
 
 

@@ -337,5 +337,4 @@ VIEW = GameView(
     made_of=made_of,
     counted=lambda t, count: t.plural("{count} event", "{count} events", count),
     chart_title=N_("Places over the events"),
-    round_word=N_("Event"),
 )
