@@ -65,6 +65,7 @@ def test_spy_full_game(page: Page) -> None:
     shown(page, winner_line(final))
     for name in final["eliminated"]:
         shown(page, f"Out · place {final['totals'][name]}", timeout=5_000)
+    shown(page, "Won: the last one in")  # the winner's base, no next target to find
     page.context.grant_permissions(["clipboard-read", "clipboard-write"])
     tap(page, "Share the result")  # a browser has no share sheet here: copied instead
     played = scoring.replay({**record, "rounds": events})
