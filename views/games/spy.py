@@ -80,9 +80,12 @@ def board_of(result: scoring.Replay) -> spy.Board:
 
 def bases(t: Translator, board: spy.Board) -> ft.Control:
     cards: list[ft.Control] = [heading(t("Bases"))]
+    over = sum(base.place is None for base in board.bases) < 2
     for base in board.bases:
         if base.place is not None:
             status = t("Out · place {place}", place=base.place)
+        elif over:
+            status = t("Won: the last one in")
         else:
             status = t("Next target: {target}", target=target_name(t, base.next_target or ""))
         cards.append(
