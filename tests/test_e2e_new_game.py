@@ -51,3 +51,8 @@ def test_a_recent_table_is_at_its_next_deal_in_three_taps(
         "button", name=re.compile(r"^Black Spy · Anna, Ben, Carla, Dirk")
     )
     assert in_progress.count() == 1
+    # Its card says where it is as Black Spy calls it (Playwright joins its lines with spaces).
+    assert (
+        page.get_by_role("button", name=re.compile(r"Anna, Ben, Carla, Dirk\sDeal 1\b")).count()
+        == 1
+    )

@@ -199,7 +199,7 @@ def test_a_stored_spy_game_opens_at_the_event_to_correct(on_phone: OnPhone, tmp_
     folder = tmp_path / "data"
     stored_by_version_2(folder, [stale], [])
     _, page = on_phone(folder)
-    shown(page, "Round 3 needs a correction")
+    shown(page, "Event 3 needs a correction")  # SPY has events
     tap_starting(page, "SPY · Anna, Ben, Carla")
     shown(page, "Correct event 3")
     chip(page, "Who spied?: Ben")
