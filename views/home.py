@@ -7,8 +7,9 @@ import flet as ft
 import scoring
 from storage.summaries import Summary
 
-from .games import view_of
+from .games import GameView, view_of
 from .hooks import memo
+from .i18n import Translator
 from .state import AppState, use_screen
 from .widgets import body, heading, icon_button, info_box, note
 
@@ -85,13 +86,22 @@ def HomeView(state: AppState) -> ft.View:
     )
 
 
+def round_called(t: Translator, game: GameView, index: int) -> str:
+    """Round `index` as the game calls it, at the start of a line: "Deal 5", "Event 2" (a
+    game whose rounds have no numbers, Spywhere's one: "Round 1")."""
+    if "{number}" not in game.round_name:
+        return t("Round {number}", number=index + 1)
+    name = t(game.round_name, number=index + 1)
+    return name[:1].upper() + name[1:]
+
+
 @ft.component
 def GameCard(state: AppState, summary: Summary) -> ft.Control:
     t = state.t
     game = view_of(summary.game)
     fix_round = summary.needs_correction
     if fix_round is not None:
-        status = t("Round {number} needs a correction", number=fix_round + 1)
+        status = t("{round} needs a correction", round=round_called(t, game, fix_round))
     elif summary.finished:
         status = (
             t("Over: {names} won", names=", ".join(summary.winners))
@@ -100,17 +110,16 @@ def GameCard(state: AppState, summary: Summary) -> ft.Control:
         )
     elif summary.leaders:
         status = t(
-            "Round {number} · leading: {names}",
-            number=summary.rounds + 1,
+            "{round} · leading: {names}",
+            round=round_called(t, game, summary.rounds),
             names=", ".join(summary.leaders),
         )
     else:
-        status = t("Round {number}", number=summary.rounds + 1)
+        status = round_called(t, game, summary.rounds)
     kept = state.draft(summary.id)
     if kept is not None:
         index = summary.rounds if kept["round"] is None else scoring.as_int(kept["round"])
-        name = t(game.round_name, number=index + 1)
-        status += " · " + t("{round} kept as a draft", round=name[:1].upper() + name[1:])
+        status += " · " + t("{round} kept as a draft", round=round_called(t, game, index))
     return ft.Card(
         content=ft.ListTile(
             leading=ft.Icon(game.icon),
