@@ -309,7 +309,8 @@ def GamePageView(state: AppState, game_id: str) -> ft.View:
         *correction_banner(t, fix_round),
     ]
     if result.finished and fix_round is None:  # its result, with Play again and Share
-        controls.append(game_over_panel(AtTable(state, game_id, record, result, fix_round)))
+        at = AtTable(state, game_id, record, result, fix_round)
+        controls.append(game_over_panel(at, on_its_page=True))
     else:
         controls.append(
             info_box(

@@ -18,10 +18,10 @@ from .state import HOST, AppState
 from .widgets import note
 
 
-def game_over_panel(at: AtTable) -> ft.Control:
+def game_over_panel(at: AtTable, on_its_page: bool = False) -> ft.Control:
     """The result of a finished game (nothing while it goes on): the winners, the places,
     what made each score, why where the scores do not say it (a loss by tokens), the game's
-    length, and the actions."""
+    length, and the actions. `on_its_page`: on the game's page in the history."""
     t, result = at.t, at.result
     if not result.finished:
         return ft.Container()
@@ -45,7 +45,12 @@ def game_over_panel(at: AtTable) -> ft.Control:
         ft.Container(ft.Column(card, spacing=10), bgcolor=colour, padding=ft.Padding(12, 12, 12, 6))
     )
     return ft.Container(
-        ft.Column([picture, ft.Container(actions(at, picture), padding=ft.Padding(12, 6, 12, 12))]),
+        ft.Column(
+            [
+                picture,
+                ft.Container(actions(at, picture, on_its_page), padding=ft.Padding(12, 6, 12, 12)),
+            ]
+        ),
         bgcolor=colour,
         border_radius=12,
         clip_behavior=ft.ClipBehavior.ANTI_ALIAS,  # the picture's corners inside the box's
@@ -115,7 +120,7 @@ def game_length(at: AtTable) -> int | None:
     return minutes_between(started if isinstance(started, str) else None, ended)
 
 
-def actions(at: AtTable, picture: ft.Screenshot) -> ft.Control:
+def actions(at: AtTable, picture: ft.Screenshot, on_its_page: bool) -> ft.Control:
     """Share (the text, or the result as a picture) for everyone; the host also plays again,
     finishes (into the history) and goes home: a guest's phone shows this game only."""
     state, t, game_id = at.app, at.t, at.game_id
@@ -158,7 +163,7 @@ def actions(at: AtTable, picture: ft.Screenshot) -> ft.Control:
         ft.TextButton(t("Home"), icon=ft.Icons.HOME, height=48, on_click=lambda: state.go("/"))
     )
     column: list[ft.Control] = [ft.Row(buttons, wrap=True, spacing=8, run_spacing=8)]
-    if not state.is_active(game_id):
+    if not state.is_active(game_id) and not on_its_page:  # (its page says so already)
         column.append(note(t("This game is in the history.")))
     return ft.Column(column, spacing=6)
 
