@@ -21,11 +21,12 @@ pytestmark = pytest.mark.e2e
 AA_TEXT = 4.5
 
 
-def rendered_contrast(page: Page, name: str) -> float:
-    """The contrast of a chip's label on its own background, as drawn: the background is the
-    colour most of the chip's inside has, the label the pixel that differs from it most."""
-    chip = page.get_by_role("checkbox", name=name, exact=True).first
-    box = chip.bounding_box()
+def rendered_contrast(page: Page, name: str, role: str = "checkbox") -> float:
+    """The contrast of a control's label on its own background, as drawn: the background is
+    the colour most of the control's inside has, the label the pixel that differs from it
+    most."""
+    control = page.get_by_role(role, name=name, exact=True).first  # type: ignore[arg-type]
+    box = control.bounding_box()
     assert box is not None
     inside = {  # the middle of the chip, clear of its border
         "x": box["x"] + box["width"] * 0.25,
@@ -40,7 +41,7 @@ def rendered_contrast(page: Page, name: str) -> float:
     return max(contrast(hex_of(*background), hex_of(*colour)) for _, colour in colours)
 
 
-def test_disabled_chips_are_readable_in_both_themes(on_phone: OnPhone, tmp_path: Path) -> None:
+def test_disabled_chips_and_buttons_are_readable_in_both_themes(on_phone: OnPhone, tmp_path: Path) -> None:
     folder = tmp_path / "data"
     seat_table(folder, "black-spy", ["Anna", "Ben", "Carla", "Dirk"])
     store = Store.open(folder)
@@ -64,3 +65,18 @@ def test_disabled_chips_are_readable_in_both_themes(on_phone: OnPhone, tmp_path:
         other = rendered_contrast(page, "Anna: black Spies: 3")
         assert chosen >= AA_TEXT, f"{theme}: the chosen count, disabled: {chosen:.2f}"
         assert other >= AA_TEXT, f"{theme}: a count not chosen, disabled: {other:.2f}"
+    # A button that cannot be tapped yet: New game's Start before enough players are seated.
+    tap(page, "Back")
+    tap(page, "New game")
+    tap_starting(page, "Black Spy")
+    for theme in ("light", "dark"):
+        if theme == "dark":
+            tap(page, "Back")
+            tap(page, "Settings")
+            choose_form(page, "Dark")
+            tap(page, "Back")
+            tap(page, "New game")
+            tap_starting(page, "Black Spy")
+        settled(page)
+        start = rendered_contrast(page, "Start Black Spy", role="button")
+        assert start >= AA_TEXT, f"{theme}: a disabled button: {start:.2f}"
