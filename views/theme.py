@@ -117,9 +117,15 @@ def theme(palette: Palette) -> ft.Theme:
     set to standard, a desktop browser's text field sometimes lost the keyboard after Enter
     (1 start in 8; none in 10 without it)."""
     # Buttons are 40 px high in Material 3; 14 px above and below their 20 px of text make 48.
+    # A button that cannot be tapped yet stays readable: Material draws its text at 38 %
+    # (2.3:1); here in colours the theme pairs at AA, on a fill that says it waits.
+    waiting = ft.ControlState.DISABLED
     tall = ft.ButtonStyle(
         padding=ft.Padding.symmetric(horizontal=16, vertical=14),
         visual_density=ft.VisualDensity.STANDARD,
+        color={waiting: ft.Colors.ON_SURFACE_VARIANT},
+        icon_color={waiting: ft.Colors.ON_SURFACE_VARIANT},
+        bgcolor={waiting: ft.Colors.SURFACE_CONTAINER_HIGHEST},
     )
     return ft.Theme(
         color_scheme=ft.ColorScheme(**palette),
