@@ -1,6 +1,7 @@
 """Disabled is not unreadable: a chip that cannot be tapped (the counts of a pile filled in
-automatically, which still say what the pile holds) is drawn at WCAG AA contrast, measured
-from the colours Chromium renders, in the dark and the light theme (issue 27)."""
+automatically, which still say what the pile holds) and a button that cannot be tapped yet
+are drawn at WCAG AA contrast, measured from the colours Chromium renders, in the dark and the
+light theme (issue 27)."""
 
 from __future__ import annotations
 
@@ -41,7 +42,9 @@ def rendered_contrast(page: Page, name: str, role: str = "checkbox") -> float:
     return max(contrast(hex_of(*background), hex_of(*colour)) for _, colour in colours)
 
 
-def test_disabled_chips_and_buttons_are_readable_in_both_themes(on_phone: OnPhone, tmp_path: Path) -> None:
+def test_disabled_chips_and_buttons_are_readable_in_both_themes(
+    on_phone: OnPhone, tmp_path: Path
+) -> None:
     folder = tmp_path / "data"
     seat_table(folder, "black-spy", ["Anna", "Ben", "Carla", "Dirk"])
     store = Store.open(folder)
