@@ -167,7 +167,7 @@ def take_history(page) -> None:  # type: ignore[no-untyped-def]
     shot(page, OUT / "12-history.png")
     chip(page, "Game: Black Spy")
     tap_starting(page, "Black Spy")
-    see(page, "Totals over the rounds")
+    see(page, "Totals over the deals")
     shot(page, OUT / "13-game-page.png")
     tap(page, "Back")
     tap(page, "Back")
