@@ -126,7 +126,7 @@ def no_options(t: Translator, seats: tuple[str, ...], options: Record) -> str:
 
 
 def rounds_counted(t: Translator, count: int) -> str:
-    """ "5 rounds": a game's rounds counted, as most games call them."""
+    """A game's rounds counted, as most games call them: "5 rounds"."""
     return t.plural("{count} round", "{count} rounds", count)
 
 
