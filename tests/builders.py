@@ -49,6 +49,11 @@ def deal(names: list[str], **piles: dict[str, Any]) -> dict[str, Any]:
     return {"cards": {name: piles.get(name, pile()) for name in names}}
 
 
+# A last deal that ends the shared black-spy-basic scenario (to 150): Anna takes the black 1–11
+# and the coloured Spies, Ben the black Spies and goes over 150; Carla, lowest, wins.
+BASIC_ENDING = deal(FOUR, Anna=pile(low=6, high=[8, 9, 10, 11], colored=4), Ben=pile(spies=6))
+
+
 def moon(
     names: list[str], taker: str, colored: dict[str, int] | None = None, choice: str | None = None
 ) -> dict[str, Any]:

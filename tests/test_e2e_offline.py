@@ -15,7 +15,7 @@ import json
 from urllib.parse import urlsplit
 
 import pytest
-from builders import SCENARIOS
+from builders import BASIC_ENDING, SCENARIOS
 from playwright.sync_api import Browser, Request, Response
 from ui import EN, chip, enter_deal, shown, start_game
 
@@ -67,16 +67,7 @@ def test_a_whole_game_asks_no_other_host_and_finds_every_file(
     record = json.loads((SCENARIOS / "black-spy-basic.json").read_text())
     record["options"]["variants"] = ["mole"]
     names = [player["name"] for player in record["players"]]
-    ending = {
-        "cards": {
-            "Anna": {"black_spies": 0, "black_low": 6, "black_high": [8, 9, 10, 11]},
-            "Ben": {"black_spies": 6, "black_low": 0, "black_high": []},
-            "Carla": {"black_spies": 0, "black_low": 0, "black_high": []},
-            "Dirk": {"black_spies": 0, "black_low": 0, "black_high": []},
-        }
-    }
-    for pile in ending["cards"].values():
-        pile["colored_spies"] = 4 if pile["black_low"] else 0
+    ending = BASIC_ENDING
 
     traffic = Traffic()
     context = browser.new_context(viewport={"width": 400, "height": 800})

@@ -12,12 +12,15 @@ import json
 import re
 import sys
 import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
 
-from builders import SCENARIOS  # noqa: E402
+from builders import BASIC_ENDING, SCENARIOS  # noqa: E402
 from damaged import games_in_progress  # noqa: E402
 from ui import (  # noqa: E402
     chip,
@@ -249,6 +252,24 @@ def take_shared(browser, folder: Path) -> None:  # type: ignore[no-untyped-def]
         server.stop()
 
 
+@contextmanager
+def host_and_guest(browser, folder: Path) -> Iterator[tuple[AppServer, Any, Any]]:  # type: ignore[no-untyped-def]
+    """The app shared from `folder`, a host's page and a guest's (each a device of its own),
+    closed and stopped after."""
+    server = AppServer(folder, args=["--share"]).start()
+    contexts = []
+    try:
+        host = open_app(browser, server.url)
+        contexts.append(host.context)
+        guest = open_app(browser, server.printed("Guests open:"))
+        contexts.append(guest.context)
+        yield server, host, guest
+    finally:
+        for context in contexts:
+            context.close()
+        server.stop()
+
+
 def take_conflict(browser, folder: Path, language: str) -> None:  # type: ignore[no-untyped-def]
     """Two scorers, one deal: a host and a phone enter deal 4, the phone saves first; the host
     (in `language`) is asked its name, then sees the phone's deal beside its own; the share
@@ -260,12 +281,7 @@ def take_conflict(browser, folder: Path, language: str) -> None:  # type: ignore
         store.set_setting("language", "de")
         store.close()
     t = Translator(language)
-    server = AppServer(folder, args=["--share"]).start()
-    contexts = []
-    try:
-        host = open_app(browser, server.url)
-        phone = open_app(browser, server.printed("Guests open:"))
-        contexts += [host.context, phone.context]
+    with host_and_guest(browser, folder) as (server, host, phone):
         tap(phone, "Score")
         for digit in server.printed("Scorers' PIN:"):
             tap(phone, digit)
@@ -288,33 +304,13 @@ def take_conflict(browser, folder: Path, language: str) -> None:  # type: ignore
         host.get_by_role("button", name=re.compile("^" + t("Sharing this table"))).first.click()
         see(host, t("Phones connected"))
         shot(host, OUT / f"20-phones-connected-{language}.png")
-    finally:
-        for context in contexts:
-            context.close()
-        server.stop()
-
-
-# A last deal that ends the scenario's game: Ben takes the black Spies and goes over 150.
-ENDING = {
-    "cards": {
-        "Anna": {
-            "black_spies": 0,
-            "black_low": 6,
-            "black_high": [8, 9, 10, 11],
-            "colored_spies": 4,
-        },
-        "Ben": {"black_spies": 6, "black_low": 0, "black_high": [], "colored_spies": 0},
-        "Carla": {"black_spies": 0, "black_low": 0, "black_high": [], "colored_spies": 0},
-        "Dirk": {"black_spies": 0, "black_low": 0, "black_high": [], "colored_spies": 0},
-    }
-}
 
 
 def take_result(browser, folder: Path, language: str) -> None:  # type: ignore[no-untyped-def]
     """A game of Black Spy that took an hour and a quarter: its result, on its page in the
     history (as at the table when it ended, but for Finish)."""
     record = json.loads((SCENARIOS / "black-spy-basic.json").read_text())
-    record["rounds"].append(ENDING)
+    record["rounds"].append(BASIC_ENDING)
     record["meta"] = {
         "id": "result",
         "started": "2026-11-27T20:00:00+01:00",
@@ -345,14 +341,9 @@ def take_table_result(browser, folder: Path) -> None:  # type: ignore[no-untyped
     record = json.loads((SCENARIOS / "black-spy-basic.json").read_text())
     names = [p["name"] for p in record["players"]]
     seat_table(folder, "black-spy", names, options=record["options"], rounds=record["rounds"])
-    server = AppServer(folder, args=["--share"]).start()
-    contexts = []
-    try:
-        host = open_app(browser, server.url)
-        guest = open_app(browser, server.printed("Guests open:"))
-        contexts += [host.context, guest.context]
+    with host_and_guest(browser, folder) as (_, host, guest):
         see(guest, "Scoresheet")
-        enter_deal(host, len(record["rounds"]) + 1, names, ENDING, device="Host")
+        enter_deal(host, len(record["rounds"]) + 1, names, BASIC_ENDING, device="Host")
         see(guest, "Share as picture")
         shot(host, OUT / "23-result-host.png")
         shot(guest, OUT / "24-result-guest.png")
@@ -362,10 +353,6 @@ def take_table_result(browser, folder: Path) -> None:  # type: ignore[no-untyped
         tap(host, "Play again")
         see(host, "Enter deal 1")
         shot(host, OUT / "26-next-game.png")
-    finally:
-        for context in contexts:
-            context.close()
-        server.stop()
 
 
 if __name__ == "__main__":
