@@ -220,9 +220,8 @@ def picture_sharer(picture: ft.Screenshot, name: str, text: str) -> Callable[[],
     local network is not) saved as a file: a download in a browser."""
 
     async def share() -> None:
-        page = ft.context.page
         png = await picture.capture(pixel_ratio=PICTURE_SCALE, delay=STILL)
-        if page.platform in (ft.PagePlatform.ANDROID, ft.PagePlatform.IOS) and not page.web:
+        if in_a_phones_app(ft.context.page):
             shared = ft.ShareFile.from_bytes(png, mime_type="image/png", name=name)
             await ft.Share().share_files([shared], text=text)
             return
@@ -237,15 +236,19 @@ def result_sharer(state: AppState, text: str) -> Callable[[], Awaitable[None]]:
     by platform, not by trying."""
 
     async def share() -> None:
-        page = ft.context.page
-        phone = page.platform in (ft.PagePlatform.ANDROID, ft.PagePlatform.IOS)
-        if phone and not page.web:
+        if in_a_phones_app(ft.context.page):
             await ft.Share().share_text(text)
             return
         await ft.Clipboard().set(text)
         state.say(state.t("Copied: {result}", result=text))
 
     return share
+
+
+def in_a_phones_app(page: ft.Page) -> bool:
+    """Whether the app runs as a phone's own app, which has the system's share sheet (a
+    phone's browser has one only over HTTPS, which a table on the local network is not)."""
+    return page.platform in (ft.PagePlatform.ANDROID, ft.PagePlatform.IOS) and not page.web
 
 
 def finish(state: AppState, game_id: str) -> None:
