@@ -20,7 +20,18 @@ from playwright.sync_api import Browser, Page
 from ui import EN, OnPhone, enter_deal, seat_table, shown
 
 import scoring
-from tools.browser import PHONE, AppServer, answered, open_app, received, see, tap
+from tools.browser import (
+    PHONE,
+    WATCH_SERVER,
+    AppServer,
+    accessible,
+    answered,
+    open_app,
+    received,
+    see,
+    tap,
+)
+from tools.join_weight import join
 from views.result import PICTURE_SCALE
 
 pytestmark = pytest.mark.e2e
@@ -37,6 +48,10 @@ def shared(on_phone: OnPhone, tmp_path: Path) -> tuple[AppServer, Page]:
     return on_phone(tmp_path / "data", args=["--share"])
 
 
+# What a guest's phone may download to join (tools/join_weight.py): the first time, and again
+# from the same browser.
+FIRST_JOIN_BYTES = 5_000_000
+SECOND_JOIN_BYTES = 300_000
 LAST_DEALS = 2  # the deals a shared game is played through on its phones: one each
 
 
@@ -121,6 +136,13 @@ def test_a_host_and_two_phones_play_a_game_to_its_end(
     dealer = NAMES[(NAMES.index(BLACK_SPY["options"]["first_dealer"]) + 1) % len(NAMES)]
     see(host, f"Deal 1: {dealer} deals")
     see(host, "Enter deal 1")
+    # The guests keep the result in front of them and are told of the next game, one tap away.
+    for page in (viewer, scorer):
+        see(page, "The host started a new game of Black Spy.")
+        see(page, f"Game over: {' & '.join(final['winners'])} won!")
+        tap(page, "Follow")
+        scoreboard_shown(page, [])
+        assert page.get_by_text("Game over:").count() == 0
 
 
 def card_pictured(page: Page, winners: list[str]) -> None:
@@ -215,3 +237,53 @@ def test_the_host_starts_and_stops_sharing_from_the_game(
     guest = open_app(german, new_link)
     shown(guest, "Wertungsblock")  # in its own language, whatever the host's
     assert guest.get_by_role("button", name="Mitschreiben").count() == 1
+
+
+def test_a_guest_joins_light_comes_back_by_itself_and_sees_the_end_of_sharing(
+    browser: Browser, shared: tuple[AppServer, Page]
+) -> None:
+    """A new phone's first join stays under 5 MB on the wire and a second one from the same
+    browser under 300 KB (its cache); a guest whose connection drops keeps the last scores with
+    a note, and is back on the live scoreboard by itself when the table can be reached again;
+    when the host stops sharing, every guest is told so over the last scores."""
+    server, host = shared
+    link = server.printed("Guests open:")
+    phone = browser.new_context(viewport=PHONE)  # nothing cached
+    first_page, first = join(phone, link)
+    assert first.total <= FIRST_JOIN_BYTES, first.heaviest()
+    first_page.close()
+    watcher, second = join(phone, link)
+    assert second.total <= SECOND_JOIN_BYTES, second.heaviest()
+    # A third tab, whose websocket goes through the test: cut, and the server not reachable.
+    sockets: list[Any] = []
+
+    def through_the_test(socket: Any) -> None:
+        sockets.append((socket, socket.connect_to_server()))
+
+    dropped = phone.new_page()
+    dropped.route_web_socket(re.compile(r"/ws$"), through_the_test)
+    dropped.add_init_script(WATCH_SERVER)
+    dropped.goto(link)
+    accessible(dropped)
+    deals = whole_game()
+    before = deals[:-LAST_DEALS]
+    totals_shown(dropped, before)
+    dropped.route("**/*", lambda route: route.abort())  # the network is gone
+    for page_side, server_side in sockets:
+        page_side.close(code=1001)
+        server_side.close()
+    see(dropped, "Lost the connection to the host.")
+    totals_shown(dropped, before)  # the last scores stay readable under the note
+    enter_deal(host, len(before) + 1, NAMES, deals[len(before)], "Host")
+    dropped.unroute("**/*")  # the network is back: no tap
+    totals_shown(dropped, deals[: len(before) + 1])
+    dropped.get_by_text("Lost the connection to the host.").wait_for(state="detached")
+    assert len(sockets) == 2  # one new websocket, to the same share
+    # The host stops sharing: every guest at once is told so, over the last scores.
+    tap(host, "Sharing this table")
+    tap(host, "Stop sharing")
+    for guest in (watcher, dropped):
+        see(guest, "The host stopped sharing.")
+        see(guest, "scan the host's new code")
+        totals_shown(guest, deals[: len(before) + 1])
+        assert guest.get_by_text("Working...").count() == 0
