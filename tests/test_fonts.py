@@ -161,3 +161,32 @@ def test_emoji_names_draw_from_the_pieces_the_client_fetches_for_them() -> None:
                 glyph and in_colour(font, glyph) for font, glyph in zip(fonts, made, strict=True)
             ), f"{word!r} of {name!r} is not one glyph"
     assert emoji_names >= len(EMOJI_NAMES)
+
+
+# --- the icon font: cut down to the icons the app shows (tools/icon_font.py) -------------------
+
+SERVED_ICONS = ROOT / "assets" / "assets" / "fonts" / "MaterialIcons-Regular.otf"
+
+
+def test_every_icon_the_screens_name_is_in_the_served_icon_font() -> None:
+    """An icon left out of the cut-down font would be drawn as nothing: each one the code names
+    (and each Flutter's own widgets draw) has its glyph, at the code point of Flet's font."""
+    from tools.icon_font import FLUTTER_OWN, flet_font, glyph_name, icons_named
+
+    named = icons_named()
+    assert {"HOME", "ARROW_BACK", "QR_CODE_2"} <= named  # it finds them in the screens' code
+    full = {glyph: code for code, glyph in TTFont(flet_font()).getBestCmap().items()}
+    served = {glyph: code for code, glyph in TTFont(SERVED_ICONS).getBestCmap().items()}
+    for icon in sorted(named | set(FLUTTER_OWN)):
+        glyph = glyph_name(icon)
+        assert served.get(glyph) == full[glyph], f"{icon} ({glyph}): run tools/icon_font.py"
+
+
+def test_the_client_loads_no_font_the_app_does_not_show() -> None:
+    """The served FontManifest (the app's own, before Flet's) names the icon font alone (Flet
+    adds Roboto): not the KaTeX and Cupertino fonts Flet's client would load at every start."""
+    manifest = json.loads((ROOT / "assets" / "assets" / "FontManifest.json").read_text())
+    assert [family["family"] for family in manifest] == ["MaterialIcons"]
+    for family in manifest:
+        for font in family["fonts"]:
+            assert (ROOT / "assets" / "assets" / font["asset"]).is_file()

@@ -65,7 +65,14 @@ def run(command: list[str]) -> int:
 
 def start(arguments: list[str]) -> None:
     ensure_environment("web,desktop")
+    compress_web_client()
     run([str(PYTHON), "main.py", *arguments])
+
+
+def compress_web_client() -> None:
+    """Compress the web client phones download once, at setup (web/precompressed.py): the
+    app would otherwise do it in the background at its first start."""
+    run([str(PYTHON), "-m", "web.precompressed"])
 
 
 def ensure_chromium(arguments: list[str]) -> None:
@@ -109,6 +116,7 @@ def test(arguments: list[str]) -> None:
         if fast:
             arguments = [*FAST, *(a for a in arguments if a != "--fast")]
         ensure_environment("web,desktop,test")
+        compress_web_client()
         ensure_chromium(arguments)
         keep_compiled_modules()
         print("== ruff", flush=True)

@@ -21,6 +21,8 @@ from typing import Any
 
 import flet as ft
 
+from storage.compressed import CompressedCopies
+
 from .guard import Addresses, Guard
 from .limits import (
     GUEST_MESSAGE_BYTES,
@@ -32,6 +34,7 @@ from .limits import (
     drop_events_for_unknown_controls,
     raise_open_files,
 )
+from .precompressed import Precompressed, client_files, prepare_in_background
 from .sharing import GuestSession, Sharing
 
 LOOPBACK = "127.0.0.1"
@@ -213,10 +216,12 @@ async def end_session(session: GuestSession) -> None:
             await app_manager.delete_session(key)
 
 
-def guests_flet_app(main: Callable[[ft.Page], Any], assets_dir: str) -> Any:
+def guests_flet_app(
+    main: Callable[[ft.Page], Any], assets_dir: str, copies: CompressedCopies
+) -> Any:
     """The Flet web app the guests' door serves: as `ft.run(..., export_asgi_app=True)` makes
     it, with sessions dropped `GUEST_SESSION_SECONDS` after their phone went (Flet's own
-    default is an hour)."""
+    default is an hour), and its web client compressed (`copies`)."""
     import flet_web.fastapi as flet_fastapi  # type: ignore[import-untyped]
 
     app = flet_fastapi.FastAPI()
@@ -229,7 +234,15 @@ def guests_flet_app(main: Callable[[ft.Page], Any], assets_dir: str) -> Any:
             session_timeout_seconds=GUEST_SESSION_SECONDS,
         ),
     )
-    return app
+    return Precompressed(app, copies)
+
+
+def compressed_client(assets_dir: str) -> CompressedCopies:
+    """The web client's compressed copies, being made in the background if they are not yet
+    (once per machine and version of Flet)."""
+    copies = CompressedCopies(client_files(assets_dir))
+    prepare_in_background(copies)
+    return copies
 
 
 MakeMain = Callable[[Sharing | None], Callable[[ft.Page], Any]]
@@ -248,7 +261,9 @@ def brief_message_text() -> None:
     Message.__repr__ = text  # type: ignore[method-assign,assignment]
 
 
-def shared_table(make_main: MakeMain, port: int, assets_dir: str) -> Sharing:
+def shared_table(
+    make_main: MakeMain, port: int, assets_dir: str, copies: CompressedCopies
+) -> Sharing:
     """The table's sharing: its door on port + 1 when free, serving the guests a Flet web app
     that `make_main` builds knowing the sharing."""
     raise_open_files()
@@ -256,7 +271,7 @@ def shared_table(make_main: MakeMain, port: int, assets_dir: str) -> Sharing:
     brief_message_text()
     door = NetworkDoor(port + 1)
     sharing = Sharing(door)
-    door.app = guests_flet_app(make_main(sharing), assets_dir)
+    door.app = guests_flet_app(make_main(sharing), assets_dir, copies)
     return sharing
 
 
@@ -267,7 +282,7 @@ def window_sharing(make_main: MakeMain, port: int, assets_dir: str) -> Sharing |
     None where the web server is not installed (flet would install it at run time)."""
     if importlib.util.find_spec("flet_web") is None or importlib.util.find_spec("uvicorn") is None:
         return None
-    return shared_table(make_main, port, assets_dir)
+    return shared_table(make_main, port, assets_dir, compressed_client(assets_dir))
 
 
 def serve(
@@ -282,9 +297,11 @@ def serve(
     import uvicorn  # comes with flet-web, which a phone build does not carry
 
     secret = launch_secret()
-    sharing = shared_table(make_main, port, assets_dir)
+    copies = compressed_client(assets_dir)
+    sharing = shared_table(make_main, port, assets_dir, copies)
     flet_app = ft.run(make_main(sharing), export_asgi_app=True, assets_dir=assets_dir, no_cdn=True)
-    guarded = Guard(flet_app, secret, Addresses.local(port), cookie=f"debrief-key-{port}")
+    served = Precompressed(flet_app, copies)
+    guarded = Guard(served, secret, Addresses.local(port), cookie=f"debrief-key-{port}")
     config = server_config(guarded, LOOPBACK, port)
     link = f"http://{LOOPBACK}:{port}/?key={secret}"
 

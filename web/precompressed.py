@@ -1,0 +1,165 @@
+"""Flet's web client served compressed and cached: what a phone downloads to join a table.
+
+Flet serves its client (17 MB of WebAssembly, JavaScript and fonts) as it is, and with no
+cache headers: a guest's first join took 16 MB over the table's Wi-Fi. In front of Flet's
+static files (inside the guard), `Precompressed` answers a request for one of the client's
+files with its compressed copy (storage/compressed.py: brotli where the browser accepts it,
+gzip otherwise), made once, never per request. Every file, compressed or not, carries a
+validator (an ETag) and ``Cache-Control: no-cache``: a second join asks whether each file
+changed and gets "304 Not Modified", a few hundred bytes each, also after an upgrade of Flet
+(whose files keep their names).
+
+The files Flet writes per app (index.html, manifest.json, assets/FontManifest.json) and what
+is not a file (the websocket, the app's routes) pass through to Flet.
+"""
+
+from __future__ import annotations
+
+import mimetypes
+import threading
+from pathlib import Path
+from typing import Any
+
+from storage.compressed import ENCODINGS, CompressedCopies
+
+from .guard import ASGIApp, Message, Receive, Scope, Send
+
+# Written by Flet for each app at its first request: served by Flet, as it is.
+PATCHED = {"index.html", "manifest.json", "assets/FontManifest.json"}
+# Never fetched by the client Debrief serves: Pyodide (an app running in the browser), debug
+# symbols and source maps, renderers it does not choose.
+NEVER_FETCHED = ("pyodide/", "canvaskit/experimental_webparagraph/", "canvaskit/wimp.")
+COMPRESSIBLE = {".js", ".mjs", ".wasm", ".json", ".otf", ".ttf", ".html", ".css", ".svg", ""}
+REVALIDATE = (b"cache-control", b"no-cache")  # keep, but ask before each use
+mimetypes.add_type("text/javascript", ".mjs")
+mimetypes.add_type("application/wasm", ".wasm")
+
+
+def client_files(assets_dir: str | Path) -> dict[str, Path]:
+    """What the served client may fetch that is worth compressing, by its path on the server:
+    Flet's web client, and the app's assets folder, which Flet serves before it (so a file of
+    the app's takes the place of Flet's file of the same path)."""
+    import flet_web  # type: ignore[import-untyped]
+
+    files: dict[str, Path] = {}
+    for root in (Path(flet_web.__file__).parent / "web", Path(assets_dir)):
+        for source in sorted(root.rglob("*")):
+            path = source.relative_to(root).as_posix()
+            if source.is_file() and worth_compressing(path):
+                files[path] = source
+    return files
+
+
+def worth_compressing(path: str) -> bool:
+    if path in PATCHED or path.startswith(NEVER_FETCHED):
+        return False
+    if path.endswith((".symbols", ".map")) or "/." in f"/{path}":
+        return False
+    return Path(path).suffix.lower() in COMPRESSIBLE
+
+
+def prepare_in_background(copies: CompressedCopies) -> None:
+    """Make the compressed copies in a thread of their own (once per machine: about ten
+    seconds of CPU); until they are there, the files are served as they are."""
+    if not copies.complete:
+        threading.Thread(target=copies.prepare, name="compress-web-client", daemon=True).start()
+
+
+class Precompressed:
+    """ASGI middleware: the client's files from their compressed copies, every static answer
+    with a validator to revalidate."""
+
+    def __init__(self, app: ASGIApp, copies: CompressedCopies) -> None:
+        self.app = app
+        self.copies = copies
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http" or scope.get("method") not in ("GET", "HEAD"):
+            await self.app(scope, receive, send)
+            return
+        path = str(scope.get("path", "/")).lstrip("/")
+        headers = {name.lower(): value for name, value in scope.get("headers", [])}
+        compressed = path in self.copies.files
+        if compressed:
+            accepted = accepted_encodings(headers.get(b"accept-encoding", b""))
+            for encoding in ENCODINGS:
+                copy = self.copies.copy(path, encoding) if encoding in accepted else None
+                if copy is not None:
+                    await self._send_copy(scope, receive, send, path, copy, encoding)
+                    return
+        await self.app(scope, receive, _revalidated(send, vary=compressed))
+
+    async def _send_copy(
+        self, scope: Scope, receive: Receive, send: Send, path: str, copy: Path, encoding: str
+    ) -> None:
+        from starlette.responses import FileResponse, Response
+
+        tag = f'"{self.copies.folder.name}-{encoding}"'  # the folder is named by the files
+        common = {"etag": tag, "cache-control": "no-cache", "vary": "Accept-Encoding"}
+        request = {name.lower(): value for name, value in scope.get("headers", [])}
+        if tag.encode() in request.get(b"if-none-match", b"").split(b", "):
+            await Response(status_code=304, headers=common)(scope, receive, send)
+            return
+        kind = mimetypes.guess_type(path)[0] or "application/octet-stream"
+        response: Any = FileResponse(
+            copy, media_type=kind, headers={**common, "content-encoding": encoding}
+        )
+        await response(scope, receive, send)
+
+
+def accepted_encodings(header: bytes) -> set[str]:
+    """The content codings an Accept-Encoding header accepts ("gzip, br;q=0" -> {"gzip"})."""
+    accepted: set[str] = set()
+    for part in header.decode("latin-1").split(","):
+        coding, _, quality = part.strip().partition(";")
+        weight = quality.strip().removeprefix("q=")
+        try:
+            if weight and float(weight) <= 0:
+                continue
+        except ValueError:
+            continue
+        accepted.add(coding.strip().lower())
+    return accepted
+
+
+def _revalidated(send: Send, vary: bool) -> Send:
+    """`send` with a static answer told to be revalidated before each use (Flet's own files
+    come with an ETag and Last-Modified, but no Cache-Control: browsers then guess how long
+    to keep them) and, for a file also sent compressed, that the answer varies with
+    Accept-Encoding."""
+
+    async def revalidated(message: Message) -> None:
+        if message["type"] == "http.response.start":
+            headers = list(message.get("headers", []))
+            names = {name.lower() for name, _ in headers}
+            if b"cache-control" not in names:
+                headers.append(REVALIDATE)
+            if vary:
+                headers.append((b"vary", b"Accept-Encoding"))
+            message = {**message, "headers": headers}
+        await send(message)
+
+    return revalidated
+
+
+def main() -> None:
+    """`python -m web.precompressed [ASSETS]`: make the copies now (tools/dev.py does, when it
+    sets up), and say what they weigh."""
+    import sys
+    import time
+
+    assets = sys.argv[1] if len(sys.argv) > 1 else str(Path(__file__).parent.parent / "assets")
+    copies = CompressedCopies(client_files(assets))
+    if copies.complete:
+        return
+    began = time.monotonic()
+    print("Compressing Flet's web client for phones (once) ...", flush=True)
+    if not copies.prepare():
+        print("Could not compress it: it is served as it is.", flush=True)
+        return
+    size = sum(source.stat().st_size for source in copies.files.values())
+    print(f"Compressed {size / 1e6:.1f} MB in {time.monotonic() - began:.0f} s.", flush=True)
+
+
+if __name__ == "__main__":
+    main()
