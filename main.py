@@ -18,6 +18,7 @@ import sys
 import flet as ft
 
 from views.app import make_main
+from views.connection_note import note_texts
 from web.serve import sanitize_environment
 
 # A built app's Flutter host tells its Python where to connect (on this device only).
@@ -70,11 +71,14 @@ def main(argv: list[str] | None = None) -> int:
             lambda sharing: make_main(args.data_dir, sharing),
             args.port,
             ASSETS,
+            note_texts,
             open_browser=not args.no_browser,
             share=args.share,
         )
     else:
-        sharing = window_sharing(lambda shared: make_main(args.data_dir, shared), args.port, ASSETS)
+        sharing = window_sharing(
+            lambda shared: make_main(args.data_dir, shared), args.port, ASSETS, note_texts
+        )
         ft.run(make_main(args.data_dir, sharing), assets_dir=ASSETS)
     return 0
 

@@ -141,8 +141,11 @@ def test_a_host_and_two_phones_play_a_game_to_its_end(
         see(page, "The host started a new game of Black Spy.")
         see(page, f"Game over: {' & '.join(final['winners'])} won!")
         tap(page, "Follow")
-        scoreboard_shown(page, [])
+        see(page, f"Deal 1: {dealer} deals")
         assert page.get_by_text("Game over:").count() == 0
+    for name in NAMES:  # the viewer's scoreboard: nobody leads before the first deal
+        shown(viewer, f"{name}: 0")
+    see(scorer, "Enter deal 1")  # and the scorer scores the new game
 
 
 def card_pictured(page: Page, winners: list[str]) -> None:

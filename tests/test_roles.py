@@ -32,6 +32,8 @@ NO_STORED_DATA = {
     "changed_elsewhere",
     "reconnected",
     "shared_game",
+    "followed_game",  # which game id a guest's screen shows: read through `game_at`
+    "host_moved_on",
     "sharing",
     "ask_pin",
     "stop_asking_pin",
@@ -237,6 +239,38 @@ def test_a_guest_is_stopped_when_the_host_opens_another_game(store: Store) -> No
     with pytest.raises(NotAllowed):
         state.save_round(shared, None, FIRST_DEAL)
     state.save_round(other, None, FIRST_DEAL)
+
+
+def test_a_guest_keeps_reading_the_game_it_watched_and_follows_the_host_with_a_tap(
+    store: Store,
+) -> None:
+    """When the host opens another game (Play again), a guest's screen keeps the game it
+    showed (its result) and may read it, never change it; a game never shown stays closed;
+    "Follow" moves it to the host's game, and the old one closes."""
+    state, first, second = at_table(store, SCORER)
+    assert state._sharing is not None
+    assert state.followed_game == first and state.host_moved_on is None
+    state._sharing.show(second)
+    assert state.followed_game == first and state.host_moved_on == second
+    for call in reader_calls(state, first).values():
+        call()
+    never_shown = new_game(store)
+    before = files_of(store.folder)
+    for name, call in {
+        **scorer_calls(state, first),
+        **reader_calls(state, never_shown),
+    }.items():
+        with pytest.raises(NotAllowed):
+            call()
+            pytest.fail(f"a guest could call {name}")
+    assert files_of(store.folder) == before
+    state.follow_host()
+    assert state.followed_game == second and state.host_moved_on is None
+    with pytest.raises(NotAllowed):
+        state.game_at(first)
+    host, _, _ = at_table(store, HOST)
+    with pytest.raises(NotAllowed):
+        host.follow_host()
 
 
 def test_the_host_may_do_everything(store: Store) -> None:

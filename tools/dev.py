@@ -116,8 +116,8 @@ def test(arguments: list[str]) -> None:
         if fast:
             arguments = [*FAST, *(a for a in arguments if a != "--fast")]
         ensure_environment("web,desktop,test")
-        compress_web_client()
         ensure_chromium(arguments)
+        compress_web_client()
         keep_compiled_modules()
         print("== ruff", flush=True)
         run([str(PYTHON), "-m", "ruff", "check", "."])

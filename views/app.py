@@ -71,7 +71,7 @@ def guest_screens(state: AppState) -> list[ft.View]:
         return [guest.EndedView(state)]
     if state.asking_pin:
         return [guest.PinView(state)]
-    game_id = state.shared_game
+    game_id = state.followed_game
     if game_id is None:
         return [guest.WaitingView(state)]
     return [table.GameScreen(state, game_id)]
@@ -84,7 +84,7 @@ def stack_of(state: AppState) -> tuple[object, ...]:
         state.route,
         state.role,
         state.asking_pin,
-        state.role != HOST and state.shared_game,
+        state.role != HOST and state.followed_game,
         state.role != HOST and state.access_ended,
         state.language,
         state.theme_setting,

@@ -96,6 +96,7 @@ def screen(
     of its time)."""
     if at.read_only and view_of(at.record["game"]).totals_are_scores:
         controls = [scoreboard(at), *controls]
+    controls = [*host_moved_on(at), *controls]
     if sheet is not None and not entering:
         controls, sheet = [*controls, *sheet], None
     content: list[ft.BaseControl]
@@ -162,6 +163,33 @@ def scoreboard(at: AtTable) -> ft.Control:
         )
 
     return ft.ResponsiveRow([tile(name) for name in result.totals], spacing=8, run_spacing=8)
+
+
+def host_moved_on(at: AtTable) -> list[ft.Control]:
+    """On a guest's phone, once the host has opened another game (Play again, say): which, and
+    a tap to follow; until then this game (its result) stays on the screen."""
+    state = at.app
+    other = state.host_moved_on if state.role != HOST else None
+    if other is None or other == at.game_id:
+        return []
+    t = state.t
+    record = state.game_at(other).record
+    title = view_of(record["game"]).title
+    if record["rounds"]:
+        said = t("The host opened another game of {game}.", game=title)
+    else:
+        said = t("The host started a new game of {game}.", game=title)
+    return [
+        info_box(
+            [
+                ft.Text(said, weight=ft.FontWeight.BOLD),
+                ft.FilledButton(
+                    t("Follow"), icon=ft.Icons.ARROW_FORWARD, on_click=lambda: state.follow_host()
+                ),
+            ],
+            ft.Colors.PRIMARY_CONTAINER,
+        )
+    ]
 
 
 def correction_banner(t: Translator, fix_round: int | None) -> list[ft.Control]:

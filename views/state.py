@@ -309,6 +309,10 @@ class AppState(Announcing):
     name_asked: bool = False  # "Whose phone is this?" was asked in this session
     name_read: bool = False  # the name kept on the device was read (after the first drawing)
     guests_seen: int = 0  # the host's: bumped when a phone comes, goes, is named or scores
+    host_followed: int = 0  # a guest's: bumped when it follows the host to the game it opened
+    # A guest's: the game its screen shows (`followed_game`), set here only, from the games the
+    # host has shown, never from anything the client sent.
+    _following: str | None = None
     _sharing: Sharing | None = None  # the table shared on the local network (--share)
     _page: ft.Page | None = None  # where to redraw when another tab or device changes data
     # The revision of each game as this tab last drew it: a change is made from it.
@@ -423,7 +427,10 @@ class AppState(Announcing):
             raise NotAllowed(f"a {self.role} may not do this")
         if self.access_ended:
             raise NotAllowed("the host ended this phone's access")
-        if self.role != HOST and game_id is not None and game_id != self.shared_game:
+        # The game a guest followed before the host opened another stays readable (its result
+        # on the screen), and only that: nothing of it can be changed.
+        kept = VIEWER in roles and game_id == self._following
+        if self.role != HOST and game_id is not None and game_id != self.shared_game and not kept:
             raise NotAllowed(f"a {self.role} sees only the shared game")
 
     @staticmethod
@@ -478,6 +485,27 @@ class AppState(Announcing):
         if game_id is None or not self._store.contains_game(game_id):
             return None
         return game_id
+
+    @property
+    def followed_game(self) -> str | None:
+        """The game a guest's screen shows: the one the host had open when it came, kept when
+        the host opens another (the end of a game stays on the screen until the guest follows
+        with `follow_host`)."""
+        if self._following is None or not self._store.contains_game(self._following):
+            self._following = self.shared_game
+        return self._following
+
+    @property
+    def host_moved_on(self) -> str | None:
+        """The game the host has open, when it is not the one this guest's screen shows."""
+        shared = self.shared_game
+        return shared if shared is not None and shared != self.followed_game else None
+
+    @allowed(SCORER, VIEWER)
+    def follow_host(self) -> None:
+        """A guest's "Follow": its screen shows the game the host has open now."""
+        self._following = self.shared_game
+        self.host_followed += 1
 
     @property
     def sharing(self) -> Sharing | None:

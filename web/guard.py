@@ -157,6 +157,13 @@ class Guard:
         self.guest_cookie = f"{cookie}-guest"
         self.websockets = websockets
         self.messages = messages
+        self._open: set[Callable[[int], Awaitable[None]]] = set()  # closes each open websocket
+
+    async def close_websockets(self, code: int) -> None:
+        """Close every websocket open through this guard with `code` (the guests' door, when
+        the host stops sharing: web/connection_note.py), before the server goes."""
+        for close in list(self._open):
+            await close(code)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] not in ("http", "websocket"):
@@ -218,8 +225,10 @@ class Guard:
                 return {"type": "websocket.disconnect", "code": 1008}
             return message
 
+        closed = False  # by `close_websockets`: what Flet sends after that is dropped
+
         async def accepted_once(message: Message) -> None:
-            if message.get("type") == "websocket.accept":  # it was accepted above
+            if message.get("type") == "websocket.accept" or closed:  # it was accepted above
                 return
             # When the client has gone, what Flet sends is dropped: Flet's send loop would end
             # on the error before its connection tells the session it is away, and the session
@@ -227,7 +236,18 @@ class Guard:
             with contextlib.suppress(OSError):
                 await send(message)
 
-        await self.app(scope, replayed, accepted_once)
+        async def close(code: int) -> None:
+            nonlocal closed
+            if not closed:
+                closed = True
+                with contextlib.suppress(OSError, RuntimeError):
+                    await send({"type": "websocket.close", "code": code})
+
+        self._open.add(close)
+        try:
+            await self.app(scope, replayed, accepted_once)
+        finally:
+            self._open.discard(close)
 
     # --- the checks ------------------------------------------------------------------------
 

@@ -23,6 +23,7 @@ import flet as ft
 
 from storage.compressed import CompressedCopies
 
+from .connection_note import SHARING_STOPPED, ConnectionNote, NoteTexts
 from .guard import Addresses, Guard
 from .limits import (
     GUEST_MESSAGE_BYTES,
@@ -140,6 +141,7 @@ class NetworkDoor:
     def __init__(self, preferred_port: int) -> None:
         self.preferred_port = preferred_port
         self.app: Any = None  # the guests' Flet app, set once it is built
+        self._guard: Guard | None = None
         self._server: Any = None
         self._serving: asyncio.Task[None] | None = None
 
@@ -173,6 +175,7 @@ class NetworkDoor:
             backlog=64,
         )
         config.load()
+        self._guard = guarded
         server = uvicorn.Server(config)
         server.lifespan = config.lifespan_class(config)
         await server.startup(sockets=[sock])
@@ -197,6 +200,8 @@ class NetworkDoor:
     async def close(self, guest_sessions: list[GuestSession]) -> None:
         if self._server is None or self._serving is None:
             return
+        if self._guard is not None:  # each phone is told, before its connection just ends
+            await self._guard.close_websockets(SHARING_STOPPED)
         self._server.should_exit = True
         await self._serving
         self._server = self._serving = None
@@ -217,11 +222,12 @@ async def end_session(session: GuestSession) -> None:
 
 
 def guests_flet_app(
-    main: Callable[[ft.Page], Any], assets_dir: str, copies: CompressedCopies
+    main: Callable[[ft.Page], Any], assets_dir: str, copies: CompressedCopies, texts: NoteTexts
 ) -> Any:
     """The Flet web app the guests' door serves: as `ft.run(..., export_asgi_app=True)` makes
     it, with sessions dropped `GUEST_SESSION_SECONDS` after their phone went (Flet's own
-    default is an hour), and its web client compressed (`copies`)."""
+    default is an hour), its web client compressed (`copies`) and its pages saying when their
+    connection ends (`texts`)."""
     import flet_web.fastapi as flet_fastapi  # type: ignore[import-untyped]
 
     app = flet_fastapi.FastAPI()
@@ -234,7 +240,7 @@ def guests_flet_app(
             session_timeout_seconds=GUEST_SESSION_SECONDS,
         ),
     )
-    return Precompressed(app, copies)
+    return ConnectionNote(Precompressed(app, copies), texts)
 
 
 def compressed_client(assets_dir: str) -> CompressedCopies:
@@ -262,7 +268,7 @@ def brief_message_text() -> None:
 
 
 def shared_table(
-    make_main: MakeMain, port: int, assets_dir: str, copies: CompressedCopies
+    make_main: MakeMain, port: int, assets_dir: str, copies: CompressedCopies, texts: NoteTexts
 ) -> Sharing:
     """The table's sharing: its door on port + 1 when free, serving the guests a Flet web app
     that `make_main` builds knowing the sharing."""
@@ -271,36 +277,40 @@ def shared_table(
     brief_message_text()
     door = NetworkDoor(port + 1)
     sharing = Sharing(door)
-    door.app = guests_flet_app(make_main(sharing), assets_dir, copies)
+    door.app = guests_flet_app(make_main(sharing), assets_dir, copies, texts)
     return sharing
 
 
-def window_sharing(make_main: MakeMain, port: int, assets_dir: str) -> Sharing | None:
+def window_sharing(
+    make_main: MakeMain, port: int, assets_dir: str, texts: NoteTexts
+) -> Sharing | None:
     """Sharing for the app in its own window. The window talks to Flet over its own socket,
     not the web, so the guests' door serves a Flet web app of its own; it runs in the window's
     event loop and its sessions share the host's store, so each side sees the other's saves.
     None where the web server is not installed (flet would install it at run time)."""
     if importlib.util.find_spec("flet_web") is None or importlib.util.find_spec("uvicorn") is None:
         return None
-    return shared_table(make_main, port, assets_dir, compressed_client(assets_dir))
+    return shared_table(make_main, port, assets_dir, compressed_client(assets_dir), texts)
 
 
 def serve(
     make_main: MakeMain,
     port: int,
     assets_dir: str,
+    texts: NoteTexts,
     open_browser: bool = True,
     share: bool = False,
 ) -> None:
     """Serve the app on 127.0.0.1:`port` until stopped; prints (and opens) the link. The host
-    can share the table from a game's screen; with `share` it is shared from the start."""
+    can share the table from a game's screen; with `share` it is shared from the start.
+    `texts`: what a page says when its connection ends, in its caller's language."""
     import uvicorn  # comes with flet-web, which a phone build does not carry
 
     secret = launch_secret()
     copies = compressed_client(assets_dir)
-    sharing = shared_table(make_main, port, assets_dir, copies)
+    sharing = shared_table(make_main, port, assets_dir, copies, texts)
     flet_app = ft.run(make_main(sharing), export_asgi_app=True, assets_dir=assets_dir, no_cdn=True)
-    served = Precompressed(flet_app, copies)
+    served = ConnectionNote(Precompressed(flet_app, copies), texts)
     guarded = Guard(served, secret, Addresses.local(port), cookie=f"debrief-key-{port}")
     config = server_config(guarded, LOOPBACK, port)
     link = f"http://{LOOPBACK}:{port}/?key={secret}"

@@ -25,7 +25,7 @@ from scoring.errors import N_
 
 from ..hooks import Setter
 from ..i18n import Translator
-from ..state import VIEWER, AppState
+from ..state import HOST, VIEWER, AppState
 
 ROUND = N_("round {number}")
 TOTALS_CHART = N_("Totals over the rounds")
@@ -58,8 +58,10 @@ class AtTable:
 
     @property
     def read_only(self) -> bool:
-        """A guest who watches a shared table: the game is shown, nothing can be entered."""
-        return self.app.role == VIEWER
+        """A guest who watches a shared table, or whose screen still shows the game before the
+        one the host opened: the game is shown, nothing can be entered."""
+        app = self.app
+        return app.role == VIEWER or (app.role != HOST and self.game_id != app.shared_game)
 
     def before(self, index: int) -> scoring.Replay:
         """The game up to round `index` (NEW, or past the last saved one: all of it)."""

@@ -1,0 +1,93 @@
+"""What a page says when its connection to the app ends: "The host stopped sharing", or "Lost
+the connection", over the last screen, instead of Flet's endless "Working..." spinner.
+
+`ConnectionNote` puts a script (connection_note.js) at the top of every page Flet serves,
+with the note's texts in the caller's language: it keeps a closed connection from Flet's client
+and shows the note, and hands the closing on (Flet's client then connects again) once the
+server answers again. The guests' door closes each guest's connection with `SHARING_STOPPED`
+when the host stops sharing (web/guard.py), so that phones know the difference.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+
+from .guard import HOST, ASGIApp, Message, Receive, Scope, Send, current_caller
+
+SHARING_STOPPED = 4001  # a websocket close code for applications (4000–4999)
+SCRIPT = (Path(__file__).parent / "connection_note.js").read_text(encoding="utf-8")
+# The note's texts for a role ("host" or "guest") and the caller's languages, best first:
+# lost_title, lost_body, stopped_title, stopped_body.
+NoteTexts = Callable[[str, tuple[str, ...]], dict[str, str]]
+DROPPED_HEADERS = {b"content-length", b"etag", b"last-modified", b"cache-control"}
+
+
+def script_for(texts: dict[str, str]) -> bytes:
+    """The script with its texts, safe inside a <script> element."""
+    data = json.dumps(texts, ensure_ascii=False).replace("<", "\\u003c")
+    return f"<script>{SCRIPT.strip()}({data});</script>".encode()
+
+
+class ConnectionNote:
+    """ASGI middleware: every HTML page gets the connection note's script, first in its head,
+    in the language of whoever asks (so the page is not cached as it is: it is 4 KB)."""
+
+    def __init__(self, app: ASGIApp, texts: NoteTexts) -> None:
+        self.app = app
+        self.texts = texts
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http" or scope.get("method") != "GET":
+            await self.app(scope, receive, send)
+            return
+        caller = current_caller()
+        role = caller.role if caller else HOST
+        languages = caller.languages if caller else ()
+        await self.app(scope, receive, _with_script(send, lambda: self.texts(role, languages)))
+
+
+def _with_script(send: Send, texts: Callable[[], dict[str, str]]) -> Send:
+    """`send` with the script put into an HTML answer (the others pass as they are)."""
+    started: Message | None = None
+    body: list[bytes] = []
+
+    async def sending(message: Message) -> None:
+        nonlocal started
+        if message["type"] == "http.response.start":
+            kinds = dict(message.get("headers", []))
+            if message.get("status") == 200 and kinds.get(b"content-type", b"").startswith(
+                b"text/html"
+            ):
+                started = message  # held until the whole page is there
+                return
+        elif message["type"] == "http.response.body" and started is not None:
+            body.append(message.get("body", b""))
+            if message.get("more_body"):
+                return
+            page = _inserted(b"".join(body), script_for(texts()))
+            headers = [
+                (name, value)
+                for name, value in started.get("headers", [])
+                if name.lower() not in DROPPED_HEADERS
+            ]
+            headers += [
+                (b"content-length", str(len(page)).encode()),
+                (b"cache-control", b"no-cache"),
+            ]
+            await send({**started, "headers": headers})
+            await send({"type": "http.response.body", "body": page})
+            return
+        await send(message)
+
+    return sending
+
+
+def _inserted(page: bytes, script: bytes) -> bytes:
+    """`page` with `script` first in its head (before Flet's scripts open the connection)."""
+    head = page.find(b"<head>")
+    if head < 0:
+        return script + page
+    at = head + len(b"<head>")
+    return page[:at] + script + page[at:]
