@@ -5,6 +5,7 @@ that says "the host stopped sharing". The note itself, in Chromium: tests/test_e
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import http.client
 import re
 from collections.abc import Iterator
@@ -34,6 +35,13 @@ def test_the_texts_follow_the_role_and_the_first_language_the_app_speaks() -> No
     assert set(guest) == set(host) == {"lost_title", "lost_body", "stopped_title", "stopped_body"}
 
 
+def run_apart(story: Any) -> None:
+    """Run a coroutine to its end in a thread of its own: the browser tests' driver keeps an
+    event loop running in this one."""
+    with concurrent.futures.ThreadPoolExecutor(1) as thread:
+        thread.submit(asyncio.run, story).result()
+
+
 def run(app: Any, scope: dict[str, Any]) -> list[Message]:
     sent: list[Message] = []
 
@@ -43,7 +51,7 @@ def run(app: Any, scope: dict[str, Any]) -> list[Message]:
     async def send(message: Message) -> None:
         sent.append(message)
 
-    asyncio.run(app(scope, receive, send))
+    run_apart(app(scope, receive, send))
     return sent
 
 
@@ -146,7 +154,7 @@ def test_closing_the_door_tells_each_phone_why() -> None:
         flet_sends_later.set()
         await asyncio.wait_for(connection, 5)
 
-    asyncio.run(story())
+    run_apart(story())
     assert [m["type"] for m in sent] == ["websocket.accept", "websocket.close"]
     assert sent[1]["code"] == SHARING_STOPPED
     assert not guard._open

@@ -89,6 +89,25 @@ def test_the_apps_own_files_take_the_place_of_flets(server: tuple[AppServer, str
     stranger.close()
 
 
+def test_the_clients_code_is_kept_under_its_version_and_the_page_says_so(
+    server: tuple[AppServer, str],
+) -> None:
+    """A browser keeps the code it compiled only while it does not ask again: the page points
+    Flet's client at a path named by the files' version, whose answers are kept for a year;
+    another version's path is the same file, but not kept."""
+    version = CompressedCopies(client_files(ASSETS)).folder.name
+    page = get(server, "/")[2].decode()
+    assert f'flet.entrypointBaseUrl="/_v/{version}/"' in page
+    assert f'flet.canvasKitBaseUrl="/_v/{version}/canvaskit/"' in page
+    status, headers, body = get(server, f"/_v/{version}/main.dart.wasm", Accept_Encoding="gzip")
+    assert status == 200 and gzip.decompress(body) == CLIENT.read_bytes()
+    assert headers["cache-control"] == "public, max-age=31536000, immutable"
+    skwasm = get(server, f"/_v/{version}/canvaskit/skwasm.js")
+    assert skwasm[0] == 200 and "immutable" in skwasm[1]["cache-control"]
+    old = get(server, "/_v/0123456789abcdef0123/main.dart.wasm", Accept_Encoding="gzip")
+    assert old[0] == 200 and old[1]["cache-control"] == "no-cache"
+
+
 def test_what_is_compressed() -> None:
     assert worth_compressing("main.dart.wasm") and worth_compressing("assets/NOTICES")
     for path in (

@@ -32,11 +32,13 @@ def script_for(texts: dict[str, str]) -> bytes:
 
 class ConnectionNote:
     """ASGI middleware: every HTML page gets the connection note's script, first in its head,
-    in the language of whoever asks (so the page is not cached as it is: it is 4 KB)."""
+    in the language of whoever asks (so the page is not cached as it is: it is 4 KB), and
+    `config` (a script that changes Flet's settings, web/precompressed.py) last in its head."""
 
-    def __init__(self, app: ASGIApp, texts: NoteTexts) -> None:
+    def __init__(self, app: ASGIApp, texts: NoteTexts, config: bytes = b"") -> None:
         self.app = app
         self.texts = texts
+        self.config = config
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http" or scope.get("method") != "GET":
@@ -45,11 +47,15 @@ class ConnectionNote:
         caller = current_caller()
         role = caller.role if caller else HOST
         languages = caller.languages if caller else ()
-        await self.app(scope, receive, _with_script(send, lambda: self.texts(role, languages)))
+
+        def texts() -> dict[str, str]:
+            return self.texts(role, languages)
+
+        await self.app(scope, receive, _with_scripts(send, texts, self.config))
 
 
-def _with_script(send: Send, texts: Callable[[], dict[str, str]]) -> Send:
-    """`send` with the script put into an HTML answer (the others pass as they are)."""
+def _with_scripts(send: Send, texts: Callable[[], dict[str, str]], config: bytes) -> Send:
+    """`send` with the scripts put into an HTML answer (the others pass as they are)."""
     started: Message | None = None
     body: list[bytes] = []
 
@@ -66,7 +72,7 @@ def _with_script(send: Send, texts: Callable[[], dict[str, str]]) -> Send:
             body.append(message.get("body", b""))
             if message.get("more_body"):
                 return
-            page = _inserted(b"".join(body), script_for(texts()))
+            page = _inserted(b"".join(body), script_for(texts()), config)
             headers = [
                 (name, value)
                 for name, value in started.get("headers", [])
@@ -84,10 +90,14 @@ def _with_script(send: Send, texts: Callable[[], dict[str, str]]) -> Send:
     return sending
 
 
-def _inserted(page: bytes, script: bytes) -> bytes:
-    """`page` with `script` first in its head (before Flet's scripts open the connection)."""
+def _inserted(page: bytes, first: bytes, last: bytes) -> bytes:
+    """`page` with `first` first in its head (before Flet's scripts open the connection) and
+    `last` last (after Flet's settings, before its client reads them)."""
+    end = page.find(b"</head>")
+    if end >= 0:
+        page = page[:end] + last + page[end:]
     head = page.find(b"<head>")
     if head < 0:
-        return script + page
+        return first + page
     at = head + len(b"<head>")
-    return page[:at] + script + page[at:]
+    return page[:at] + first + page[at:]

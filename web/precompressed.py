@@ -4,10 +4,16 @@ Flet serves its client (17 MB of WebAssembly, JavaScript and fonts) as it is, an
 cache headers: a guest's first join took 16 MB over the table's Wi-Fi. In front of Flet's
 static files (inside the guard), `Precompressed` answers a request for one of the client's
 files with its compressed copy (storage/compressed.py: brotli where the browser accepts it,
-gzip otherwise), made once, never per request. Every file, compressed or not, carries a
-validator (an ETag) and ``Cache-Control: no-cache``: a second join asks whether each file
-changed and gets "304 Not Modified", a few hundred bytes each, also after an upgrade of Flet
-(whose files keep their names).
+gzip otherwise), made once, never per request.
+
+Cached, the heavy files must not even be asked about: a browser that revalidates a file drops
+the code it compiled from it (Chromium keeps compiled code only with the very response it was
+compiled from), and compiling the client again costs a phone seconds. So the page tells Flet's
+client to load its code (main.dart.wasm, the renderer) under a path named by the version of the
+client's files (`VERSIONED`/<digest>/…), which is kept for a year without asking; a new version
+of Flet, or of the app's files, is a new path. Every other file carries a validator (an ETag)
+and ``Cache-Control: no-cache``: a second join asks whether it changed and hears "304 Not
+Modified", a few hundred bytes each.
 
 The files Flet writes per app (index.html, manifest.json, assets/FontManifest.json) and what
 is not a file (the websocket, the app's routes) pass through to Flet.
@@ -31,6 +37,8 @@ PATCHED = {"index.html", "manifest.json", "assets/FontManifest.json"}
 NEVER_FETCHED = ("pyodide/", "canvaskit/experimental_webparagraph/", "canvaskit/wimp.")
 COMPRESSIBLE = {".js", ".mjs", ".wasm", ".json", ".otf", ".ttf", ".html", ".css", ".svg", ""}
 REVALIDATE = (b"cache-control", b"no-cache")  # keep, but ask before each use
+KEEP = (b"cache-control", b"public, max-age=31536000, immutable")  # a versioned path
+VERSIONED = "_v"
 mimetypes.add_type("text/javascript", ".mjs")
 mimetypes.add_type("application/wasm", ".wasm")
 
@@ -72,12 +80,27 @@ class Precompressed:
     def __init__(self, app: ASGIApp, copies: CompressedCopies) -> None:
         self.app = app
         self.copies = copies
+        self.version = copies.folder.name  # named by the files' paths, sizes and times
+
+    def page_config(self) -> bytes:
+        """A script for the end of the page's head: Flet's client loads its code (its entry
+        point and its renderer) under this version's path."""
+        base = f"/{VERSIONED}/{self.version}/"
+        return (
+            f'<script>flet.entrypointBaseUrl="{base}";'
+            f'flet.canvasKitBaseUrl="{base}canvaskit/";</script>'
+        ).encode()
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http" or scope.get("method") not in ("GET", "HEAD"):
             await self.app(scope, receive, send)
             return
         path = str(scope.get("path", "/")).lstrip("/")
+        keep = False
+        if path.startswith(f"{VERSIONED}/"):  # a file of a version: the file itself
+            version, _, path = path.removeprefix(f"{VERSIONED}/").partition("/")
+            keep = version == self.version  # an older page's version: not kept as this one
+            scope = {**scope, "path": f"/{path}", "raw_path": f"/{path}".encode()}
         headers = {name.lower(): value for name, value in scope.get("headers", [])}
         compressed = path in self.copies.files
         if compressed:
@@ -85,17 +108,28 @@ class Precompressed:
             for encoding in ENCODINGS:
                 copy = self.copies.copy(path, encoding) if encoding in accepted else None
                 if copy is not None:
-                    await self._send_copy(scope, receive, send, path, copy, encoding)
+                    await self._send_copy(scope, receive, send, path, copy, encoding, keep)
                     return
-        await self.app(scope, receive, _revalidated(send, vary=compressed))
+        await self.app(scope, receive, _revalidated(send, vary=compressed, keep=keep))
 
     async def _send_copy(
-        self, scope: Scope, receive: Receive, send: Send, path: str, copy: Path, encoding: str
+        self,
+        scope: Scope,
+        receive: Receive,
+        send: Send,
+        path: str,
+        copy: Path,
+        encoding: str,
+        keep: bool,
     ) -> None:
         from starlette.responses import FileResponse, Response
 
-        tag = f'"{self.copies.folder.name}-{encoding}"'  # the folder is named by the files
-        common = {"etag": tag, "cache-control": "no-cache", "vary": "Accept-Encoding"}
+        tag = f'"{self.version}-{encoding}"'
+        common = {
+            "etag": tag,
+            "cache-control": (KEEP if keep else REVALIDATE)[1].decode(),
+            "vary": "Accept-Encoding",
+        }
         request = {name.lower(): value for name, value in scope.get("headers", [])}
         if tag.encode() in request.get(b"if-none-match", b"").split(b", "):
             await Response(status_code=304, headers=common)(scope, receive, send)
@@ -122,18 +156,18 @@ def accepted_encodings(header: bytes) -> set[str]:
     return accepted
 
 
-def _revalidated(send: Send, vary: bool) -> Send:
+def _revalidated(send: Send, vary: bool, keep: bool = False) -> Send:
     """`send` with a static answer told to be revalidated before each use (Flet's own files
     come with an ETag and Last-Modified, but no Cache-Control: browsers then guess how long
-    to keep them) and, for a file also sent compressed, that the answer varies with
-    Accept-Encoding."""
+    to keep them), or kept (`keep`: a versioned path), and, for a file also sent compressed,
+    that the answer varies with Accept-Encoding."""
 
     async def revalidated(message: Message) -> None:
         if message["type"] == "http.response.start":
             headers = list(message.get("headers", []))
             names = {name.lower() for name, _ in headers}
             if b"cache-control" not in names:
-                headers.append(REVALIDATE)
+                headers.append(KEEP if keep else REVALIDATE)
             if vary:
                 headers.append((b"vary", b"Accept-Encoding"))
             message = {**message, "headers": headers}

@@ -240,7 +240,8 @@ def guests_flet_app(
             session_timeout_seconds=GUEST_SESSION_SECONDS,
         ),
     )
-    return ConnectionNote(Precompressed(app, copies), texts)
+    compressed = Precompressed(app, copies)
+    return ConnectionNote(compressed, texts, compressed.page_config())
 
 
 def compressed_client(assets_dir: str) -> CompressedCopies:
@@ -310,7 +311,8 @@ def serve(
     copies = compressed_client(assets_dir)
     sharing = shared_table(make_main, port, assets_dir, copies, texts)
     flet_app = ft.run(make_main(sharing), export_asgi_app=True, assets_dir=assets_dir, no_cdn=True)
-    served = ConnectionNote(Precompressed(flet_app, copies), texts)
+    compressed = Precompressed(flet_app, copies)
+    served = ConnectionNote(compressed, texts, compressed.page_config())
     guarded = Guard(served, secret, Addresses.local(port), cookie=f"debrief-key-{port}")
     config = server_config(guarded, LOOPBACK, port)
     link = f"http://{LOOPBACK}:{port}/?key={secret}"
