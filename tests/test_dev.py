@@ -60,6 +60,8 @@ def recorded_test_run(monkeypatch: pytest.MonkeyPatch, arguments: list[str]) -> 
         dev, "ensure_chromium", lambda arguments: ran.append(["chromium?", *arguments])
     )
     monkeypatch.setattr(dev, "run", lambda command: ran.append(command) or 0)
+    monkeypatch.setattr(dev, "start_compressing", lambda: ran.append(["compress"]))
+    monkeypatch.setattr(dev, "finish", lambda compressing: ran.append(["compressed"]))
     dev.test(arguments)
     return ran
 
@@ -73,6 +75,7 @@ def test_fast_runs_everything_but_the_browser_tests_and_says_how_long_it_took(
     assert pytest_command[-4:] == ["-m", "not e2e", "-k", "kompromat"]
     assert "--fast" not in pytest_command
     assert ran[0] == ["chromium?", "-m", "not e2e", "-k", "kompromat"]  # no browser needed
+    assert ran.index(["compressed"]) == len(ran) - 2  # the web client is ready for the tests
     assert capsys.readouterr().out.splitlines()[-1].startswith("== took 0 min ")
 
 
