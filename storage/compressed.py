@@ -116,7 +116,7 @@ class CompressedCopies:
                     for path, source in self.files.items():
                         self._compress(path, source, made)
                     (self.folder / COMPLETE).write_text(f"{time.monotonic() - began:.1f} s\n")
-        except OSError:
+        except Exception:  # a full disk, a compressor's own error: served as they are
             logger.warning("could not keep compressed copies in %s", self.folder, exc_info=True)
             return False
         return self.complete

@@ -241,13 +241,15 @@ def test_a_guest_is_stopped_when_the_host_opens_another_game(store: Store) -> No
     state.save_round(other, None, FIRST_DEAL)
 
 
+@pytest.mark.parametrize("role", [VIEWER, SCORER])
 def test_a_guest_keeps_reading_the_game_it_watched_and_follows_the_host_with_a_tap(
-    store: Store,
+    store: Store, role: str
 ) -> None:
     """When the host opens another game (Play again), a guest's screen keeps the game it
     showed (its result) and may read it, never change it; a game never shown stays closed;
-    "Follow" moves it to the host's game, and the old one closes."""
-    state, first, second = at_table(store, SCORER)
+    "Follow" moves it to the host's game, and the old one closes (and a game the host puts in
+    the bin closes too)."""
+    state, first, second = at_table(store, role)
     assert state._sharing is not None
     assert state.followed_game == first and state.host_moved_on is None
     state._sharing.show(second)
@@ -271,6 +273,12 @@ def test_a_guest_keeps_reading_the_game_it_watched_and_follows_the_host_with_a_t
     host, _, _ = at_table(store, HOST)
     with pytest.raises(NotAllowed):
         host.follow_host()
+    state._sharing.show(first)  # the host opens the old game again, then another one
+    state.follow_host()
+    state._sharing.show(never_shown)
+    assert state.followed_game == first
+    host.delete_game(first)  # in the bin: the guest's screen moves on
+    assert state.followed_game == never_shown
 
 
 def test_the_host_may_do_everything(store: Store) -> None:

@@ -491,9 +491,15 @@ class AppState(Announcing):
         """The game a guest's screen shows: the one the host had open when it came, kept when
         the host opens another (the end of a game stays on the screen until the guest follows
         with `follow_host`)."""
-        if self._following is None or not self._store.contains_game(self._following):
-            self._following = self.shared_game
+        following, shared = self._following, self.shared_game
+        if following is None or (following != shared and not self._still_there(following)):
+            self._following = shared
         return self._following
+
+    def _still_there(self, game_id: str) -> bool:
+        """Whether a game a guest kept on its screen is still stored and not in the bin."""
+        store = self._store
+        return store.contains_game(game_id) and store.summary(game_id).deleted_at is None
 
     @property
     def host_moved_on(self) -> str | None:

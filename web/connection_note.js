@@ -8,13 +8,15 @@
 // over the screen as it was:
 // - closed with SHARING_STOPPED (the host stopped sharing): says so, and how to join again;
 //   nothing is tried again (a new share has a new link and PIN);
-// - closed otherwise: says the connection is lost and asks the server, once a second, whether
-//   it answers. When it does, the closing is handed to Flet's client, which connects again at
-//   once (and finds its session, or starts anew); the note goes with the first message. When
-//   the server refuses (its link no longer opens it), the sharing has ended: that note.
+// - closed otherwise: says the connection is lost and asks the server whether it answers, at
+//   once, then after a second, then less and less often (every ten seconds at most). When it
+//   does, the closing is handed to Flet's client, which connects again at once (and finds its
+//   session, or starts anew); the note goes with the first message. When the server refuses
+//   (its link no longer opens it), the sharing has ended: that note.
 ((texts) => {
     const SHARING_STOPPED = 4001;
-    const ASK_EVERY_MS = 1000;
+    const ASK_FIRST_MS = 1000;  // then less and less often, at most every ASK_AT_MOST_MS
+    const ASK_AT_MOST_MS = 10000;
     const Native = window.WebSocket;
     let note = null;
 
@@ -109,7 +111,7 @@
                     if (typeof listener === "function") listener.call(this, delivered);
                     else if (listener) listener.handleEvent(delivered);
                 } catch (error) {
-                    reportError(error);
+                    setTimeout(() => { throw error; });  // reported, and the others still run
                 }
             };
             for (const error of this.kept.errors) {
@@ -129,14 +131,14 @@
                 return;
             }
             show("lost");
-            for (;;) {
+            for (let wait = ASK_FIRST_MS; ; wait = Math.min(wait * 1.5, ASK_AT_MOST_MS)) {
                 const status = await answer();
                 if (status === 403) {
                     show("stopped");
                     return;
                 }
                 if (status > 0 && status < 500) break;
-                await pause(ASK_EVERY_MS);
+                await pause(wait);
             }
             this.deliver(event);
         }

@@ -62,10 +62,9 @@ def _with_scripts(send: Send, texts: Callable[[], dict[str, str]], config: bytes
     async def sending(message: Message) -> None:
         nonlocal started
         if message["type"] == "http.response.start":
-            kinds = dict(message.get("headers", []))
-            if message.get("status") == 200 and kinds.get(b"content-type", b"").startswith(
-                b"text/html"
-            ):
+            kinds = {name.lower(): value for name, value in message.get("headers", [])}
+            html = kinds.get(b"content-type", b"").startswith(b"text/html")
+            if message.get("status") == 200 and html and b"content-encoding" not in kinds:
                 started = message  # held until the whole page is there
                 return
         elif message["type"] == "http.response.body" and started is not None:

@@ -79,6 +79,7 @@ ADDED_HEADERS = [
     (b"referrer-policy", b"no-referrer"),
     (b"content-security-policy", CONTENT_SECURITY_POLICY),
 ]
+CLOSE_SECONDS = 1.0  # how long `close_websockets` waits for one phone's websocket to close
 REFUSED_PAGE = (
     "<!doctype html><meta charset=utf-8><title>Debrief</title>"
     "<p>Debrief opens only from the link it printed when it started (it carries a key)."
@@ -161,9 +162,10 @@ class Guard:
 
     async def close_websockets(self, code: int) -> None:
         """Close every websocket open through this guard with `code` (the guests' door, when
-        the host stops sharing: web/connection_note.py), before the server goes."""
-        for close in list(self._open):
-            await close(code)
+        the host stops sharing: web/connection_note.py), before the server goes. All at once,
+        each given `CLOSE_SECONDS`: a phone gone from the Wi-Fi must not hold the door open."""
+        closing = [asyncio.wait_for(close(code), CLOSE_SECONDS) for close in list(self._open)]
+        await asyncio.gather(*closing, return_exceptions=True)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] not in ("http", "websocket"):
@@ -233,8 +235,14 @@ class Guard:
             # When the client has gone, what Flet sends is dropped: Flet's send loop would end
             # on the error before its connection tells the session it is away, and the session
             # would count as connected for ever; the receive loop ends the connection properly.
-            with contextlib.suppress(OSError):
+            # A send that was on its way when `close` closed the websocket is dropped too.
+            try:
                 await send(message)
+            except OSError:
+                pass
+            except RuntimeError:
+                if not closed:
+                    raise
 
         async def close(code: int) -> None:
             nonlocal closed

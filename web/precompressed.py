@@ -25,6 +25,7 @@ import mimetypes
 import threading
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
 from storage.compressed import ENCODINGS, CompressedCopies
 
@@ -35,7 +36,9 @@ PATCHED = {"index.html", "manifest.json", "assets/FontManifest.json"}
 # Never fetched by the client Debrief serves: Pyodide (an app running in the browser), debug
 # symbols and source maps, renderers it does not choose.
 NEVER_FETCHED = ("pyodide/", "canvaskit/experimental_webparagraph/", "canvaskit/wimp.")
-COMPRESSIBLE = {".js", ".mjs", ".wasm", ".json", ".otf", ".ttf", ".html", ".css", ".svg", ""}
+# Not .html: pages are Flet's, and get scripts put into them (web/connection_note.py).
+COMPRESSIBLE = {".js", ".mjs", ".wasm", ".json", ".otf", ".ttf", ".css", ".svg", ""}
+KEPT_ANSWERS = (200, 304)  # what a versioned path may keep (never an error)
 REVALIDATE = (b"cache-control", b"no-cache")  # keep, but ask before each use
 KEEP = (b"cache-control", b"public, max-age=31536000, immutable")  # a versioned path
 VERSIONED = "_v"
@@ -100,7 +103,7 @@ class Precompressed:
         if path.startswith(f"{VERSIONED}/"):  # a file of a version: the file itself
             version, _, path = path.removeprefix(f"{VERSIONED}/").partition("/")
             keep = version == self.version  # an older page's version: not kept as this one
-            scope = {**scope, "path": f"/{path}", "raw_path": f"/{path}".encode()}
+            scope = {**scope, "path": f"/{path}", "raw_path": quote(f"/{path}").encode()}
         headers = {name.lower(): value for name, value in scope.get("headers", [])}
         compressed = path in self.copies.files
         if compressed:
@@ -131,7 +134,8 @@ class Precompressed:
             "vary": "Accept-Encoding",
         }
         request = {name.lower(): value for name, value in scope.get("headers", [])}
-        if tag.encode() in request.get(b"if-none-match", b"").split(b", "):
+        asked = request.get(b"if-none-match", b"").split(b",")
+        if any(tag.encode() in (part.strip(), part.strip().removeprefix(b"W/")) for part in asked):
             await Response(status_code=304, headers=common)(scope, receive, send)
             return
         kind = mimetypes.guess_type(path)[0] or "application/octet-stream"
@@ -167,7 +171,8 @@ def _revalidated(send: Send, vary: bool, keep: bool = False) -> Send:
             headers = list(message.get("headers", []))
             names = {name.lower() for name, _ in headers}
             if b"cache-control" not in names:
-                headers.append(KEEP if keep else REVALIDATE)
+                kept = keep and message.get("status") in KEPT_ANSWERS
+                headers.append(KEEP if kept else REVALIDATE)
             if vary:
                 headers.append((b"vary", b"Accept-Encoding"))
             message = {**message, "headers": headers}

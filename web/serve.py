@@ -200,9 +200,11 @@ class NetworkDoor:
     async def close(self, guest_sessions: list[GuestSession]) -> None:
         if self._server is None or self._serving is None:
             return
-        if self._guard is not None:  # each phone is told, before its connection just ends
-            await self._guard.close_websockets(SHARING_STOPPED)
-        self._server.should_exit = True
+        try:
+            if self._guard is not None:  # each phone is told, before its connection just ends
+                await self._guard.close_websockets(SHARING_STOPPED)
+        finally:
+            self._server.should_exit = True
         await self._serving
         self._server = self._serving = None
         for session in guest_sessions:
