@@ -117,6 +117,21 @@ def test_the_clients_code_is_kept_under_its_version_and_the_page_says_so(
     assert missing[0] == 404 and missing[1]["cache-control"] == "no-cache"  # never kept
 
 
+def test_a_versioned_path_leads_to_no_file_outside_the_client(
+    server: tuple[AppServer, str],
+) -> None:
+    """From the attacker's side, with the cookie: a versioned path that climbs out of the
+    client's folder (plain, encoded, or as the version itself) finds nothing."""
+    for path in (
+        "/_v/x/../../../../../../etc/passwd",
+        "/_v/x/%2e%2e/%2e%2e/%2e%2e/%2e%2e/etc/passwd",
+        "/_v/../../pyproject.toml",
+        "/_v/x/..%2f..%2fpyproject.toml",
+    ):
+        status, _, body = get(server, path, Accept_Encoding="gzip")
+        assert b"root:" not in body and b"[project]" not in body, (path, status)
+
+
 def test_what_is_compressed() -> None:
     assert worth_compressing("main.dart.wasm") and worth_compressing("assets/NOTICES")
     for path in (

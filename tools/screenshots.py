@@ -337,7 +337,8 @@ def take_result(browser, folder: Path, language: str) -> None:  # type: ignore[n
 
 def take_table_result(browser, folder: Path) -> None:  # type: ignore[no-untyped-def]
     """A shared table's last deal: the result on the host and a guest's phone, the picture a
-    guest shares, and the next game after Play again."""
+    guest shares, the next game after Play again (and the guest told of it, its result kept),
+    and the guest's phone when the host stops sharing."""
     record = json.loads((SCENARIOS / "black-spy-basic.json").read_text())
     names = [p["name"] for p in record["players"]]
     seat_table(folder, "black-spy", names, options=record["options"], rounds=record["rounds"])
@@ -353,6 +354,12 @@ def take_table_result(browser, folder: Path) -> None:  # type: ignore[no-untyped
         tap(host, "Play again")
         see(host, "Enter deal 1")
         shot(host, OUT / "26-next-game.png")
+        see(guest, "The host started a new game")
+        shot(guest, OUT / "27-guest-next-game.png")
+        tap(host, "Sharing this table")
+        tap(host, "Stop sharing")
+        see(guest, "The host stopped sharing.")
+        shot(guest, OUT / "28-guest-sharing-stopped.png")
 
 
 if __name__ == "__main__":
