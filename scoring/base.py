@@ -80,8 +80,11 @@ class AnyRules(Protocol):
     def max_players(self) -> int: ...
     @property
     def lower_is_better(self) -> bool: ...
+    @property
+    def places_only(self) -> bool: ...
 
     def next_game(self, players: list[JSON], options: Record) -> tuple[list[JSON], Record]: ...
+    def starter(self, players: list[JSON], options: Record) -> str: ...
     def use(self, user: RulesUser[T]) -> T: ...
 
 
@@ -93,6 +96,7 @@ class GameRules(ABC, Generic[OptionsT, RoundT, StateT]):
     min_players: ClassVar[int]
     max_players: ClassVar[int]
     lower_is_better: ClassVar[bool] = False  # Black Spy points and SPY placements
+    places_only: ClassVar[bool] = False  # SPY: its totals are places, no points
 
     @abstractmethod
     def read_options(self, reader: Reader, table: Table, raw: object) -> OptionsT | None:
@@ -168,6 +172,13 @@ class GameRules(ABC, Generic[OptionsT, RoundT, StateT]):
         Spywhere), so the list turns by one; a game whose options name who begins (the first
         dealer, the starting player) moves that instead."""
         return [*players[1:], *players[:1]], dict(options)
+
+    def starter(self, players: list[JSON], options: Record) -> str:
+        """Who began the game: the first in turn order (SPY, Spywhere); a game whose options
+        name who begins (the first dealer, the starting player) says so."""
+        first = players[0]
+        assert isinstance(first, dict)
+        return str(first["name"])
 
     def use(self, user: RulesUser[T]) -> T:
         """`user`'s result for these rules (see `AnyRules`)."""

@@ -1061,6 +1061,9 @@ class BlackSpy(GameRules[Options, AnyDeal, State]):
             name: sum(name in deal.halved for deal in state.deals) for name in state.table.names
         }
 
+    def starter(self, players: list[JSON], options: Record) -> str:
+        return str(options["first_dealer"])
+
     def next_game(self, players: list[JSON], options: Record) -> tuple[list[JSON], Record]:
         """The same seats; the first dealer is the one to the left of this game's."""
         return list(players), {**options, "first_dealer": left_of(players, options["first_dealer"])}

@@ -1437,6 +1437,9 @@ class Kompromat(GameRules[Options, KompromatRound, State]):
             {name: (-held.victory_points, -held.tokens) for name, held in state.holdings.items()}
         )
 
+    def starter(self, players: list[JSON], options: Record) -> str:
+        return str(options["first_player"])
+
     def next_game(self, players: list[JSON], options: Record) -> tuple[list[JSON], Record]:
         """The same two; the other one starts."""
         return list(players), {**options, "first_player": left_of(players, options["first_player"])}

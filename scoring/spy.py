@@ -144,6 +144,7 @@ class Spy(GameRules[Options, Event, State]):
     min_players: ClassVar[int] = 2
     max_players: ClassVar[int] = 4
     lower_is_better: ClassVar[bool] = True
+    places_only: ClassVar[bool] = True
 
     def read_options(self, reader: Reader, table: Table, raw: object) -> Options | None:
         before = len(reader.errors)

@@ -3,6 +3,7 @@
     python -m storage [--data-dir DIR] import FILE...
     python -m storage [--data-dir DIR] export [--game ID] [--out FILE]
     python -m storage [--data-dir DIR] check
+    python -m storage [--data-dir DIR] bgstats GAME_ID [--json]
 
 The data folder is --data-dir, else $DEBRIEF_DATA_DIR, else the app's usual one.
 """
@@ -15,7 +16,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from . import backup
+from . import backup, bgstats
 from . import errors as err
 from .files import write_atomically
 from .store import Store
@@ -34,7 +35,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         for notice in store.notices:
             print(f"note: {notice.message}", file=sys.stderr)
-        command = {"import": _import, "export": _export, "check": _check}[args.command]
+        commands = {"import": _import, "export": _export, "check": _check, "bgstats": _bgstats}
+        command = commands[args.command]
         return command(store, args)
     except err.StorageError as error:
         print(error.message, file=sys.stderr)
@@ -62,7 +64,23 @@ def _parser() -> argparse.ArgumentParser:
     commands.add_parser(
         "check", parents=[common], help="load and validate everything; exit 1 if anything is wrong"
     )
+    logged = commands.add_parser(
+        "bgstats", parents=[common], help="the link that logs a finished game in BG Stats"
+    )
+    logged.add_argument("game_id", help="the game's id")
+    logged.add_argument("--json", action="store_true", help="print the play itself (JSON)")
     return parser
+
+
+def _bgstats(store: Store, args: argparse.Namespace) -> int:
+    """The link (or with --json the play) of a finished game; a game that is unknown, in the
+    bin or still going on is a problem (StorageError: one line, exit 1)."""
+    play = bgstats.stored_play(store, args.game_id)
+    if args.json:
+        print(json.dumps(play, ensure_ascii=False, indent=1))
+    else:
+        print(bgstats.link_of(play))
+    return 0
 
 
 def _import(store: Store, args: argparse.Namespace) -> int:

@@ -90,6 +90,10 @@ class GameNotFinished(StorageError):
     template = "game {game_id} is still in progress"
 
 
+class GameInBin(StorageError):
+    template = "game {game_id} was deleted (History: Deleted games)"
+
+
 class ChangedElsewhere(StorageError):
     """A change based on a revision of the game that is no longer the current one."""
 

@@ -12,6 +12,7 @@ import sys
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
+from urllib.parse import parse_qs, urlsplit
 
 import pytest
 from builders import ROOT, SCENARIOS
@@ -21,6 +22,7 @@ from ui import EN, OnPhone, chip, shown, tap_starting
 import scoring
 from storage import Store
 from storage.backup import apply_import, plan_import
+from storage.bgstats import CREATE_PLAY
 from tools.browser import AppServer, click_answered, open_app, see, tap
 
 sys.path.insert(0, str(ROOT / "tools"))
@@ -94,6 +96,7 @@ def test_a_games_page_shows_its_chart_and_totals(history_page: Page) -> None:
     for name, total in standings["totals"].items():  # the result: place, name, total
         place = standings["places"][name]
         shown(page, EN("{place}. {name}: {score}", place=place, name=name, score=EN.number(total)))
+    logged_in_bgstats(page, standings)
     # Deleted at one tap, and undone from the note that says so.
     tap(page, "Delete game")
     see(page, "Game deleted; History lists it under Deleted games to restore.")
@@ -105,6 +108,25 @@ def test_a_games_page_shows_its_chart_and_totals(history_page: Page) -> None:
     see(page, "Game restored.")
     tap_starting(page, "Spywhere · Anna, Ben, Carla, Dirk")  # listed again, and it opens
     shown(page, "Totals over the rounds")
+
+
+def logged_in_bgstats(page: Page, standings: dict[str, Any]) -> None:
+    """ "Log in BG Stats" shows the link's code and opens BG Stats' createPlay link with the
+    game as its play (BG Stats itself answered here by the test: this machine has no
+    internet)."""
+    page.context.route(f"{CREATE_PLAY}*", lambda route: route.fulfill(body="BG Stats"))
+    tap(page, "Log in BG Stats")
+    see(page, "Code of the BG Stats link")
+    with page.context.expect_page() as opened:
+        tap(page, "Open BG Stats here")
+    url = opened.value.url
+    assert url.startswith(f"{CREATE_PLAY}?data=")
+    play = json.loads(parse_qs(urlsplit(url).query)["data"][0])
+    assert play["game"]["sourceGameId"] == "spywhere" and play["sourceName"] == "Debrief"
+    scores = {player["name"]: player["score"] for player in play["players"]}
+    assert scores == {name: int(total) for name, total in standings["totals"].items()}
+    assert [p["name"] for p in play["players"] if p["winner"]] == standings["winners"]
+    opened.value.close()
 
 
 def test_a_spy_game_is_told_in_events_and_places(history_page: Page) -> None:

@@ -178,6 +178,7 @@ def reader_calls(state: AppState, game: str) -> dict[str, Callable[[], object]]:
         "steps": lambda: state.steps(game),
         "entry_mode": lambda: state.entry_mode(game, "black-spy"),
         "ended_at": lambda: state.ended_at(game),
+        "bgstats_link": lambda: state.bgstats_link(game),
     }
 
 

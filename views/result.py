@@ -8,6 +8,7 @@ import datetime as dt
 from collections.abc import Awaitable, Callable
 
 import flet as ft
+import segno
 from babel.dates import format_date
 
 import scoring
@@ -15,7 +16,7 @@ import scoring
 from .games import AtTable, view_of
 from .i18n import Translator, minutes_between
 from .state import HOST, AppState
-from .widgets import note
+from .widgets import close, note
 
 
 def game_over_panel(at: AtTable, on_its_page: bool = False) -> ft.Control:
@@ -139,6 +140,16 @@ def actions(at: AtTable, picture: ft.Screenshot, on_its_page: bool) -> ft.Contro
             on_click=picture_sharer(picture, picture_name(at.record), text),
         ),
     ]
+    link = state.bgstats_link(game_id)
+    if link is not None:
+        share.append(
+            ft.OutlinedButton(
+                t("Log in BG Stats"),
+                icon=ft.Icons.QR_CODE_2,
+                height=48,
+                on_click=lambda: ft.context.page.show_dialog(bgstats_dialog(t, link)),
+            )
+        )
     if state.role != HOST:
         return ft.Row(share, wrap=True, spacing=8, run_spacing=8)
     buttons: list[ft.Control] = [
@@ -243,6 +254,42 @@ def result_sharer(state: AppState, text: str) -> Callable[[], Awaitable[None]]:
         state.say(state.t("Copied: {result}", result=text))
 
     return share
+
+
+def bgstats_dialog(t: Translator, link: str) -> ft.AlertDialog:
+    """The game as a play for BG Stats: a code another phone at the table scans, or BG Stats
+    opened on this device (BG Stats shows the play before it logs it)."""
+    code = segno.make(link, error="l").png_data_uri(scale=4, border=2)
+
+    async def open_here() -> None:
+        close(dialog)
+        await ft.UrlLauncher().launch_url(link, mode=ft.LaunchMode.EXTERNAL_APPLICATION)
+
+    dialog: ft.AlertDialog = ft.AlertDialog(
+        title=ft.Text(t("Log in BG Stats")),
+        content=ft.Column(
+            tight=True,
+            scroll=ft.ScrollMode.AUTO,
+            spacing=8,
+            controls=[
+                note(
+                    t(
+                        "Scan the code with the phone that has BG Stats, or open BG Stats on "
+                        "this device. BG Stats shows the play before it logs it; logging this "
+                        "game again updates the same play."
+                    )
+                ),
+                ft.Image(
+                    src=code, width=300, height=300, semantics_label=t("Code of the BG Stats link")
+                ),
+            ],
+        ),
+        actions=[
+            ft.TextButton(t("Close"), on_click=lambda: close(dialog)),
+            ft.FilledButton(t("Open BG Stats here"), on_click=open_here),
+        ],
+    )
+    return dialog
 
 
 def in_a_phones_app(page: ft.Page) -> bool:

@@ -33,7 +33,7 @@ import scoring
 from scoring import JSON, Record
 from scoring.errors import N_, Term
 from scoring.table import name_key
-from storage import Store, backup
+from storage import Store, backup, bgstats
 from storage.errors import ChangedElsewhere, StartupNotice, StorageError
 from storage.store import GameAt, Player
 from storage.summaries import Summary
@@ -811,6 +811,15 @@ class AppState(Announcing):
         meta = self._store.game_at(game_id).record.get("meta")
         ended = meta.get("ended") if isinstance(meta, dict) else None
         return ended if isinstance(ended, str) else self._store.changed_at(game_id)
+
+    @allowed(*EVERYONE, shared_game=True)
+    def bgstats_link(self, game_id: str) -> str | None:
+        """The link that logs the game in BG Stats (storage/bgstats.py); None for a game that
+        has none (still going on, or in the bin)."""
+        try:
+            return bgstats.link_of(bgstats.stored_play(self._store, game_id))
+        except StorageError:
+            return None
 
     @allowed(HOST, SCORER, shared_game=True)
     def save_round(self, game_id: str, index: int | None, round_: Record) -> scoring.Replay:
