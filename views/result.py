@@ -259,7 +259,7 @@ def result_sharer(state: AppState, text: str) -> Callable[[], Awaitable[None]]:
 def bgstats_dialog(t: Translator, link: str) -> ft.AlertDialog:
     """The game as a play for BG Stats: a code another phone at the table scans, or BG Stats
     opened on this device (BG Stats shows the play before it logs it)."""
-    code = segno.make(link, error="l").png_data_uri(scale=4, border=2)
+    code = segno.make(link, error="l").png_data_uri(scale=8, border=2)  # sharp at 3 px a point
 
     async def open_here() -> None:
         close(dialog)
