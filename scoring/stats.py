@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Protocol
+from typing import Protocol, TypeVar
 
 from .registry import GAMES
 from .table import folded_name, name_key
@@ -73,7 +73,7 @@ class PlayerGameStats:
         return max(self.scores) if GAMES[self.game].lower_is_better else min(self.scores)
 
 
-def _seat(summary: Summary, names: Collection[str]) -> str | None:
+def seat_of(summary: Summary, names: Collection[str]) -> str | None:
     """The name `summary` has for the player known by any of `names` (case-insensitively,
     or written in look-alike characters of another script): their own spelling first, since
     a game stored before look-alikes were one name may seat Anna beside "Аnna"."""
@@ -87,7 +87,10 @@ def _seat(summary: Summary, names: Collection[str]) -> str | None:
     return None
 
 
-def finished(summaries: Iterable[Summary]) -> list[Summary]:
+S = TypeVar("S", bound=Summary)
+
+
+def finished(summaries: Iterable[S]) -> list[S]:
     """The games that count: finished, not in the bin, not waiting for a correction."""
     return [s for s in summaries if s.finished and not s.deleted_at and s.needs_correction is None]
 
@@ -108,7 +111,7 @@ def player_stats(
     """
     result: dict[str, PlayerGameStats] = {}
     for summary in finished(summaries):
-        name = _seat(summary, names)
+        name = seat_of(summary, names)
         if name is None:
             continue
         stats = result.setdefault(summary.game, PlayerGameStats(summary.game))
@@ -138,7 +141,7 @@ def head_to_head(
     places: a Kompromat 9-token loss is behind whatever the points), or level."""
     result: dict[str, HeadToHead] = {}
     for summary in finished(summaries):
-        a, b = _seat(summary, first), _seat(summary, second)
+        a, b = seat_of(summary, first), seat_of(summary, second)
         if a is None or b is None or a == b:
             continue
         record = result.setdefault(summary.game, HeadToHead(summary.game))

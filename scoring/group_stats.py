@@ -1,0 +1,209 @@
+"""What a group argues about after its games: over a period and for a group of players, who
+won, their places and average place, winning streaks, rivals and favourite victims, hours
+played, the games most played and the most frequent opponents. From the games' summaries
+(scoring/stats.py's `Summary`, with when each game started and ended), no records needed.
+
+The definitions (README "Statistics"):
+
+- **Counted**: finished games that are not deleted (nor waiting for a correction). A player is
+  everyone who played under any of their names (a renamed player's former names count).
+- **Group**: a chosen set of players; a game counts for it when all of them played it (others
+  may have played too). **Period**: this month, this year, all time, or a chosen range of days,
+  by each game's start in its own time zone (the day its own clock showed).
+- **Place**: by the game's rules, ties sharing the better place; the **average place** over
+  the games counted.
+- **Winning streak**: consecutive games of that player (among those counted) with a first
+  place; a shared first place continues it, anything else ends it. The current streak runs up
+  to the player's latest game.
+- **Rival**: the player who finished ahead of you most often in the games you both played
+  (ties broken by fewer games together, then by name); **favourite victim** the reverse.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections import Counter
+from collections.abc import Collection, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Protocol
+
+from .stats import Summary, finished, seat_of
+
+
+class TimedSummary(Summary, Protocol):
+    """A summary that says when its game started and ended (ISO 8601 with an offset)."""
+
+    @property
+    def started(self) -> str | None: ...
+    @property
+    def ended(self) -> str | None: ...
+
+
+@dataclass(frozen=True)
+class Period:
+    """Days from `first` to `last`, both included (None: open on that side)."""
+
+    first: dt.date | None = None
+    last: dt.date | None = None
+
+    @classmethod
+    def month_of(cls, day: dt.date) -> Period:
+        following = (day.replace(day=28) + dt.timedelta(days=4)).replace(day=1)
+        return cls(day.replace(day=1), following - dt.timedelta(days=1))
+
+    @classmethod
+    def year_of(cls, day: dt.date) -> Period:
+        return cls(dt.date(day.year, 1, 1), dt.date(day.year, 12, 31))
+
+    def holds(self, started: str | None) -> bool:
+        """Whether a game that started at `started` falls in the period, by the day its own
+        clock showed (a game at 23:30 on 31 December in Berlin is in that year, whatever the
+        time in UTC). A game without a readable start falls only in an open period."""
+        if self.first is None and self.last is None:
+            return True
+        day = local_day(started)
+        if day is None:
+            return False
+        return (self.first is None or day >= self.first) and (self.last is None or day <= self.last)
+
+
+ALL_TIME = Period()
+
+
+def local_day(started: str | None) -> dt.date | None:
+    """The day of an ISO 8601 time on its own clock (its offset, not UTC's)."""
+    if not started:
+        return None
+    try:
+        return dt.datetime.fromisoformat(started).date()
+    except ValueError:
+        return None
+
+
+def minutes_played(summary: TimedSummary) -> int:
+    """From the game's start to its end, in whole minutes (0 where either is unknown)."""
+    try:
+        start = dt.datetime.fromisoformat(summary.started or "")
+        end = dt.datetime.fromisoformat(summary.ended or "")
+    except ValueError:
+        return 0
+    if (start.tzinfo is None) != (end.tzinfo is None) or end < start:
+        return 0
+    return int((end - start).total_seconds() // 60)
+
+
+# A player's id -> every name they played under, their name now first (it breaks ties).
+People = Mapping[str, Sequence[str]]
+
+
+def counted(
+    summaries: Iterable[TimedSummary],
+    people: People,
+    period: Period = ALL_TIME,
+    group: Collection[str] = (),
+    game: str | None = None,
+) -> list[TimedSummary]:
+    """The games that count, oldest first: finished and not deleted, started in `period`,
+    of `game` (None: every game), and played by every player of `group` (ids of `people`)."""
+    chosen = [
+        s
+        for s in finished(summaries)
+        if period.holds(s.started)
+        and (game is None or s.game == game)
+        and all(seat_of(s, people[member]) is not None for member in group)
+    ]
+    return sorted(chosen, key=lambda s: started_at(s.started))
+
+
+def started_at(started: str | None) -> dt.datetime:
+    """A game's start as a moment to order by (UTC; unknown starts first)."""
+    try:
+        moment = dt.datetime.fromisoformat(started or "")
+    except ValueError:
+        return dt.datetime.min.replace(tzinfo=dt.UTC)
+    return moment if moment.tzinfo else moment.replace(tzinfo=dt.UTC)
+
+
+@dataclass
+class PlayerRecord:
+    """One player's statistics over the games counted."""
+
+    games: int = 0
+    wins: int = 0  # games with a first place (shared ones too)
+    places: list[int] = field(default_factory=list)
+    current_streak: int = 0
+    longest_streak: int = 0
+    ahead_of: Counter[str] = field(default_factory=Counter)  # who they finished ahead of
+    behind: Counter[str] = field(default_factory=Counter)  # who finished ahead of them
+    together: Counter[str] = field(default_factory=Counter)  # games with each other player
+    rival: str | None = None
+    favourite_victim: str | None = None
+
+    @property
+    def average_place(self) -> Fraction | None:
+        return Fraction(sum(self.places), len(self.places)) if self.places else None
+
+
+@dataclass
+class GroupStats:
+    """What the games counted say: in all, and per player (by id)."""
+
+    games: int
+    minutes: int
+    most_played: list[tuple[str, int]]  # game ids, most games first (then by id)
+    players: dict[str, PlayerRecord]
+    opponents: dict[str, list[tuple[str, int]]]  # per player, the others by games together
+
+
+def group_stats(games: Sequence[TimedSummary], people: People) -> GroupStats:
+    """The statistics of `games` (as `counted` gives them, oldest first) for `people`."""
+    records = {person: PlayerRecord() for person in people}
+    for summary in games:
+        seats = {p: seat_of(summary, names) for p, names in people.items()}
+        present = {p: name for p, name in seats.items() if name is not None}
+        for person, name in present.items():
+            _count_game(records[person], summary.places[name])
+        for person, name in present.items():
+            for other, other_name in present.items():
+                if other == person:
+                    continue
+                records[person].together[other] += 1
+                mine, theirs = summary.places[name], summary.places[other_name]
+                if mine < theirs:
+                    records[person].ahead_of[other] += 1
+                elif theirs < mine:
+                    records[person].behind[other] += 1
+    for record in records.values():
+        record.rival = _most(record.behind, record.together, people)
+        record.favourite_victim = _most(record.ahead_of, record.together, people)
+    played = Counter(s.game for s in games)
+    return GroupStats(
+        games=len(games),
+        minutes=sum(minutes_played(s) for s in games),
+        most_played=sorted(played.items(), key=lambda item: (-item[1], item[0])),
+        players=records,
+        opponents={
+            person: sorted(record.together.items(), key=lambda item: (-item[1], item[0]))
+            for person, record in records.items()
+        },
+    )
+
+
+def _count_game(record: PlayerRecord, place: int) -> None:
+    record.games += 1
+    record.places.append(place)
+    if place == 1:
+        record.wins += 1
+        record.current_streak += 1
+        record.longest_streak = max(record.longest_streak, record.current_streak)
+    else:
+        record.current_streak = 0
+
+
+def _most(times: Counter[str], together: Counter[str], people: People) -> str | None:
+    """Who has the most `times` (at least one): ties go to fewer games together, then to the
+    name that comes first."""
+    if not times:
+        return None
+    return min(times, key=lambda other: (-times[other], together[other], people[other][0]))

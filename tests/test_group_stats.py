@@ -1,0 +1,119 @@
+"""A group's statistics over a period (scoring/group_stats.py), each derived from games built
+for it: streaks, rivals, places, periods by each game's own clock, renamed players, deleted
+games, groups."""
+
+from __future__ import annotations
+
+import datetime as dt
+from fractions import Fraction
+from types import SimpleNamespace
+from typing import Any
+
+from scoring.group_stats import ALL_TIME, Period, counted, group_stats
+
+PEOPLE = {"a": ["Anna"], "b": ["Ben"], "c": ["Carla"], "d": ["Dirk"]}
+clock = iter(range(1, 10_000))
+
+
+def game(
+    places: dict[str, int],
+    kind: str = "spywhere",
+    started: str | None = None,
+    minutes: int = 60,
+    deleted: bool = False,
+) -> Any:
+    """A finished game's summary with these places (1 = first), started at `started` (else
+    one day after the one before)."""
+    if started is None:
+        started = (
+            dt.datetime(2026, 1, 1, 20, tzinfo=dt.UTC) + dt.timedelta(days=next(clock))
+        ).isoformat()
+    ended = (dt.datetime.fromisoformat(started) + dt.timedelta(minutes=minutes)).isoformat()
+    return SimpleNamespace(
+        game=kind,
+        players=list(places),
+        finished=True,
+        winners=[name for name, place in places.items() if place == 1],
+        totals={name: 10 - place for name, place in places.items()},
+        places=places,
+        facts={},
+        needs_correction=None,
+        deleted_at="2026-12-01T10:00:00+00:00" if deleted else None,
+        started=started,
+        ended=ended,
+    )
+
+
+def stats_of(games: list[Any], people: Any = PEOPLE, **chosen: Any) -> Any:
+    return group_stats(counted(games, people, **chosen), people)
+
+
+def test_a_shared_first_place_continues_a_streak_and_a_second_place_ends_it() -> None:
+    games = [
+        game({"Anna": 1, "Ben": 2}),
+        game({"Anna": 1, "Ben": 1}),  # shared first: goes on
+        game({"Anna": 1, "Ben": 2}),
+        game({"Anna": 2, "Ben": 1}),  # second: ends it
+        game({"Anna": 1, "Ben": 2}),
+    ]
+    anna = stats_of(games).players["a"]
+    assert (anna.longest_streak, anna.current_streak, anna.wins, anna.games) == (3, 1, 4, 5)
+    assert anna.average_place == Fraction(6, 5)
+    ben = stats_of(games).players["b"]
+    assert (ben.longest_streak, ben.current_streak) == (1, 0)
+
+
+def test_the_rival_is_who_finished_ahead_most_ties_to_fewer_games_then_the_name() -> None:
+    games = [
+        game({"Anna": 3, "Ben": 1, "Carla": 2}),
+        game({"Anna": 3, "Ben": 1, "Carla": 2}),  # Ben and Carla ahead of Anna twice each
+        game({"Anna": 1, "Ben": 2}),  # but Anna played Ben once more: Carla is her rival
+    ]
+    anna = stats_of(games).players["a"]
+    assert anna.rival == "c"
+    # Ben finished ahead of Anna twice and of Carla twice, and played Carla less often.
+    assert stats_of(games).players["b"].favourite_victim == "c"
+    level = [game({"Anna": 2, "Ben": 1, "Dirk": 1})]  # the same games, the same count: the name
+    assert stats_of(level).players["a"].rival == "b"
+    assert stats_of(level).players["b"].rival is None  # nobody finished ahead of Ben
+
+
+def test_a_period_follows_each_games_own_clock_at_midnight() -> None:
+    """23:30 on New Year's Eve in Berlin is last year, 00:10 on New Year's Day is the new one,
+    whatever the time in UTC (both are 2026 there)."""
+    late = game({"Anna": 1, "Ben": 2}, started="2026-12-31T23:30:00+01:00")
+    early = game({"Anna": 2, "Ben": 1}, started="2027-01-01T00:10:00+01:00")
+    year_2026 = Period.year_of(dt.date(2026, 6, 1))
+    assert counted([late, early], PEOPLE, period=year_2026) == [late]
+    assert counted([late, early], PEOPLE, period=Period.year_of(dt.date(2027, 1, 1))) == [early]
+    january = Period.month_of(dt.date(2027, 1, 15))
+    assert (january.first, january.last) == (dt.date(2027, 1, 1), dt.date(2027, 1, 31))
+    assert Period.month_of(dt.date(2028, 2, 10)).last == dt.date(2028, 2, 29)
+
+
+def test_a_renamed_player_is_one_player_and_a_deleted_game_counts_nowhere() -> None:
+    people = {**PEOPLE, "a": ["Annabel", "Anna"]}
+    games = [
+        game({"Anna": 1, "Ben": 2}),
+        game({"Annabel": 1, "Ben": 2}),
+        game({"Annabel": 1, "Ben": 2}, deleted=True),
+    ]
+    stats = stats_of(games, people)
+    assert stats.games == 2 and stats.players["a"].wins == 2
+    assert stats.players["a"].longest_streak == 2
+
+
+def test_a_group_counts_the_games_all_of_them_played_and_the_totals_follow() -> None:
+    games = [
+        game({"Anna": 1, "Ben": 2, "Carla": 3}, kind="black-spy", minutes=90),
+        game({"Anna": 2, "Ben": 1}, kind="kompromat", minutes=30),
+        game({"Anna": 1, "Carla": 2}, kind="spy", minutes=15),
+        game({"Anna": 1, "Ben": 2}, kind="kompromat", minutes=45),
+    ]
+    group = stats_of(games, group=["a", "b"])
+    assert group.games == 3 and group.minutes == 90 + 30 + 45
+    assert group.most_played == [("kompromat", 2), ("black-spy", 1)]
+    assert group.opponents["a"] == [("b", 3), ("c", 1)]
+    assert stats_of(games, group=["b", "c"]).games == 1
+    assert stats_of(games, game="kompromat").players["b"].places == [1, 2]
+    assert stats_of(games, period=ALL_TIME).games == 4
