@@ -95,7 +95,7 @@ def play_of(
         play["playDate"] = end.astimezone(dt.UTC).strftime("%Y-%m-%d %H:%M:%S")
         start = moment(meta.get("started"))
         if start is not None and start <= end:
-            play["durationMin"] = int((end - start).total_seconds() // 60)
+            play["durationMin"] = int((end - start).total_seconds() + 30) // 60  # the nearest
     return play
 
 

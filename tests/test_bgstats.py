@@ -24,7 +24,7 @@ from storage.bgstats import CREATE_PLAY, link_of, stored_play
 from storage.store import Store
 
 STARTED = "2026-11-20T19:30:00+01:00"
-ENDED = "2026-11-20T21:05:30+01:00"  # 20:05:30 in UTC, 95 minutes after the start
+ENDED = "2026-11-20T21:05:30+01:00"  # 20:05:30 in UTC, 95.5 minutes after the start
 # What each game is to BG Stats, written out here (not read from the rules).
 GAME_FACTS = {
     "black-spy": ("Black Spy", False, False),  # name, highestWins, noPoints
@@ -74,7 +74,7 @@ def check_play(play: dict[str, Any], record: dict[str, Any], expected: dict[str,
     name, highest_wins, no_points = GAME_FACTS[game]
     assert play["sourceName"] == "Debrief"
     assert play["sourcePlayId"] == record["meta"]["id"]
-    assert play["playDate"] == "2026-11-20 20:05:30" and play["durationMin"] == 95
+    assert play["playDate"] == "2026-11-20 20:05:30" and play["durationMin"] == 96  # nearest
     assert play["game"] == {
         "name": name,
         "sourceGameId": game,

@@ -140,6 +140,7 @@ def test_a_host_and_two_phones_play_a_game_to_its_end(
     for page in (viewer, scorer):
         see(page, "The host started a new game of Black Spy.")
         see(page, f"Game over: {' & '.join(final['winners'])} won!")
+        assert page.get_by_role("button", name="Score", exact=True).count() == 0  # left behind
         tap(page, "Follow")
         see(page, f"Deal 1: {dealer} deals")
         assert page.get_by_text("Game over:").count() == 0
@@ -236,6 +237,7 @@ def test_the_host_starts_and_stops_sharing_from_the_game(
     assert new_link != link
     refused = viewer.goto(link)  # the old link (and the old cookie) at the new door
     assert refused is not None and refused.status == 403
+    see(viewer, "Scan the host's new code")  # told as a guest, not as the host
     german = browser.new_context(viewport=PHONE, locale="de-DE")  # a phone set to German
     guest = open_app(german, new_link)
     shown(guest, "Wertungsblock")  # in its own language, whatever the host's

@@ -26,7 +26,14 @@ from websockets.exceptions import InvalidStatus
 from websockets.sync.client import connect
 
 from tools.browser import AppServer, free_port, open_app
-from web.guard import REFUSED_PAGE, Addresses, Guard, current_caller, role_of
+from web.guard import (
+    GUEST_REFUSED_PAGE,
+    REFUSED_PAGE,
+    Addresses,
+    Guard,
+    current_caller,
+    role_of,
+)
 
 SECRET = "guard-test-secret-7f3a9c"
 
@@ -274,7 +281,9 @@ def test_a_shared_table_gives_a_client_without_a_secret_nothing_on_any_route(
             for port, host in [*doors, (server.port, f"127.0.0.1:{server.port}")]:
                 status, headers, body = request(server, path, {"Host": host}, port=port)
                 assert status == 403, (path, host)
-                assert body == REFUSED_PAGE and "set-cookie" not in headers, path
+                # A phone at the guests' door is told as a guest (a new code to scan).
+                refused = GUEST_REFUSED_PAGE if port == guest_port else REFUSED_PAGE
+                assert body == refused and "set-cookie" not in headers, path
         with pytest.raises(InvalidStatus):
             connect(f"ws://127.0.0.1:{guest_port}/ws", additional_headers={"Host": lan_host})
         at_door = {"Host": lan_host}
@@ -287,7 +296,7 @@ def test_a_shared_table_gives_a_client_without_a_secret_nothing_on_any_route(
         assert request(server, share_path)[0] == 403  # ... at its own door only
         wrong = share_path.split("share=")[0] + "share=guessed"
         status, _, body = request(server, wrong, at_door, port=guest_port)
-        assert status == 403 and body == REFUSED_PAGE
+        assert status == 403 and body == GUEST_REFUSED_PAGE
     finally:
         server.stop()
 

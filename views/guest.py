@@ -242,7 +242,7 @@ def guest_bar(state: AppState, title: str, actions: list[ft.Control]) -> ft.AppB
     """A guest's bar: the game's title, no way back to the host's app; a viewer may ask to
     score."""
     t = state.t
-    if state.role == VIEWER:
+    if state.role == VIEWER and state.host_moved_on is None:  # (not for a game left behind)
         actions = [
             *actions,
             ft.TextButton(t("Score"), icon=ft.Icons.DIALPAD, on_click=lambda: state.ask_pin()),

@@ -85,6 +85,15 @@ REFUSED_PAGE = (
     "<p>Debrief opens only from the link it printed when it started (it carries a key)."
     "</p><p>Debrief öffnet sich nur über den Link, den es beim Start ausgegeben hat.</p>"
 ).encode()
+# The guests' door: its links end when sharing stops, and a phone never saw a printed link.
+GUEST_REFUSED_PAGE = (
+    "<!doctype html><meta charset=utf-8><meta name=viewport content='width=device-width'>"
+    "<title>Debrief</title>"
+    "<p>This link does not open the table (any more): the host stopped sharing, or shares it "
+    "anew. Scan the host's new code: each share has a new link.</p>"
+    "<p>Dieser Link öffnet den Tisch nicht (mehr): Der Gastgeber teilt ihn nicht mehr oder "
+    "neu. Scanne den neuen Code des Gastgebers: Jedes Teilen hat einen neuen Link.</p>"
+).encode()
 
 
 @dataclass(frozen=True)
@@ -159,6 +168,8 @@ class Guard:
         self.websockets = websockets
         self.messages = messages
         self._open: set[Callable[[int], Awaitable[None]]] = set()  # closes each open websocket
+        # What a refused browser is told: the guests' door (no host key) speaks to a phone.
+        self.refused_page = REFUSED_PAGE if secret else GUEST_REFUSED_PAGE
 
     async def close_websockets(self, code: int) -> None:
         """Close every websocket open through this guard with `code` (the guests' door, when
@@ -294,7 +305,7 @@ class Guard:
         else:
             name, secret = self.guest_cookie, self.guest_secret or ""
         if not secret or not _same(value, secret):
-            await _respond(send, http.HTTPStatus.FORBIDDEN, REFUSED_PAGE)
+            await _respond(send, http.HTTPStatus.FORBIDDEN, self.refused_page)
             return
         rest = [
             (k, v)
@@ -317,7 +328,8 @@ class Guard:
             return
         # The connection ends with the refusal: kept open, it would hold one of the door's
         # connections that a guest with the link needs.
-        await _respond(send, http.HTTPStatus.FORBIDDEN, REFUSED_PAGE, [(b"connection", b"close")])
+        page = self.refused_page
+        await _respond(send, http.HTTPStatus.FORBIDDEN, page, [(b"connection", b"close")])
 
 
 def _peer(scope: Scope) -> str:
