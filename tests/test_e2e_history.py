@@ -129,6 +129,22 @@ def logged_in_bgstats(page: Page, standings: dict[str, Any]) -> None:
     opened.value.close()
 
 
+def test_statistics_count_the_games_of_a_period_and_a_group(
+    history_page: Page, records: list[dict[str, Any]]
+) -> None:
+    """The statistics screen counts the finished games, and for a group those that all of
+    them played (counted here from the records themselves)."""
+    page = history_page
+    over = [r for r in records if scoring.replay(r).finished]
+    both = [r for r in over if plays(r, "Anna") and plays(r, "Ben")]
+    tap(page, "Statistics")
+    see(page, EN.plural("{count} game", "{count} games", len(over)))
+    for name in ("Anna", "Ben"):
+        click_answered(page, page.get_by_role("checkbox", name=name, exact=True).first, name)
+    see(page, EN.plural("{count} game", "{count} games", len(both)))
+    see(page, "Rival: ")
+
+
 def test_a_spy_game_is_told_in_events_and_places(history_page: Page) -> None:
     """SPY has events, not rounds, and places, not points: its page says so."""
     page = history_page

@@ -180,6 +180,10 @@ def take_history(page) -> None:  # type: ignore[no-untyped-def]
     shot(page, OUT / "14-player.png")
     tap(page, "Back")
     tap(page, "Back")
+    tap(page, "Statistics")
+    see(page, "Rival: ")
+    shot(page, OUT / "29-statistics.png")
+    tap(page, "Back")
     tap(page, "Settings")
     shot(page, OUT / "15-settings.png")
 

@@ -68,6 +68,12 @@ def HomeView(state: AppState) -> ft.View:
                     height=48,
                     on_click=lambda: state.go("/players"),
                 ),
+                ft.OutlinedButton(
+                    t("Statistics"),
+                    icon=ft.Icons.INSIGHTS,
+                    height=48,
+                    on_click=lambda: state.go("/stats"),
+                ),
             ],
         ),
     ]

@@ -1,0 +1,163 @@
+"""Statistics of the table: over a period, for a group of players and a game, what the games
+say (scoring/group_stats.py works it out; this screen only shows it)."""
+
+from __future__ import annotations
+
+import datetime as dt
+from fractions import Fraction
+
+import flet as ft
+
+from scoring.group_stats import ALL_TIME, GroupStats, Period, PlayerRecord, counted, group_stats
+
+from . import games
+from .hooks import memo, use_value
+from .i18n import Translator
+from .state import AppState, use_screen
+from .widgets import back_bar, body, chip, choice_chips, heading, note
+
+ALL = "*"
+PERIODS = ("month", "year", "all")
+
+
+def period_of(choice: str, today: dt.date) -> Period:
+    if choice == "month":
+        return Period.month_of(today)
+    if choice == "year":
+        return Period.year_of(today)
+    return ALL_TIME
+
+
+@memo
+@ft.component
+def StatisticsView(state: AppState) -> ft.View:
+    t = state.t
+    use_screen(state, "/stats")
+    period, set_period = use_value("all")
+    game, set_game = use_value(ALL)
+    no_one: tuple[str, ...] = ()
+    group, set_group = use_value(no_one)
+    roster = state.players(include_archived=True)
+    people = {p["id"]: [p["name"], *p["former_names"]] for p in roster}
+    names = {p["id"]: p["name"] for p in roster}
+    chosen = counted(
+        state.summaries(),
+        people,
+        period_of(period, dt.date.today()),
+        group,
+        None if game == ALL else game,
+    )
+    stats = group_stats(chosen, people)
+
+    def toggle(person: str) -> None:
+        set_group(tuple(p for p in group if p != person) if person in group else (*group, person))
+
+    controls: list[ft.Control] = [
+        choice_chips(
+            t("Period"),
+            [("month", t("This month")), ("year", t("This year")), ("all", t("All time"))],
+            period,
+            set_period,
+        ),
+        choice_chips(
+            t("Game"),
+            [(ALL, t("All games")), *((v.id, v.title) for v in games.load().values())],
+            game,
+            set_game,
+        ),
+        ft.Column(
+            spacing=4,
+            controls=[
+                ft.Text(t("Games all of these played")),
+                ft.Row(
+                    wrap=True,
+                    spacing=6,
+                    run_spacing=6,
+                    controls=[
+                        chip(
+                            ft.Text(p["name"]),
+                            p["id"] in group,
+                            on_click=lambda _, person=p["id"]: toggle(person),
+                        )
+                        for p in roster
+                        if not p["archived"] or p["id"] in group
+                    ],
+                ),
+            ],
+        ),
+        *overview(t, stats),
+    ]
+    playing = [person for person, record in stats.players.items() if record.games]
+    playing.sort(key=lambda person: (-stats.players[person].wins, names[person].casefold()))
+    controls += [player_card(t, names, person, stats) for person in playing]
+    return ft.View(
+        route="/stats",
+        appbar=back_bar(t("Statistics"), lambda: state.go("/"), t),
+        scroll=ft.ScrollMode.AUTO,
+        controls=[ft.SafeArea(body(controls, spacing=12))],
+    )
+
+
+def overview(t: Translator, stats: GroupStats) -> list[ft.Control]:
+    """How many games, how long, and which games most."""
+    if not stats.games:
+        return [note(t("No finished game counts here."))]
+    lines = [
+        t.plural("{count} game", "{count} games", stats.games)
+        + " · "
+        + t("{time} played", time=t.duration(stats.minutes)),
+        t(
+            "Most played: {games}",
+            games=", ".join(
+                f"{games.view_of(game).title} ({count})" for game, count in stats.most_played[:3]
+            ),
+        ),
+    ]
+    return [heading(t("All of it")), *(ft.Text(line) for line in lines)]
+
+
+def player_card(t: Translator, names: dict[str, str], person: str, stats: GroupStats) -> ft.Control:
+    record = stats.players[person]
+    lines = [
+        t(
+            "Games {games} · wins {wins} · average place {place}",
+            games=record.games,
+            wins=record.wins,
+            place=t.number(round(record.average_place or Fraction(0), 1)),
+        ),
+        t(
+            "Winning streak: now {now}, longest {longest}",
+            now=record.current_streak,
+            longest=record.longest_streak,
+        ),
+        *rivals(t, names, record),
+    ]
+    opponents = stats.opponents[person][:3]
+    if opponents:
+        lines.append(
+            t(
+                "Plays most with: {players}",
+                players=", ".join(f"{names[other]} ({count})" for other, count in opponents),
+            )
+        )
+    return ft.Container(
+        bgcolor=ft.Colors.SURFACE_CONTAINER_HIGH,
+        border_radius=12,
+        padding=12,
+        content=ft.Column(
+            spacing=2,
+            controls=[
+                ft.Text(names[person], weight=ft.FontWeight.BOLD, size=16),
+                *(ft.Text(line, size=13) for line in lines),
+            ],
+        ),
+    )
+
+
+def rivals(t: Translator, names: dict[str, str], record: PlayerRecord) -> list[str]:
+    said = []
+    if record.rival is not None:
+        said.append(t("Rival: {name}", name=names[record.rival]))
+    if record.favourite_victim is not None:
+        said.append(t("Favourite victim: {name}", name=names[record.favourite_victim]))
+    return said
