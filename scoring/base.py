@@ -59,6 +59,18 @@ class Setup(Generic[OptionsT_co]):
     options: OptionsT_co  # covariant: any game's setup is a `Setup[object]`
 
 
+@dataclass(frozen=True)
+class RecordKind:
+    """A record a game keeps (the statistics' records): `title` (an English text to translate),
+    what is measured in one game — a player's total ("total"), one of their facts
+    ("fact:moons"), or the game's rounds ("rounds", the winner's) — and whether the `lowest`
+    or the highest is best; "count" counts the games where a player's fact is not 0."""
+
+    title: str
+    measure: str
+    best: str  # "lowest", "highest" or "count"
+
+
 class RulesUser(Protocol[T_co]):
     """Something done with one game's rules, whatever its options, round and state types: the
     registry holds `AnyRules`, and `AnyRules.use` hands the rules over with their types."""
@@ -82,6 +94,8 @@ class AnyRules(Protocol):
     def lower_is_better(self) -> bool: ...
     @property
     def places_only(self) -> bool: ...
+    @property
+    def records(self) -> tuple[RecordKind, ...]: ...
 
     def next_game(self, players: list[JSON], options: Record) -> tuple[list[JSON], Record]: ...
     def starter(self, players: list[JSON], options: Record) -> str: ...
@@ -97,6 +111,7 @@ class GameRules(ABC, Generic[OptionsT, RoundT, StateT]):
     max_players: ClassVar[int]
     lower_is_better: ClassVar[bool] = False  # Black Spy points and SPY placements
     places_only: ClassVar[bool] = False  # SPY: its totals are places, no points
+    records: ClassVar[tuple[RecordKind, ...]] = ()  # what the statistics' records are
 
     @abstractmethod
     def read_options(self, reader: Reader, table: Table, raw: object) -> OptionsT | None:

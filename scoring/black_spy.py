@@ -16,7 +16,7 @@ from fractions import Fraction
 from typing import ClassVar
 
 from . import errors as e
-from .base import JSON, GameRules, Record, Setup, left_of
+from .base import JSON, GameRules, Record, RecordKind, Setup, left_of
 from .drafts import Answers, DraftProblem, check_draft
 from .errors import N_
 from .numbers import to_json
@@ -826,6 +826,10 @@ class BlackSpy(GameRules[Options, AnyDeal, State]):
     min_players: ClassVar[int] = 3
     max_players: ClassVar[int] = 6
     lower_is_better: ClassVar[bool] = True
+    records: ClassVar[tuple[RecordKind, ...]] = (
+        RecordKind(N_("Lowest final total"), "total", "lowest"),
+        RecordKind(N_("Most moons shot in a game"), "fact:moons", "highest"),
+    )
 
     def read_options(self, reader: Reader, table: Table, raw: object) -> Options | None:
         path = "options"

@@ -28,11 +28,18 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Protocol
 
+from .base import RecordKind
+from .registry import GAMES
 from .stats import Summary, finished, seat_of
 
 
 class TimedSummary(Summary, Protocol):
-    """A summary that says when its game started and ended (ISO 8601 with an offset)."""
+    """A summary that says which game it is, when it started and when it ended (ISO 8601)."""
+
+    @property
+    def id(self) -> str: ...
+    @property
+    def rounds(self) -> int: ...
 
     @property
     def started(self) -> str | None: ...
@@ -207,3 +214,56 @@ def _most(times: Counter[str], together: Counter[str], people: People) -> str | 
     if not times:
         return None
     return min(times, key=lambda other: (-times[other], together[other], people[other][0]))
+
+
+@dataclass(frozen=True)
+class Feat:
+    """A record and the game it happened in (the first game to reach it: a tie later does not
+    take it); for a "count" record, how many games, and the latest of them."""
+
+    game: str  # the game's id ("black-spy")
+    kind: RecordKind
+    value: int | float
+    holder: str  # the player's name in that game
+    game_id: str
+
+
+def records(games: Sequence[TimedSummary]) -> list[Feat]:
+    """Each game's records among `games` (oldest first, as `counted` gives them), in the
+    order the games list them; a record no game set is left out."""
+    feats: list[Feat] = []
+    for rules in GAMES.values():
+        played = [s for s in games if s.game == rules.id]
+        for kind in rules.records:
+            feat = _feat(played, kind)
+            if feat is not None:
+                feats.append(feat)
+    return feats
+
+
+def _feat(games: Sequence[TimedSummary], kind: RecordKind) -> Feat | None:
+    best: Feat | None = None
+    count = 0
+    for summary in games:
+        for name, value in _measured(summary, kind):
+            if kind.best == "count":
+                if value:
+                    count += 1
+                    best = Feat(summary.game, kind, count, name, summary.id)
+                continue
+            better = best is None or (
+                value < best.value if kind.best == "lowest" else value > best.value
+            )
+            if better and (value or kind.best == "lowest"):
+                best = Feat(summary.game, kind, value, name, summary.id)
+    return best
+
+
+def _measured(summary: TimedSummary, kind: RecordKind) -> list[tuple[str, int | float]]:
+    """What `kind` measures in one game: each player's value (the winner's rounds)."""
+    if kind.measure == "rounds":
+        return [(winner, summary.rounds) for winner in summary.winners[:1]]
+    if kind.measure == "total":
+        return [(name, summary.totals[name]) for name in summary.players]
+    fact = kind.measure.removeprefix("fact:")
+    return [(name, summary.facts.get(name, {}).get(fact, 0)) for name in summary.players]

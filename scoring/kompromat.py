@@ -19,7 +19,7 @@ from fractions import Fraction
 from typing import ClassVar
 
 from . import errors as e
-from .base import JSON, GameRules, Record, Setup, left_of, rank
+from .base import JSON, GameRules, Record, RecordKind, Setup, left_of, rank
 from .errors import N_, Term
 from .numbers import to_json
 from .reader import Reader, as_number, as_whole, child, show
@@ -807,6 +807,11 @@ class Kompromat(GameRules[Options, KompromatRound, State]):
     title: ClassVar[str] = "Kompromat"
     min_players: ClassVar[int] = 2
     max_players: ClassVar[int] = 2
+    records: ClassVar[tuple[RecordKind, ...]] = (
+        RecordKind(N_("Highest victory points"), "total", "highest"),
+        RecordKind(N_("Most perfect 21s in a game"), "fact:perfect", "highest"),
+        RecordKind(N_("Games lost by 9 tokens"), "fact:token_losses", "count"),
+    )
 
     def read_options(self, reader: Reader, table: Table, raw: object) -> Options | None:
         fields = reader.obj(raw, "options", required=["first_player"])

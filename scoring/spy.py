@@ -13,8 +13,9 @@ from fractions import Fraction
 from typing import ClassVar
 
 from . import errors as e
-from .base import JSON, GameRules, Setup
+from .base import JSON, GameRules, RecordKind, Setup
 from .drafts import Answers, DraftProblem, check_draft
+from .errors import N_
 from .reader import Reader, child
 from .table import Table, read_player_ref
 
@@ -145,6 +146,9 @@ class Spy(GameRules[Options, Event, State]):
     max_players: ClassVar[int] = 4
     lower_is_better: ClassVar[bool] = True
     places_only: ClassVar[bool] = True
+    records: ClassVar[tuple[RecordKind, ...]] = (
+        RecordKind(N_("Fewest events to a win"), "rounds", "lowest"),
+    )
 
     def read_options(self, reader: Reader, table: Table, raw: object) -> Options | None:
         before = len(reader.errors)

@@ -13,7 +13,7 @@ from fractions import Fraction
 from typing import ClassVar
 
 from . import errors as e
-from .base import JSON, GameRules, Setup
+from .base import JSON, GameRules, RecordKind, Setup
 from .drafts import Answers, DraftProblem, check_draft
 from .errors import N_
 from .reader import Reader, as_whole, child, show
@@ -274,6 +274,9 @@ class Spywhere(GameRules[Options, AnyEnding, State]):
     title: ClassVar[str] = "Spywhere"
     min_players: ClassVar[int] = 2
     max_players: ClassVar[int] = 6
+    records: ClassVar[tuple[RecordKind, ...]] = (
+        RecordKind(N_("Most correct identifications"), "fact:correct", "highest"),
+    )
 
     def read_options(self, reader: Reader, table: Table, raw: object) -> Options | None:
         fields = reader.obj(raw, "options", optional=["removed_nationality"])

@@ -143,6 +143,8 @@ def test_statistics_count_the_games_of_a_period_and_a_group(
         click_answered(page, page.get_by_role("checkbox", name=name, exact=True).first, name)
     see(page, EN.plural("{count} game", "{count} games", len(both)))
     see(page, "Rival: ")
+    tap_starting(page, "Spywhere: Most correct identifications")  # a record opens its game
+    shown(page, "Totals over the rounds")
 
 
 def test_a_spy_game_is_told_in_events_and_places(history_page: Page) -> None:

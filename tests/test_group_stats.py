@@ -9,7 +9,7 @@ from fractions import Fraction
 from types import SimpleNamespace
 from typing import Any
 
-from scoring.group_stats import ALL_TIME, Period, counted, group_stats
+from scoring.group_stats import ALL_TIME, Period, counted, group_stats, records
 
 PEOPLE = {"a": ["Anna"], "b": ["Ben"], "c": ["Carla"], "d": ["Dirk"]}
 clock = iter(range(1, 10_000))
@@ -21,6 +21,9 @@ def game(
     started: str | None = None,
     minutes: int = 60,
     deleted: bool = False,
+    totals: dict[str, float] | None = None,
+    facts: dict[str, dict[str, int]] | None = None,
+    rounds: int = 5,
 ) -> Any:
     """A finished game's summary with these places (1 = first), started at `started` (else
     one day after the one before)."""
@@ -30,13 +33,15 @@ def game(
         ).isoformat()
     ended = (dt.datetime.fromisoformat(started) + dt.timedelta(minutes=minutes)).isoformat()
     return SimpleNamespace(
+        id=f"g{next(clock)}",
+        rounds=rounds,
         game=kind,
         players=list(places),
         finished=True,
         winners=[name for name, place in places.items() if place == 1],
-        totals={name: 10 - place for name, place in places.items()},
+        totals=totals or {name: 10 - place for name, place in places.items()},
         places=places,
-        facts={},
+        facts=facts or {},
         needs_correction=None,
         deleted_at="2026-12-01T10:00:00+00:00" if deleted else None,
         started=started,
@@ -117,3 +122,47 @@ def test_a_group_counts_the_games_all_of_them_played_and_the_totals_follow() -> 
     assert stats_of(games, group=["b", "c"]).games == 1
     assert stats_of(games, game="kompromat").players["b"].places == [1, 2]
     assert stats_of(games, period=ALL_TIME).games == 4
+
+
+def test_each_record_is_held_by_the_first_game_to_reach_it() -> None:
+    black = [
+        game({"Anna": 1, "Ben": 2}, "black-spy", totals={"Anna": 23, "Ben": 160}),
+        game(
+            {"Anna": 2, "Ben": 1},
+            "black-spy",
+            totals={"Anna": 151, "Ben": 23},
+            facts={"Ben": {"moons": 2}},
+        ),  # the same lowest total, later: Anna keeps it
+    ]
+    kompromat = [
+        game(
+            {"Anna": 1, "Ben": 2},
+            "kompromat",
+            totals={"Anna": 7.5, "Ben": 3},
+            facts={"Anna": {"perfect": 1, "token_losses": 0}, "Ben": {"token_losses": 1}},
+        ),
+        game(
+            {"Anna": 1, "Ben": 2},
+            "kompromat",
+            totals={"Anna": 6, "Ben": 2},
+            facts={"Ben": {"token_losses": 1}},
+        ),
+    ]
+    spy = [
+        game({"Anna": 1, "Ben": 2}, "spy", rounds=9),
+        game({"Anna": 2, "Ben": 1}, "spy", rounds=4),
+    ]
+    spywhere = [game({"Anna": 1, "Ben": 2}, "spywhere", facts={"Ben": {"correct": 3}})]
+    games = [*black, *kompromat, *spy, *spywhere]
+    found = {feat.kind.title: (feat.value, feat.holder, feat.game_id) for feat in records(games)}
+    assert found == {
+        "Lowest final total": (23, "Anna", black[0].id),
+        "Most moons shot in a game": (2, "Ben", black[1].id),
+        "Highest victory points": (7.5, "Anna", kompromat[0].id),
+        "Most perfect 21s in a game": (1, "Anna", kompromat[0].id),
+        "Games lost by 9 tokens": (2, "Ben", kompromat[1].id),  # how many; the latest
+        "Fewest events to a win": (4, "Ben", spy[1].id),
+        "Most correct identifications": (3, "Ben", spywhere[0].id),
+    }
+    assert records(black[:1]) and all(f.game == "black-spy" for f in records(black[:1]))
+    assert "Most moons shot in a game" not in {f.kind.title for f in records(black[:1])}  # none

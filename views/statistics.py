@@ -8,7 +8,16 @@ from fractions import Fraction
 
 import flet as ft
 
-from scoring.group_stats import ALL_TIME, GroupStats, Period, PlayerRecord, counted, group_stats
+from scoring.group_stats import (
+    ALL_TIME,
+    Feat,
+    GroupStats,
+    Period,
+    PlayerRecord,
+    counted,
+    group_stats,
+    records,
+)
 
 from . import games
 from .hooks import memo, use_value
@@ -86,6 +95,7 @@ def StatisticsView(state: AppState) -> ft.View:
             ],
         ),
         *overview(t, stats),
+        *records_list(state, records(chosen)),
     ]
     playing = [person for person, record in stats.players.items() if record.games]
     playing.sort(key=lambda person: (-stats.players[person].wins, names[person].casefold()))
@@ -114,6 +124,34 @@ def overview(t: Translator, stats: GroupStats) -> list[ft.Control]:
         ),
     ]
     return [heading(t("All of it")), *(ft.Text(line) for line in lines)]
+
+
+def records_list(state: AppState, feats: list[Feat]) -> list[ft.Control]:
+    """Each record and who holds it; a tap opens the game it happened in."""
+    if not feats:
+        return []
+    t = state.t
+    tiles: list[ft.Control] = [heading(t("Records"))]
+    for feat in feats:
+        title = f"{games.view_of(feat.game).title}: {t(feat.kind.title)}"
+        if feat.kind.best == "count":  # how many games, and who in the latest
+            said = t.plural(
+                "{count} game · the latest: {name}",
+                "{count} games · the latest: {name}",
+                int(feat.value),
+                name=feat.holder,
+            )
+        else:
+            said = t("{value} · {name}", value=t.number(feat.value), name=feat.holder)
+        tiles.append(
+            ft.ListTile(
+                title=ft.Text(title),
+                subtitle=ft.Text(said),
+                trailing=ft.Icon(ft.Icons.CHEVRON_RIGHT),
+                on_click=lambda _, game_id=feat.game_id: state.go(f"/history/{game_id}"),
+            )
+        )
+    return tiles
 
 
 def player_card(t: Translator, names: dict[str, str], person: str, stats: GroupStats) -> ft.Control:
