@@ -12,6 +12,9 @@ Figures (milliseconds are medians):
   history_ms          open the data and load every game's summary (cold: a fresh open)
   history_warm_ms     load the summaries again from the opened data
   open_game_ms        open one finished game (cold: its file not read yet)
+  statistics_ms       open the data and work out the statistics screen (every game, all
+                      time: places, streaks, rivals, records) — ours from the stored
+                      summaries, plain TinyDB's from the records, each played through
   peak_rss_mb         the measuring process's peak resident memory
 """
 
@@ -38,11 +41,42 @@ import generators  # noqa: E402
 from tinydb import TinyDB  # noqa: E402
 
 import scoring  # noqa: E402
+from scoring.group_stats import counted, group_stats, records  # noqa: E402
 from storage import Store  # noqa: E402
 from storage.summaries import summarize  # noqa: E402
 
-LIMITS = {"record_round_ms": 10, "history_ms": 300}
+LIMITS = {"record_round_ms": 10, "history_ms": 300, "statistics_naive_over_ours": 20}
 NAMES = generators.NAMES
+PEOPLE = {name: [name] for name in NAMES}  # everyone the generated games seat
+
+
+def statistics_of(summaries: list[Any]) -> object:
+    """What the statistics screen works out (views/statistics.py), for everyone, all time."""
+    chosen = counted(summaries, PEOPLE)
+    return group_stats(chosen, PEOPLE), records(chosen)
+
+
+def summary_of(record: dict[str, Any]) -> Any:
+    """What a summary says of a game, worked out from its record (plain TinyDB's way)."""
+    from types import SimpleNamespace
+
+    result = scoring.replay(record)
+    meta = record.get("meta", {})  # (the game the benchmark plays has none)
+    return SimpleNamespace(
+        id=meta.get("id", ""),
+        game=record["game"],
+        players=[p["name"] for p in record["players"]],
+        finished=result.finished,
+        winners=result.winners,
+        totals={name: float(total) for name, total in result.totals.items()},
+        places=result.places,
+        facts=result.player_facts,
+        needs_correction=None,
+        deleted_at=None,
+        started=meta.get("started"),
+        ended=meta.get("ended"),
+        rounds=len(record["rounds"]),
+    )
 
 
 def realistic_game(rng: random.Random, number: int) -> dict[str, Any]:
@@ -134,11 +168,16 @@ def measure_ours(folder: Path, ids: list[str], samples: int) -> dict[str, float]
     for _ in range(5):
         cold.append(timed(lambda: Store.open(folder).summaries()))
         Store.open(folder).close()
+    stats = []
+    for _ in range(3):
+        stats.append(timed(lambda: statistics_of(Store.open(folder).summaries())))
+        Store.open(folder).close()
     return {
         "record_round_ms": median_ms(record_round),
         "history_ms": median_ms(cold),
         "history_warm_ms": median_ms(warm),
         "open_game_ms": median_ms(opened),
+        "statistics_ms": median_ms(stats),
         "peak_rss_mb": peak_rss_mb(),
     }
 
@@ -164,19 +203,25 @@ def measure_naive(path: Path, samples: int) -> dict[str, float]:
     opened = [timed(lambda i=i: db.get(doc_id=i)) for i in rng.sample(ids, min(5, len(ids)))]
     db.close()
     cold = [timed(lambda: [d["summary"] for d in TinyDB(path).all()]) for _ in range(3)]
+    from_records = [
+        timed(lambda: statistics_of([summary_of(d["record"]) for d in TinyDB(path).all()]))
+    ]
     return {
         "record_round_ms": median_ms(record_round),
         "history_ms": median_ms(cold),
         "history_warm_ms": median_ms(warm),
         "open_game_ms": median_ms(opened),
+        "statistics_ms": median_ms(from_records),
         "peak_rss_mb": peak_rss_mb(),
     }
 
 
 def run_child(args: list[str]) -> dict[str, float]:
     done = subprocess.run(
-        [sys.executable, __file__, *args], capture_output=True, text=True, check=True
+        [sys.executable, __file__, *args], capture_output=True, text=True, check=False
     )
+    if done.returncode:
+        raise RuntimeError(f"{' '.join(args)} failed:\n{done.stderr}")
     result: dict[str, float] = json.loads(done.stdout)
     return result
 

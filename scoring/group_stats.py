@@ -31,6 +31,7 @@ from typing import Protocol
 from .base import RecordKind
 from .registry import GAMES
 from .stats import Summary, finished, seat_of
+from .table import folded_name, name_key
 
 
 class TimedSummary(Summary, Protocol):
@@ -163,24 +164,53 @@ class GroupStats:
     opponents: dict[str, list[tuple[str, int]]]  # per player, the others by games together
 
 
+class Seating:
+    """Who of `people` sat at a game, under which name: as `stats.seat_of` finds them (their
+    own spelling first, then case-insensitively, then in look-alike letters), each person's
+    and each game's keys worked out once (10,000 games, a dozen people)."""
+
+    WAYS = (str, folded_name, name_key)
+
+    def __init__(self, people: People) -> None:
+        self.keys = {
+            person: [{way(name) for name in names} for way in self.WAYS]
+            for person, names in people.items()
+        }
+
+    def seated(self, players: Sequence[str]) -> dict[str, str]:
+        """Each person at the game and their name in it."""
+        seat_keys = [[way(name) for name in players] for way in self.WAYS]
+        found: dict[str, str] = {}
+        for person, keys in self.keys.items():
+            for wanted, at_seats in zip(keys, seat_keys, strict=True):
+                name = next(
+                    (n for n, k in zip(players, at_seats, strict=True) if k in wanted), None
+                )
+                if name is not None:
+                    found[person] = name
+                    break
+        return found
+
+
 def group_stats(games: Sequence[TimedSummary], people: People) -> GroupStats:
     """The statistics of `games` (as `counted` gives them, oldest first) for `people`."""
     records = {person: PlayerRecord() for person in people}
+    seating = Seating(people)
     for summary in games:
-        seats = {p: seat_of(summary, names) for p, names in people.items()}
-        present = {p: name for p, name in seats.items() if name is not None}
-        for person, name in present.items():
-            _count_game(records[person], summary.places[name])
-        for person, name in present.items():
-            for other, other_name in present.items():
+        places = summary.places  # (a summary makes its mappings anew at each read)
+        present = {p: places[name] for p, name in seating.seated(summary.players).items()}
+        for person, place in present.items():
+            _count_game(records[person], place)
+        for person, mine in present.items():
+            record = records[person]
+            for other, theirs in present.items():
                 if other == person:
                     continue
-                records[person].together[other] += 1
-                mine, theirs = summary.places[name], summary.places[other_name]
+                record.together[other] += 1
                 if mine < theirs:
-                    records[person].ahead_of[other] += 1
+                    record.ahead_of[other] += 1
                 elif theirs < mine:
-                    records[person].behind[other] += 1
+                    record.behind[other] += 1
     for record in records.values():
         record.rival = _most(record.behind, record.together, people)
         record.favourite_victim = _most(record.ahead_of, record.together, people)
@@ -232,8 +262,11 @@ def records(games: Sequence[TimedSummary]) -> list[Feat]:
     """Each game's records among `games` (oldest first, as `counted` gives them), in the
     order the games list them; a record no game set is left out."""
     feats: list[Feat] = []
+    by_game: dict[str, list[TimedSummary]] = {}
+    for summary in games:
+        by_game.setdefault(summary.game, []).append(summary)
     for rules in GAMES.values():
-        played = [s for s in games if s.game == rules.id]
+        played = by_game.get(rules.id, [])
         for kind in rules.records:
             feat = _feat(played, kind)
             if feat is not None:
@@ -264,6 +297,7 @@ def _measured(summary: TimedSummary, kind: RecordKind) -> list[tuple[str, int | 
     if kind.measure == "rounds":
         return [(winner, summary.rounds) for winner in summary.winners[:1]]
     if kind.measure == "total":
-        return [(name, summary.totals[name]) for name in summary.players]
+        return list(summary.totals.items())
     fact = kind.measure.removeprefix("fact:")
-    return [(name, summary.facts.get(name, {}).get(fact, 0)) for name in summary.players]
+    facts = summary.facts
+    return [(name, facts.get(name, {}).get(fact, 0)) for name in summary.players]

@@ -8,7 +8,14 @@ import sys
 
 from builders import ROOT
 
-FIGURES = {"record_round_ms", "history_ms", "history_warm_ms", "open_game_ms", "peak_rss_mb"}
+FIGURES = {
+    "record_round_ms",
+    "history_ms",
+    "history_warm_ms",
+    "open_game_ms",
+    "statistics_ms",
+    "peak_rss_mb",
+}
 
 
 def test_benchmark_prints_one_json_line_with_both_designs() -> None:
@@ -26,7 +33,11 @@ def test_benchmark_prints_one_json_line_with_both_designs() -> None:
     figures = report["sizes"]["12"]
     assert set(figures["ours"]) == FIGURES and set(figures["naive_tinydb"]) == FIGURES
     assert all(value > 0 for value in figures["ours"].values())
-    assert report["limits"] == {"record_round_ms": 10, "history_ms": 300}
+    assert report["limits"] == {
+        "record_round_ms": 10,
+        "history_ms": 300,
+        "statistics_naive_over_ours": 20,
+    }
 
 
 def test_import_benchmark_prints_every_figure() -> None:
