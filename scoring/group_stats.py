@@ -301,3 +301,77 @@ def _measured(summary: TimedSummary, kind: RecordKind) -> list[tuple[str, int | 
     fact = kind.measure.removeprefix("fact:")
     facts = summary.facts
     return [(name, facts.get(name, {}).get(fact, 0)) for name in summary.players]
+
+
+@dataclass(frozen=True)
+class BestGame:
+    """A player's best game: their best place, with the widest margin over the next player
+    (in points, the game's way round; in places for SPY), the earliest of equals."""
+
+    game: str
+    game_id: str
+    started: str | None
+    place: int
+    margin: int | float
+
+
+@dataclass
+class YearInReview:
+    year: int
+    games: int
+    minutes: int
+    most_played: tuple[str, int] | None
+    best_games: dict[str, BestGame]  # per person who played that year
+    records: list[Feat]  # set that year: standing at its end, held by a game of the year
+
+
+def year_in_review(games: Sequence[TimedSummary], people: People, year: int) -> YearInReview:
+    """The year `year` of `games` (every counted game, oldest first)."""
+    period = Period.year_of(dt.date(year, 1, 1))
+    this_year = [s for s in games if period.holds(s.started)]
+    until_its_end = [s for s in games if Period(last=period.last).holds(s.started)]
+    held = {s.id for s in this_year}
+    stats = group_stats(this_year, people)
+    seating = Seating(people)
+    best: dict[str, BestGame] = {}
+    for summary in this_year:
+        lower = GAMES[summary.game].lower_is_better
+        places, totals = summary.places, summary.totals
+        for person, name in seating.seated(summary.players).items():
+            candidate = BestGame(
+                summary.game,
+                summary.id,
+                summary.started,
+                places[name],
+                _margin(name, places, totals, lower),
+            )
+            kept = best.get(person)
+            if kept is None or (candidate.place, -candidate.margin) < (kept.place, -kept.margin):
+                best[person] = candidate
+    return YearInReview(
+        year=year,
+        games=stats.games,
+        minutes=stats.minutes,
+        most_played=stats.most_played[0] if stats.most_played else None,
+        best_games=best,
+        # (a count, such as Kompromat's games lost by 9 tokens, is no record a game sets)
+        records=[
+            feat
+            for feat in records(until_its_end)
+            if feat.game_id in held and feat.kind.best != "count"
+        ],
+    )
+
+
+def _margin(
+    name: str, places: Mapping[str, int], totals: Mapping[str, int | float], lower: bool
+) -> int | float:
+    """How far `name` finished ahead of the next player behind (0 when level or last)."""
+    behind = [other for other in places if places[other] > places[name]]
+    if not behind:
+        return 0
+    gaps = [
+        (totals[other] - totals[name]) if lower else (totals[name] - totals[other])
+        for other in behind
+    ]
+    return max(0, min(gaps))

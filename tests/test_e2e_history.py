@@ -143,6 +143,10 @@ def test_statistics_count_the_games_of_a_period_and_a_group(
         click_answered(page, page.get_by_role("checkbox", name=name, exact=True).first, name)
     see(page, EN.plural("{count} game", "{count} games", len(both)))
     see(page, "Rival: ")
+    tap(page, "Year in review")  # the latest year with games, on one card
+    see(page, " at the table")
+    see(page, "Best game of the year")
+    tap(page, "Back")
     tap_starting(page, "Spywhere: Most correct identifications")  # a record opens its game
     shown(page, "Totals over the rounds")
 

@@ -166,3 +166,38 @@ def test_each_record_is_held_by_the_first_game_to_reach_it() -> None:
     }
     assert records(black[:1]) and all(f.game == "black-spy" for f in records(black[:1]))
     assert "Most moons shot in a game" not in {f.kind.title for f in records(black[:1])}  # none
+
+
+def test_a_year_in_review_counts_its_own_games_and_the_records_it_set() -> None:
+    from scoring.group_stats import year_in_review
+
+    before = game(
+        {"Anna": 1, "Ben": 2},
+        "kompromat",
+        started="2025-12-31T23:00:00+01:00",
+        totals={"Anna": 9, "Ben": 2},
+    )  # a record of 2025: the highest points
+    narrow = game(
+        {"Anna": 1, "Ben": 2},
+        "black-spy",
+        started="2026-03-01T20:00:00+01:00",
+        minutes=90,
+        totals={"Anna": 40, "Ben": 45},
+    )
+    wide = game(
+        {"Anna": 1, "Ben": 2},
+        "black-spy",
+        started="2026-06-01T20:00:00+02:00",
+        minutes=60,
+        totals={"Anna": 20, "Ben": 90},
+    )  # first by 70: Anna's best game
+    beaten = game({"Anna": 2, "Ben": 1}, "spy", started="2026-07-01T20:00:00+02:00", rounds=3)
+    after = game({"Anna": 2, "Ben": 1}, "black-spy", started="2027-01-01T00:30:00+01:00")
+    review = year_in_review(counted([before, narrow, wide, beaten, after], PEOPLE), PEOPLE, 2026)
+    assert (review.games, review.minutes, review.most_played) == (3, 90 + 60 + 60, ("black-spy", 2))
+    assert (review.best_games["a"].game_id, review.best_games["a"].margin) == (wide.id, 70)
+    assert (review.best_games["b"].game_id, review.best_games["b"].place) == (beaten.id, 1)
+    set_this_year = {(feat.kind.title, feat.game_id) for feat in review.records}
+    assert ("Lowest final total", wide.id) in set_this_year
+    assert ("Fewest events to a win", beaten.id) in set_this_year
+    assert all(feat.game_id != before.id for feat in review.records)  # 2025's stays 2025's

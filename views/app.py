@@ -13,7 +13,19 @@ from web.guard import GUEST, Caller, current_caller
 from web.guard import HOST as HOST_CALLER
 from web.sharing import Sharing
 
-from . import games, guest, history, home, new_game, players, safe, settings, statistics, table
+from . import (
+    games,
+    guest,
+    history,
+    home,
+    new_game,
+    players,
+    safe,
+    settings,
+    statistics,
+    table,
+    year,
+)
 from .device_name import device_kind, read_name
 from .hooks import use_follow, use_made
 from .state import HOST, SCORER, VIEWER, AppState
@@ -57,6 +69,8 @@ def screens_for(state: AppState) -> list[ft.View]:
         ]
     elif route == "/stats":
         stack.append(statistics.StatisticsView(state))
+    elif route == "/stats/year":
+        stack += [statistics.StatisticsView(state), year.YearView(state)]
     elif route == "/players":
         stack.append(players.PlayersView(state))
     elif route.startswith("/players/"):

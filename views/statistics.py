@@ -62,6 +62,12 @@ def StatisticsView(state: AppState) -> ft.View:
         set_group(tuple(p for p in group if p != person) if person in group else (*group, person))
 
     controls: list[ft.Control] = [
+        ft.FilledButton(
+            t("Year in review"),
+            icon=ft.Icons.CALENDAR_TODAY,
+            height=48,
+            on_click=lambda: state.go("/stats/year"),
+        ),
         choice_chips(
             t("Period"),
             [("month", t("This month")), ("year", t("This year")), ("all", t("All time"))],

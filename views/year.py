@@ -1,0 +1,122 @@
+"""A year in review: the year's games and hours, the table's most played game, each player's
+best game of the year and the records set that year (scoring/group_stats.py works it out),
+shareable as a picture like a game's result."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import flet as ft
+from babel.dates import format_date
+
+from scoring.group_stats import YearInReview, counted, local_day, year_in_review
+
+from . import games
+from .hooks import memo, use_value
+from .i18n import Translator
+from .result import picture_sharer
+from .state import AppState, use_screen
+from .widgets import back_bar, body, choice_chips, heading, note
+
+
+@memo
+@ft.component
+def YearView(state: AppState) -> ft.View:
+    t = state.t
+    use_screen(state, "/stats/year")
+    roster = state.players(include_archived=True)
+    people = {p["id"]: [p["name"], *p["former_names"]] for p in roster}
+    names = {p["id"]: p["name"] for p in roster}
+    played = counted(state.summaries(), people)
+    years = sorted({day.year for s in played if (day := local_day(s.started))}, reverse=True)
+    this_year = dt.date.today().year
+    year, set_year = use_value(years[0] if years and this_year not in years else this_year)
+    review = year_in_review(played, people, year)
+    card = review_card(t, names, review)
+    picture = ft.Screenshot(content=card)
+    controls: list[ft.Control] = []
+    if len(years) > 1:
+        controls.append(
+            choice_chips(
+                t("Year"),
+                [(str(y), str(y)) for y in years],
+                str(year),
+                lambda chosen: set_year(int(chosen)),
+            )
+        )
+    controls.append(picture)
+    if review.games:
+        controls.append(
+            ft.OutlinedButton(
+                t("Share as picture"),
+                icon=ft.Icons.IMAGE,
+                height=48,
+                on_click=picture_sharer(picture, f"debrief-{year}.png", summary_line(t, review)),
+            )
+        )
+    return ft.View(
+        route="/stats/year",
+        appbar=back_bar(t("Year in review"), lambda: state.go("/stats"), t),
+        scroll=ft.ScrollMode.AUTO,
+        controls=[ft.SafeArea(body(controls, spacing=12))],
+    )
+
+
+def summary_line(t: Translator, review: YearInReview) -> str:
+    return (
+        t("{year} at the table", year=review.year)
+        + ": "
+        + t.plural("{count} game", "{count} games", review.games)
+        + " · "
+        + t("{time} played", time=t.duration(review.minutes))
+    )
+
+
+def review_card(t: Translator, names: dict[str, str], review: YearInReview) -> ft.Control:
+    """The year on one card (what the picture shows)."""
+    lines: list[ft.Control] = [
+        ft.Text(t("{year} at the table", year=review.year), size=22, weight=ft.FontWeight.BOLD)
+    ]
+    if not review.games:
+        lines.append(note(t("No finished game that year.")))
+    else:
+        lines.append(ft.Text(summary_line(t, review).split(": ", 1)[1]))
+        if review.most_played:
+            game, count = review.most_played
+            lines.append(
+                ft.Text(t("Most played: {games}", games=f"{games.view_of(game).title} ({count})"))
+            )
+        lines.append(heading(t("Best game of the year")))
+        for person, best in sorted(review.best_games.items(), key=lambda i: names[i[0]].casefold()):
+            day = local_day(best.started)
+            when = format_date(day, "d MMM", locale=t.language) if day else ""
+            lines.append(
+                ft.Text(
+                    t(
+                        "{name}: {game}, {day}: place {place}, ahead by {margin}",
+                        name=names[person],
+                        game=games.view_of(best.game).title,
+                        day=when,
+                        place=best.place,
+                        margin=t.number(best.margin),
+                    ),
+                    size=13,
+                )
+            )
+        if review.records:
+            lines.append(heading(t("Records set this year")))
+            for feat in review.records:
+                lines.append(
+                    ft.Text(
+                        f"{games.view_of(feat.game).title}: {t(feat.kind.title)} · "
+                        f"{t.number(feat.value)} · {feat.holder}",
+                        size=13,
+                    )
+                )
+    lines.append(ft.Text("Debrief", size=12, color=ft.Colors.ON_SURFACE_VARIANT))
+    return ft.Container(
+        bgcolor=ft.Colors.SECONDARY_CONTAINER,
+        border_radius=12,
+        padding=ft.Padding.symmetric(horizontal=12, vertical=12),
+        content=ft.Column(spacing=4, controls=lines),
+    )
