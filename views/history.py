@@ -6,7 +6,6 @@ import datetime as dt
 import json
 
 import flet as ft
-import flet_charts as fch
 
 import scoring
 from scoring.errors import Term
@@ -15,13 +14,13 @@ from storage.errors import StorageError
 from storage.summaries import Summary
 
 from . import games
+from .charts import totals_chart
 from .frame import correction_banner
 from .games import AtTable
 from .hooks import NO_TEXT, memo, use_value
 from .i18n import Translator, minutes_between
 from .result import game_over_panel, play_again
 from .state import AppState, use_screen
-from .theme import LINE_COLORS
 from .widgets import back_bar, body, choice_chips, heading, info_box, note
 
 PAGE_SIZE = 40
@@ -141,64 +140,6 @@ def restore(state: AppState, summary: Summary) -> None:
 
 
 # --- one game's page ---------------------------------------------------------------------------
-
-
-def totals_chart(t: Translator, result: scoring.Replay, title: str) -> ft.Control:
-    """Each player's total after every round; Black Spy's end value as a dashed line."""
-    names = list(result.table.names)
-    series = [
-        fch.LineChartData(
-            points=[fch.LineChartDataPoint(0, 0)]
-            + [
-                fch.LineChartDataPoint(i + 1, float(totals[name]))
-                for i, totals in enumerate(result.round_totals)
-            ],
-            color=LINE_COLORS[index % len(LINE_COLORS)],
-            stroke_width=3,
-        )
-        for index, name in enumerate(names)
-    ]
-    end_value = result.end_value
-    if end_value is not None:
-        series.append(
-            fch.LineChartData(
-                points=[
-                    fch.LineChartDataPoint(0, end_value),
-                    fch.LineChartDataPoint(len(result.round_totals), end_value),
-                ],
-                color=ft.Colors.ON_SURFACE_VARIANT,  # grey: not one of the players' colours
-                stroke_width=1,
-                dash_pattern=[6, 4],
-            )
-        )
-    legend = ft.Row(
-        wrap=True,
-        controls=[
-            ft.Row(
-                [
-                    ft.Container(
-                        width=14,
-                        height=14,
-                        bgcolor=LINE_COLORS[i % len(LINE_COLORS)],
-                        border_radius=7,
-                    ),
-                    ft.Text(name),
-                ],
-                spacing=4,
-            )
-            for i, name in enumerate(names)
-        ]
-        + ([ft.Text(t("dashed: the end value {value}", value=end_value))] if end_value else []),
-    )
-    chart = fch.LineChart(
-        data_series=series, height=220, interactive=False, tooltip=None, expand=True
-    )
-    return ft.Column(
-        [
-            ft.Semantics(label=t("Chart: {title}", title=title), content=chart),
-            legend,
-        ]
-    )
 
 
 def rounds_table(t: Translator, result: scoring.Replay, round_name: Term) -> ft.Control:
@@ -326,7 +267,7 @@ def GamePageView(state: AppState, game_id: str) -> ft.View:
     if result.round_totals:
         controls += [
             heading(t(view.chart_title)),
-            totals_chart(t, result, t(view.chart_title)),
+            totals_chart(t, result, t(view.chart_title), view.round_name),
             rounds_table(t, result, view.round_name),
         ]
     controls += [
