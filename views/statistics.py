@@ -26,7 +26,6 @@ from .state import AppState, use_screen
 from .widgets import back_bar, body, chip, choice_chips, heading, note
 
 ALL = "*"
-PERIODS = ("month", "year", "all")
 
 
 def period_of(choice: str, today: dt.date) -> Period:
