@@ -30,8 +30,7 @@ from typing import Protocol
 
 from .base import RecordKind
 from .registry import GAMES
-from .stats import Summary, finished, seat_of
-from .table import folded_name, name_key
+from .stats import Seating, Summary, finished
 
 
 class TimedSummary(Summary, Protocol):
@@ -114,12 +113,13 @@ def counted(
 ) -> list[TimedSummary]:
     """The games that count, oldest first: finished and not deleted, started in `period`,
     of `game` (None: every game), and played by every player of `group` (ids of `people`)."""
+    members = Seating({member: people[member] for member in group})
     chosen = [
         s
         for s in finished(summaries)
         if period.holds(s.started)
         and (game is None or s.game == game)
-        and all(seat_of(s, people[member]) is not None for member in group)
+        and len(members.seated(s.players)) == len(members.keys)
     ]
     return sorted(chosen, key=lambda s: started_at(s.started))
 
@@ -162,34 +162,6 @@ class GroupStats:
     most_played: list[tuple[str, int]]  # game ids, most games first (then by id)
     players: dict[str, PlayerRecord]
     opponents: dict[str, list[tuple[str, int]]]  # per player, the others by games together
-
-
-class Seating:
-    """Who of `people` sat at a game, under which name: as `stats.seat_of` finds them (their
-    own spelling first, then case-insensitively, then in look-alike letters), each person's
-    and each game's keys worked out once (10,000 games, a dozen people)."""
-
-    WAYS = (str, folded_name, name_key)
-
-    def __init__(self, people: People) -> None:
-        self.keys = {
-            person: [{way(name) for name in names} for way in self.WAYS]
-            for person, names in people.items()
-        }
-
-    def seated(self, players: Sequence[str]) -> dict[str, str]:
-        """Each person at the game and their name in it."""
-        seat_keys = [[way(name) for name in players] for way in self.WAYS]
-        found: dict[str, str] = {}
-        for person, keys in self.keys.items():
-            for wanted, at_seats in zip(keys, seat_keys, strict=True):
-                name = next(
-                    (n for n, k in zip(players, at_seats, strict=True) if k in wanted), None
-                )
-                if name is not None:
-                    found[person] = name
-                    break
-        return found
 
 
 def group_stats(games: Sequence[TimedSummary], people: People) -> GroupStats:

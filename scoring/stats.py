@@ -73,18 +73,33 @@ class PlayerGameStats:
         return max(self.scores) if GAMES[self.game].lower_is_better else min(self.scores)
 
 
-def seat_of(summary: Summary, names: Collection[str]) -> str | None:
-    """The name `summary` has for the player known by any of `names` (case-insensitively,
-    or written in look-alike characters of another script): their own spelling first, since
-    a game stored before look-alikes were one name may seat Anna beside "Аnna"."""
-    seated = summary.players
-    ways: tuple[Callable[[str], str], ...] = (str, folded_name, name_key)
-    for key in ways:
-        keys = {key(n) for n in names}
-        found = next((n for n in seated if key(n) in keys), None)
-        if found is not None:
-            return found
-    return None
+class Seating:
+    """Who of `people` (each known by several names) sat at a game, and under which name:
+    their own spelling first, then case-insensitively, then written in look-alike characters
+    of another script (a game stored before look-alikes were one name may seat Anna beside
+    "Аnna"). Each person's keys are worked out once, each game's once per game."""
+
+    WAYS: tuple[Callable[[str], str], ...] = (str, folded_name, name_key)
+
+    def __init__(self, people: Mapping[str, Collection[str]]) -> None:
+        self.keys = {
+            person: [{way(name) for name in names} for way in self.WAYS]
+            for person, names in people.items()
+        }
+
+    def seated(self, players: Sequence[str]) -> dict[str, str]:
+        """Each person at the game and their name in it."""
+        seat_keys = [[way(name) for name in players] for way in self.WAYS]
+        found: dict[str, str] = {}
+        for person, keys in self.keys.items():
+            for wanted, at_seats in zip(keys, seat_keys, strict=True):
+                name = next(
+                    (n for n, k in zip(players, at_seats, strict=True) if k in wanted), None
+                )
+                if name is not None:
+                    found[person] = name
+                    break
+        return found
 
 
 S = TypeVar("S", bound=Summary)
@@ -110,8 +125,9 @@ def player_stats(
     (1, 1, Fraction(1, 1))
     """
     result: dict[str, PlayerGameStats] = {}
+    seating = Seating({"": names})
     for summary in finished(summaries):
-        name = seat_of(summary, names)
+        name = seating.seated(summary.players).get("")
         if name is None:
             continue
         stats = result.setdefault(summary.game, PlayerGameStats(summary.game))
@@ -140,8 +156,10 @@ def head_to_head(
     """Per game: how often each finished ahead of the other by the game's real result (its
     places: a Kompromat 9-token loss is behind whatever the points), or level."""
     result: dict[str, HeadToHead] = {}
+    seating = Seating({"first": first, "second": second})
     for summary in finished(summaries):
-        a, b = seat_of(summary, first), seat_of(summary, second)
+        seats = seating.seated(summary.players)
+        a, b = seats.get("first"), seats.get("second")
         if a is None or b is None or a == b:
             continue
         record = result.setdefault(summary.game, HeadToHead(summary.game))
