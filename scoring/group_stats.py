@@ -26,6 +26,7 @@ from collections import Counter
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
+from functools import lru_cache
 from typing import Protocol
 
 from .base import RecordKind
@@ -88,16 +89,23 @@ def local_day(started: str | None) -> dt.date | None:
         return None
 
 
+@lru_cache(maxsize=4096, typed=True)
+def minutes_between(started: str | None, ended: str | None) -> int | None:
+    """Whole minutes from one ISO 8601 time to a later one; None when either is missing or
+    unreadable, or they cannot be compared (one without its UTC offset) or run backwards."""
+    try:
+        start = dt.datetime.fromisoformat(started) if started else None
+        end = dt.datetime.fromisoformat(ended) if ended else None
+    except ValueError:
+        return None
+    if start is None or end is None or (start.tzinfo is None) != (end.tzinfo is None):
+        return None
+    return int((end - start).total_seconds() // 60) if end >= start else None
+
+
 def minutes_played(summary: TimedSummary) -> int:
     """From the game's start to its end, in whole minutes (0 where either is unknown)."""
-    try:
-        start = dt.datetime.fromisoformat(summary.started or "")
-        end = dt.datetime.fromisoformat(summary.ended or "")
-    except ValueError:
-        return 0
-    if (start.tzinfo is None) != (end.tzinfo is None) or end < start:
-        return 0
-    return int((end - start).total_seconds() // 60)
+    return minutes_between(summary.started, summary.ended) or 0
 
 
 # A player's id -> every name they played under, their name now first (it breaks ties).

@@ -104,12 +104,8 @@ def stored_play(store: Store, game_id: str) -> dict[str, Any]:
     at = store.game_at(game_id)
     if store.summary(game_id).deleted_at is not None:
         raise err.GameInBin(game_id=game_id)
-    meta = at.record.get("meta")
-    ended = meta.get("ended") if isinstance(meta, dict) else None
-    if not isinstance(ended, str):
-        ended = store.changed_at(game_id)
     ids = roster_ids(store.players(include_archived=True))
-    return play_of(at.record, at.result, ended, ids)
+    return play_of(at.record, at.result, store.ended_at(game_id), ids)
 
 
 # JSON's own punctuation is left as it is in the link (a browser reads it so): the link is a

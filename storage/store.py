@@ -911,6 +911,12 @@ class Store:
             changed = self._find(game_id)[1].get("changed")
         return changed if isinstance(changed, str) else None
 
+    def ended_at(self, game_id: str) -> str | None:
+        """When the game ended: put into the history, else its last change (ISO 8601)."""
+        meta = self.game_at(game_id).record.get("meta")
+        ended = meta.get("ended") if isinstance(meta, dict) else None
+        return ended if isinstance(ended, str) else self.changed_at(game_id)
+
     def changes_since(self, game_id: str, revision: int) -> list[dict[str, Any]]:
         """The game's changes after `revision`, oldest first, as their makers described them,
         each with the revision it made (``rev``); only the latest `CHANGES_KEPT` are known."""

@@ -7,20 +7,20 @@ and parameters; words inside the parameters (`Term`) are translated too.
 
 from __future__ import annotations
 
-import datetime as dt
 import gettext
 import locale
 import os
 from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
-from functools import cache, lru_cache
+from functools import cache
 from pathlib import Path
 
 from babel.messages.pofile import read_po
 from babel.numbers import format_decimal
 
 from scoring.errors import N_, Problem, Term
+from scoring.group_stats import minutes_between as minutes_between  # for the screens
 
 LOCALES = Path(__file__).resolve().parent.parent / "assets" / "locales"
 LANGUAGES = ("en", "de")
@@ -142,20 +142,6 @@ class Translator:
 def translator(language: str) -> Translator:
     """The translator of a language, made once (a screen asks for it at every drawing)."""
     return Translator(language)
-
-
-@lru_cache(maxsize=4096, typed=True)
-def minutes_between(started: str | None, ended: str | None) -> int | None:
-    """Whole minutes from one ISO 8601 time to a later one; None when either is missing or
-    unreadable, or they cannot be compared (one without its UTC offset) or run backwards."""
-    try:
-        start = dt.datetime.fromisoformat(started) if started else None
-        end = dt.datetime.fromisoformat(ended) if ended else None
-    except ValueError:
-        return None
-    if start is None or end is None or (start.tzinfo is None) != (end.tzinfo is None):
-        return None
-    return int((end - start).total_seconds() // 60) if end >= start else None
 
 
 def number_text(language: str, value: Fraction | float | int) -> str:

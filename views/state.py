@@ -808,9 +808,7 @@ class AppState(Announcing):
     @allowed(*EVERYONE, shared_game=True)
     def ended_at(self, game_id: str) -> str | None:
         """When the game ended: put into the history, else its last change (ISO 8601)."""
-        meta = self._store.game_at(game_id).record.get("meta")
-        ended = meta.get("ended") if isinstance(meta, dict) else None
-        return ended if isinstance(ended, str) else self._store.changed_at(game_id)
+        return self._store.ended_at(game_id)
 
     @allowed(*EVERYONE, shared_game=True)
     def bgstats_link(self, game_id: str) -> str | None:
