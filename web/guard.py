@@ -360,22 +360,31 @@ def _tagged(scope: Scope, role: str) -> Scope:
 LANGUAGE_HEADER_LONGEST = 512  # a longer Accept-Language header is not read at all
 
 
+def weighted_values(header: bytes) -> list[tuple[str, float]]:
+    """The values of a header with quality weights (Accept-Language, Accept-Encoding), in
+    their order, lower-case, each with its weight (1 when none is given); a value whose
+    weight cannot be read is left out."""
+    values: list[tuple[str, float]] = []
+    for part in header.decode("latin-1").split(","):
+        value, _, quality = part.strip().partition(";")
+        try:
+            weight = float(quality.strip().removeprefix("q=")) if quality else 1.0
+        except ValueError:
+            continue
+        values.append((value.strip().lower(), weight))
+    return values
+
+
 def accepted_languages(header: bytes) -> tuple[str, ...]:
     """The languages of an Accept-Language header, best first, each once, as their primary
     subtag ("de-AT;q=0.9" is "de"); none for a header that is too long or unreadable."""
     if len(header) > LANGUAGE_HEADER_LONGEST:
         return ()
     weighted: list[tuple[float, int, str]] = []
-    for position, part in enumerate(header.decode("latin-1").split(",")):
-        tag, _, quality = part.strip().partition(";")
-        language = tag.strip().split("-")[0].lower()
-        if not (language.isascii() and language.isalpha() and 2 <= len(language) <= 8):
-            continue
-        try:
-            weight = float(quality.strip().removeprefix("q=")) if quality else 1.0
-        except ValueError:
-            continue
-        weighted.append((-weight, position, language))
+    for position, (tag, weight) in enumerate(weighted_values(header)):
+        language = tag.split("-")[0]
+        if language.isascii() and language.isalpha() and 2 <= len(language) <= 8:
+            weighted.append((-weight, position, language))
     ordered = [language for _, _, language in sorted(weighted)]
     return tuple(dict.fromkeys(ordered))
 

@@ -29,7 +29,7 @@ from urllib.parse import quote
 
 from storage.compressed import ENCODINGS, CompressedCopies
 
-from .guard import ASGIApp, Message, Receive, Scope, Send
+from .guard import ASGIApp, Message, Receive, Scope, Send, weighted_values
 
 # Written by Flet for each app at its first request: served by Flet, as it is.
 PATCHED = {"index.html", "manifest.json", "assets/FontManifest.json"}
@@ -147,17 +147,7 @@ class Precompressed:
 
 def accepted_encodings(header: bytes) -> set[str]:
     """The content codings an Accept-Encoding header accepts ("gzip, br;q=0" -> {"gzip"})."""
-    accepted: set[str] = set()
-    for part in header.decode("latin-1").split(","):
-        coding, _, quality = part.strip().partition(";")
-        weight = quality.strip().removeprefix("q=")
-        try:
-            if weight and float(weight) <= 0:
-                continue
-        except ValueError:
-            continue
-        accepted.add(coding.strip().lower())
-    return accepted
+    return {coding for coding, weight in weighted_values(header) if weight > 0}
 
 
 def _revalidated(send: Send, vary: bool, keep: bool = False) -> Send:
