@@ -56,29 +56,6 @@ def statistics_of(summaries: list[Any]) -> object:
     return group_stats(chosen, PEOPLE), records(chosen)
 
 
-def summary_of(record: dict[str, Any]) -> Any:
-    """What a summary says of a game, worked out from its record (plain TinyDB's way)."""
-    from types import SimpleNamespace
-
-    result = scoring.replay(record)
-    meta = record.get("meta", {})  # (the game the benchmark plays has none)
-    return SimpleNamespace(
-        id=meta.get("id", ""),
-        game=record["game"],
-        players=[p["name"] for p in record["players"]],
-        finished=result.finished,
-        winners=result.winners,
-        totals={name: float(total) for name, total in result.totals.items()},
-        places=result.places,
-        facts=result.player_facts,
-        needs_correction=None,
-        deleted_at=None,
-        started=meta.get("started"),
-        ended=meta.get("ended"),
-        rounds=len(record["rounds"]),
-    )
-
-
 def realistic_game(rng: random.Random, number: int) -> dict[str, Any]:
     """A finished Black Spy game: its end value set to the highest total after 10-15 deals."""
     while True:
@@ -204,7 +181,7 @@ def measure_naive(path: Path, samples: int) -> dict[str, float]:
     db.close()
     cold = [timed(lambda: [d["summary"] for d in TinyDB(path).all()]) for _ in range(3)]
     from_records = [
-        timed(lambda: statistics_of([summary_of(d["record"]) for d in TinyDB(path).all()]))
+        timed(lambda: statistics_of([summarize(d["record"]) for d in TinyDB(path).all()]))
     ]
     return {
         "record_round_ms": median_ms(record_round),

@@ -89,6 +89,8 @@ class Seating:
 
     def seated(self, players: Sequence[str]) -> dict[str, str]:
         """Each person at the game and their name in it."""
+        if not self.keys:  # nobody to look for (no group chosen)
+            return {}
         seat_keys = [[way(name) for name in players] for way in self.WAYS]
         found: dict[str, str] = {}
         for person, keys in self.keys.items():
