@@ -12,18 +12,20 @@ from scoring.group_stats import (
     ALL_TIME,
     Feat,
     GroupStats,
+    People,
     Period,
     PlayerRecord,
     counted,
     group_stats,
     records,
 )
+from storage.store import Player
 
 from . import games
 from .hooks import memo, use_value
 from .i18n import Translator
 from .state import AppState, use_screen
-from .widgets import back_bar, body, chip, choice_chips, heading, note
+from .widgets import back_bar, body, chip, choice_chips, heading, info_box, note
 
 ALL = "*"
 
@@ -46,8 +48,7 @@ def StatisticsView(state: AppState) -> ft.View:
     no_one: tuple[str, ...] = ()
     group, set_group = use_value(no_one)
     roster = state.players(include_archived=True)
-    people = {p["id"]: [p["name"], *p["former_names"]] for p in roster}
-    names = {p["id"]: p["name"] for p in roster}
+    people, names = people_of(roster)
     today = dt.date.today()
 
     def work_out() -> tuple[GroupStats, list[Feat]]:
@@ -120,14 +121,25 @@ def StatisticsView(state: AppState) -> ft.View:
     )
 
 
+def people_of(roster: list[Player]) -> tuple[People, dict[str, str]]:
+    """Each roster player by id: every name they played under (their name now first), and
+    their name now."""
+    people = {p["id"]: [p["name"], *p["former_names"]] for p in roster}
+    return people, {person: names[0] for person, names in people.items()}
+
+
+def games_played(t: Translator, count: int, minutes: int) -> str:
+    """ "12 games · 9 h 30 min played" """
+    counted = t.plural("{count} game", "{count} games", count)
+    return counted + " · " + t("{time} played", time=t.duration(minutes))
+
+
 def overview(t: Translator, stats: GroupStats) -> list[ft.Control]:
     """How many games, how long, and which games most."""
     if not stats.games:
         return [note(t("No finished game counts here."))]
     lines = [
-        t.plural("{count} game", "{count} games", stats.games)
-        + " · "
-        + t("{time} played", time=t.duration(stats.minutes)),
+        games_played(t, stats.games, stats.minutes),
         t(
             "Most played: {games}",
             games=", ".join(
@@ -190,17 +202,13 @@ def player_card(t: Translator, names: dict[str, str], person: str, stats: GroupS
                 players=", ".join(f"{names[other]} ({count})" for other, count in opponents),
             )
         )
-    return ft.Container(
-        bgcolor=ft.Colors.SURFACE_CONTAINER_HIGH,
-        border_radius=12,
-        padding=12,
-        content=ft.Column(
-            spacing=2,
-            controls=[
-                ft.Text(names[person], weight=ft.FontWeight.BOLD, size=16),
-                *(ft.Text(line, size=13) for line in lines),
-            ],
-        ),
+    return info_box(
+        [
+            ft.Text(names[person], weight=ft.FontWeight.BOLD, size=16),
+            *(ft.Text(line, size=13) for line in lines),
+        ],
+        ft.Colors.SURFACE_CONTAINER_HIGH,
+        spacing=2,
     )
 
 

@@ -346,9 +346,14 @@ def error_box(messages: list[str]) -> ft.Control:
     )
 
 
-def info_box(content: list[ft.Control], color: str = ft.Colors.SECONDARY_CONTAINER) -> ft.Container:
+def info_box(
+    content: list[ft.Control], color: str = ft.Colors.SECONDARY_CONTAINER, spacing: int = 6
+) -> ft.Container:
     return ft.Container(
-        bgcolor=color, border_radius=12, padding=12, content=ft.Column(spacing=6, controls=content)
+        bgcolor=color,
+        border_radius=12,
+        padding=12,
+        content=ft.Column(spacing=spacing, controls=content),
     )
 
 

@@ -16,7 +16,8 @@ from .hooks import memo, use_value
 from .i18n import Translator
 from .result import picture_sharer
 from .state import AppState, use_screen
-from .widgets import back_bar, body, choice_chips, heading, note
+from .statistics import games_played, people_of
+from .widgets import back_bar, body, choice_chips, heading, info_box, note
 
 
 @memo
@@ -24,9 +25,7 @@ from .widgets import back_bar, body, choice_chips, heading, note
 def YearView(state: AppState) -> ft.View:
     t = state.t
     use_screen(state, "/stats/year")
-    roster = state.players(include_archived=True)
-    people = {p["id"]: [p["name"], *p["former_names"]] for p in roster}
-    names = {p["id"]: p["name"] for p in roster}
+    people, names = people_of(state.players(include_archived=True))
     played = counted(state.summaries(), people)
     years = sorted({day.year for s in played if (day := local_day(s.started))}, reverse=True)
     this_year = dt.date.today().year
@@ -63,13 +62,9 @@ def YearView(state: AppState) -> ft.View:
 
 
 def summary_line(t: Translator, review: YearInReview) -> str:
-    return (
-        t("{year} at the table", year=review.year)
-        + ": "
-        + t.plural("{count} game", "{count} games", review.games)
-        + " · "
-        + t("{time} played", time=t.duration(review.minutes))
-    )
+    """What goes with the picture: "2026 at the table: 270 games · 351 h played"."""
+    at_table = t("{year} at the table", year=review.year)
+    return at_table + ": " + games_played(t, review.games, review.minutes)
 
 
 def review_card(t: Translator, names: dict[str, str], review: YearInReview) -> ft.Control:
@@ -80,7 +75,7 @@ def review_card(t: Translator, names: dict[str, str], review: YearInReview) -> f
     if not review.games:
         lines.append(note(t("No finished game that year.")))
     else:
-        lines.append(ft.Text(summary_line(t, review).split(": ", 1)[1]))
+        lines.append(ft.Text(games_played(t, review.games, review.minutes)))
         if review.most_played:
             game, count = review.most_played
             lines.append(
@@ -114,9 +109,4 @@ def review_card(t: Translator, names: dict[str, str], review: YearInReview) -> f
                     )
                 )
     lines.append(ft.Text("Debrief", size=12, color=ft.Colors.ON_SURFACE_VARIANT))
-    return ft.Container(
-        bgcolor=ft.Colors.SECONDARY_CONTAINER,
-        border_radius=12,
-        padding=ft.Padding.symmetric(horizontal=12, vertical=12),
-        content=ft.Column(spacing=4, controls=lines),
-    )
+    return info_box(lines, spacing=4)
