@@ -18,7 +18,6 @@ from __future__ import annotations
 import hashlib
 import logging
 import os
-import tempfile
 import time
 from collections.abc import Callable, Mapping
 from pathlib import Path
@@ -26,6 +25,7 @@ from pathlib import Path
 import platformdirs
 from filelock import FileLock
 
+from .files import write_atomically
 from .paths import APP_NAME
 
 logger = logging.getLogger(__name__)
@@ -115,7 +115,7 @@ class CompressedCopies:
                     began = time.monotonic()
                     for path, source in self.files.items():
                         self._compress(path, source, made)
-                    (self.folder / COMPLETE).write_text(f"{time.monotonic() - began:.1f} s\n")
+                    write_atomically(self.folder / COMPLETE, f"{time.monotonic() - began:.1f} s\n")
         except Exception:  # a full disk, a compressor's own error: served as they are
             logger.warning("could not keep compressed copies in %s", self.folder, exc_info=True)
             return False
@@ -133,16 +133,4 @@ class CompressedCopies:
             if len(packed) > len(data) * WORTH_IT:
                 continue
             target.parent.mkdir(parents=True, exist_ok=True)
-            _write_atomically(target, packed)
-
-
-def _write_atomically(target: Path, data: bytes) -> None:
-    """`data` at `target`, whole or not at all (a reader never sees half a file)."""
-    handle, temporary = tempfile.mkstemp(dir=target.parent, prefix=".", suffix=".part")
-    try:
-        with os.fdopen(handle, "wb") as file:
-            file.write(data)
-        os.replace(temporary, target)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise
+            write_atomically(target, packed)

@@ -50,8 +50,8 @@ DISK_FULL = {errno.ENOSPC, errno.EDQUOT}
 READ_ONLY = {errno.EROFS, errno.EACCES, errno.EPERM}
 
 
-def write_atomically(path: Path, text: str) -> None:
-    """Replace `path` with `text` so that a crash leaves the old or the new content.
+def write_atomically(path: Path, text: str | bytes) -> None:
+    """Replace `path` with `text` (or bytes) so that a crash leaves the old or the new content.
 
     A link at `path` is never written through (`LinkChanged`): a data file that is a link is
     written where it leads (`AtomicStorage.write`). A failed write leaves the old content and
@@ -61,8 +61,9 @@ def write_atomically(path: Path, text: str) -> None:
         raise err.LinkChanged(file=str(path), target=_link_text(path))
     temp = path.with_name(f"{path.name}{TEMP_MARK}{os.getpid()}")
     try:
-        with open(temp, "w", encoding="utf-8") as handle:
-            handle.write(text)
+        data = text.encode("utf-8") if isinstance(text, str) else text
+        with open(temp, "wb") as handle:
+            handle.write(data)
             handle.flush()
             os.fsync(handle.fileno())
         os.replace(temp, path)

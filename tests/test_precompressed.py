@@ -14,6 +14,7 @@ import pytest
 from builders import ROOT
 
 from storage.compressed import COMPLETE, CompressedCopies
+from storage.files import TEMP_MARK
 from tools.browser import AppServer
 from web.precompressed import accepted_encodings, client_files, worth_compressing
 
@@ -162,7 +163,7 @@ def test_copies_are_made_once_whole_and_anew_when_a_file_changes(tmp_path: Path)
     )
     assert copies.copy("big.js", "br") is not None
     assert copies.copy("tiny.js", "gzip") is None and copies.copy("random.wasm", "gzip") is None
-    assert not list(copies.folder.rglob("*.part"))  # no half-written file left
+    assert not list(copies.folder.rglob(f"*{TEMP_MARK}*"))  # no half-written file left
     again = CompressedCopies(served, tmp_path / "cache")
     assert again.folder == copies.folder and again.complete  # made once
     (files / "big.js").write_text("let b = 2;\n" * 3000)
