@@ -12,10 +12,20 @@ from pathlib import Path
 from typing import Any
 
 from playwright.sync_api import Page
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 import scoring
 from scoring import black_spy, kompromat, spywhere
-from tools.browser import AppServer, click_answered, css_string, see, tap, type_text
+from tools.browser import (
+    AppServer,
+    click_answered,
+    css_string,
+    messages_sent,
+    see,
+    tap,
+    type_text,
+    where_it_went,
+)
 from views.games.kompromat import effect_label
 from views.i18n import Translator
 
@@ -40,14 +50,29 @@ def chip(page: Page, label: str, role: str = "checkbox", checked: bool = True) -
     want = "true" if checked else "false"
     if target.get_attribute("aria-checked") == want:
         return
+    sent = messages_sent(page)
     click_answered(page, target, label)
-    page.wait_for_function(
-        "([label, want]) => [...document.querySelectorAll('flt-semantics[aria-checked]')]"
-        ".some(e => e.getAttribute('aria-label') === label"
-        " && e.getAttribute('aria-checked') === want)",
-        arg=[label, want],
-        timeout=15_000,
-    )
+    try:
+        page.wait_for_function(
+            "([label, want]) => [...document.querySelectorAll('flt-semantics[aria-checked]')]"
+            ".some(e => e.getAttribute('aria-label') === label"
+            " && e.getAttribute('aria-checked') === want)",
+            arg=[label, want],
+            timeout=15_000,
+        )
+    except PlaywrightTimeout:
+        # Once seen in CI (a Kompromat mission card, 1 run in many): say which side lost it.
+        raise AssertionError(
+            f"chip {label!r}: tapped and answered, never drawn checked={want}; the page sent "
+            f"{messages_sent(page) - sent} message(s) since; the accessibility tree has "
+            f"{page.evaluate(CHIPS_NAMED, label)}; {where_it_went(page, target)}"
+        ) from None
+
+
+# Every node named `label` with its checked state, and what is focused.
+CHIPS_NAMED = """(label) => [...document.querySelectorAll('flt-semantics')]
+    .filter(e => e.getAttribute('aria-label') === label)
+    .map(e => `${e.getAttribute('role')} checked=${e.getAttribute('aria-checked')}`)"""
 
 
 def choose_form(page: Page, form: str) -> None:
