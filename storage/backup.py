@@ -1,7 +1,9 @@
 """Backups: export everything (or one game) and import records or backups again.
 
 A backup is ``{"format": "debrief-backup/1", "players": [...], "games": [records]}``. Games in
-the bin are not exported (a record has no place to say it was deleted).
+the bin are not exported (a record has no place to say it was deleted). A player entry holds
+`name`, `born`, `archived`, `former_names` and `color` (one of storage.colors.COLORS; a backup
+made before colours has none, and its players are given colours in turn).
 
 An import is planned before anything is written (`plan_import`): what it would add, what it
 skips because a game with the same id is already there, and every problem with its path inside
@@ -23,6 +25,7 @@ from scoring.errors import NameOfAnotherPlayer, RecordError
 from scoring.reader import Reader, child
 from scoring.table import name_key, normal_name, read_birth, read_name
 
+from . import colors
 from . import errors as err
 from .store import Record, Store
 from .summaries import Summary
@@ -156,7 +159,9 @@ def _new_players(
 def _read_player(
     reader: Reader, raw: Any, path: str, owner: dict[str, str]
 ) -> dict[str, Any] | None:
-    fields = reader.obj(raw, path, required=["name"], optional=["born", "archived", "former_names"])
+    fields = reader.obj(
+        raw, path, required=["name"], optional=["born", "archived", "former_names", "color"]
+    )
     if fields is None:
         return None
     name = read_name(reader, fields.get("name"), child(path, "name"))
@@ -178,9 +183,13 @@ def _read_player(
             )
             continue
         former.append(former_name)
+    color = None
+    if "color" in fields:
+        color = reader.choice(fields["color"], child(path, "color"), colors.COLORS)
     if name is None:
         return None
-    return {"name": name, "born": born, "archived": bool(archived), "former_names": former}
+    player = {"name": name, "born": born, "archived": bool(archived), "former_names": former}
+    return {**player, "color": color} if color is not None else player
 
 
 def apply_import(store: Store, plan: ImportPlan) -> int:
@@ -202,6 +211,7 @@ def export_backup(store: Store, game_id: str | None = None) -> dict[str, Any]:
             "born": p["born"],
             "archived": p["archived"],
             "former_names": p["former_names"],
+            "color": p["color"],
         }
         for p in store.players(include_archived=True)
         if game_id is None or name_key(p["name"]) in in_games

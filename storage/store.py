@@ -62,8 +62,8 @@ from scoring.table import (
     read_name,
 )
 
+from . import colors, names, shapes
 from . import errors as err
-from . import names, shapes
 from .documents import Database, Documents
 from .drafts import DraftKeeper
 from .files import (
@@ -86,7 +86,7 @@ from .summaries import Summary, newest_first, summarize
 
 logger = logging.getLogger(__name__)
 
-SCHEMA_VERSION = 7
+SCHEMA_VERSION = 8
 # The replays of games not at the table kept at once (the last ones opened): a history browsed
 # game by game kept every one for the life of the app. Each game at the table is always kept.
 KEPT_FINISHED = 16
@@ -104,6 +104,7 @@ class Player(TypedDict):
     born: str | None
     archived: bool
     former_names: list[str]
+    color: str  # one of storage.colors.COLORS
 
 
 @dataclass(frozen=True)
@@ -125,6 +126,7 @@ def _player(player_id: str, doc: dict[str, Any]) -> Player:
         "born": doc.get("born"),
         "archived": doc["archived"],
         "former_names": list(doc["former_names"]),
+        "color": colors.known_color(doc.get("color")) or colors.fallback_color(player_id),
     }
 
 
@@ -214,6 +216,27 @@ def _index_in_rows(store: Store) -> None:
     is open (`Store._open_files`), none made again."""
 
 
+def _colors_given(store: Store) -> None:
+    """Version 8 gives each player a colour (issue 30): the roster's players, by name, each
+    the colour fewest players before them have. No summary changes."""
+    roster = store._main.documents("players")
+    given: list[str] = []
+    changed: dict[str, dict[str, Any]] = {}
+    for player_id, doc in sorted(roster.docs(), key=_roster_order):
+        if not isinstance(doc, dict):
+            continue  # not a player: the checks after migrating keep it aside
+        color = colors.known_color(doc.get("color")) or colors.next_color(given)
+        given.append(color)
+        if doc.get("color") != color:
+            changed[player_id] = {**doc, "color": color}
+    roster.put_many(changed)
+
+
+def _roster_order(entry: tuple[str, Any]) -> str:
+    name = entry[1].get("name") if isinstance(entry[1], dict) else None
+    return folded_name(name) if isinstance(name, str) else ""
+
+
 def _names_kept(store: Store) -> None:
     """Version 5 compares names across scripts too ("Anna" and "Аnna" are one name, issue
     21.7). Stored names are kept as they are, never renamed: the games and roster entries
@@ -272,14 +295,15 @@ MIGRATIONS: dict[int, Callable[[Store], object]] = {
     4: _names_kept,
     5: _selectors_dropped,
     6: _index_in_rows,
+    7: _colors_given,
 }
 REPORTS: dict[int, Callable[[Store], None]] = {
     2: _report_games_needing_correction,
     4: _report_names_that_look_alike,
 }
 # 4 -> 5 changes no summary, 5 -> 6 makes those it changes again, 6 -> 7 writes them in
-# rows: no replay of every game.
-SAME_INDEX = frozenset({4, 5, 6})
+# rows, 7 -> 8 changes the roster only: no replay of every game.
+SAME_INDEX = frozenset({4, 5, 6, 7})
 
 
 def link_refused(folder: Path, landings: set[Path], target: Path) -> str | None:
@@ -1367,10 +1391,13 @@ class Store:
                 else:
                     change["active"][game_id] = doc
             taken = {name_key(p["name"]) for p in self.players(include_archived=True)}
+            given = [p["color"] for p in self.players()]
             for player in players:
                 if name_key(player["name"]) not in taken:
                     taken.add(name_key(player["name"]))
-                    change["players"][uuid.uuid4().hex] = dict(player)
+                    color = colors.known_color(player.get("color")) or colors.next_color(given)
+                    given.append(color)
+                    change["players"][uuid.uuid4().hex] = {**player, "color": color}
             added = len(change["index"]) + len(change["active"])
             if not added and not change["players"]:
                 return 0
@@ -1418,7 +1445,8 @@ class Store:
     def _roster(self) -> Documents:
         return self._main.documents("players")
 
-    def add_player(self, name: str, born: str | None = None) -> Player:
+    def add_player(self, name: str, born: str | None = None, color: str | None = None) -> Player:
+        """A new roster entry, in `color` or the colour fewest players have."""
         with self._lock:
             clean = self._valid_name(name)
             player: dict[str, Any] = {
@@ -1426,6 +1454,7 @@ class Store:
                 "born": self._valid_birth(born),
                 "archived": False,
                 "former_names": [],
+                "color": self._valid_color(color) if color is not None else self._next_color(),
             }
             player_id = uuid.uuid4().hex
             self._roster.put(player_id, player)
@@ -1446,6 +1475,22 @@ class Store:
         with self._lock:
             former = [*self._player(player_id)["former_names"], name]
             self._roster.update_doc(player_id, {"former_names": former})
+
+    def set_player_color(self, player_id: str, color: str) -> None:
+        with self._lock:
+            self._player(player_id)
+            self._roster.update_doc(player_id, {"color": self._valid_color(color)})
+
+    def _next_color(self) -> str:
+        """The colour fewest players of the roster (archived ones aside) have."""
+        return colors.next_color(p["color"] for p in self.players())
+
+    @staticmethod
+    def _valid_color(color: str) -> str:
+        reader = Reader()
+        if reader.choice(color, "color", colors.COLORS) is None:
+            raise err.InvalidPlayer(problem=reader.errors[0])
+        return color
 
     def set_player_birth(self, player_id: str, born: str | None) -> None:
         with self._lock:

@@ -612,7 +612,9 @@ def test_player_entries_of_a_backup_are_validated_like_a_record(store: Store) ->
         ("NameOfAnotherPlayer", "players[0].former_names[0]")
     ]
     assert problems_of({"born": "yesterday"}) == [("BadDate", "players[0].born")]
-    assert problems_of({"colour": "red"}) == [("UnknownKey", "players[0].colour")]
+    assert problems_of({"colour": "red"}) == [("UnknownKeyDidYouMean", "players[0].colour")]
+    assert problems_of({"color": "chartreuse"}) == [("NotOneOf", "players[0].color")]
+    assert problems_of({"color": "red"}) == []
     assert problems_of({}) == []
 
 

@@ -259,7 +259,7 @@ def test_an_index_written_before_version_7_is_read_without_playing_a_game(
     played = records_played(monkeypatch)
     store = Store.open(folder)
     try:
-        assert store.schema_version == store_module.SCHEMA_VERSION == 7
+        assert store.schema_version == store_module.SCHEMA_VERSION == 8
         assert store.notices == [] and store.summaries() == before
         # Only the game in progress is played through (checked at start-up, as always).
         assert [record["meta"]["id"] for record in played] == ["a1"]  # type: ignore[index]

@@ -1,0 +1,146 @@
+"""Each player's colour (issue 30): given in turn, chosen, kept in the roster and in backups,
+given to players stored before colours, and drawn apart at a table."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from builders import SCENARIOS
+
+from storage import Store, backup
+from storage import errors as err
+from storage import store as store_module
+from storage.colors import COLORS, fallback_color, next_color, table_colors
+
+
+@pytest.fixture
+def store(tmp_path: Path) -> Iterator[Store]:
+    opened = Store.open(tmp_path / "data")
+    yield opened
+    opened.close()
+
+
+def colors_by_name(store: Store) -> dict[str, str]:
+    return {p["name"]: p["color"] for p in store.players(include_archived=True)}
+
+
+def test_new_players_get_the_colour_fewest_players_have(store: Store) -> None:
+    for index in range(10):
+        store.add_player(f"P{index}")
+    given = [colors_by_name(store)[f"P{index}"] for index in range(10)]
+    assert given[:8] == list(COLORS)  # eight players, eight colours, in the palette's order
+    assert given[8:] == list(COLORS[:2])  # then each colour a second time, in the same order
+
+
+def test_a_chosen_colour_is_kept_and_the_next_player_gets_the_least_used(store: Store) -> None:
+    anna = store.add_player("Anna", color="green")
+    assert anna["color"] == "green"
+    assert store.add_player("Ben")["color"] == "blue"
+    store.set_player_color(anna["id"], "blue")
+    assert store.add_player("Carla")["color"] == "orange"  # blue is had twice now
+    assert colors_by_name(store) == {"Anna": "blue", "Ben": "blue", "Carla": "orange"}
+
+
+def test_archived_players_leave_their_colour_free(store: Store) -> None:
+    gone = store.add_player("Anna")
+    store.archive_player(gone["id"])
+    assert store.add_player("Ben")["color"] == gone["color"]
+
+
+def test_a_colour_outside_the_palette_is_refused_with_its_name(store: Store) -> None:
+    anna = store.add_player("Anna")
+    with pytest.raises(err.InvalidPlayer) as refused:
+        store.set_player_color(anna["id"], "chartreuse")
+    assert "chartreuse" in str(refused.value) and "blue" in str(refused.value)
+    with pytest.raises(err.InvalidPlayer):
+        store.add_player("Ben", color="#FF0000")
+    assert colors_by_name(store) == {"Anna": "blue"}
+
+
+def test_players_stored_before_colours_are_given_them_by_name_once(tmp_path: Path) -> None:
+    folder = tmp_path / "data"
+    store = Store.open(folder)
+    for name in ("Carla", "anna", "Ben"):
+        store.add_player(name)
+    store.close()
+    data = json.loads((folder / "debrief.json").read_text())
+    for doc in data["players"].values():
+        del doc["color"]
+    data["meta"]["schema"]["version"] = 7
+    (folder / "debrief.json").write_text(json.dumps(data), encoding="utf-8")
+
+    store = Store.open(folder)
+    try:
+        assert store.schema_version == store_module.SCHEMA_VERSION
+        assert colors_by_name(store) == {"anna": "blue", "Ben": "orange", "Carla": "green"}
+        assert store.notices == []
+    finally:
+        store.close()
+    stored = json.loads((folder / "debrief.json").read_text())["players"].values()
+    assert sorted(doc["color"] for doc in stored) == ["blue", "green", "orange"]
+
+
+def test_a_colour_edited_into_the_file_by_hand_is_read_as_one_of_the_palette(
+    tmp_path: Path,
+) -> None:
+    folder = tmp_path / "data"
+    store = Store.open(folder)
+    anna = store.add_player("Anna")
+    store.close()
+    data = json.loads((folder / "debrief.json").read_text())
+    data["players"][anna["id"]]["color"] = ["not", "a", "colour"]
+    (folder / "debrief.json").write_text(json.dumps(data), encoding="utf-8")
+    store = Store.open(folder)
+    try:
+        assert colors_by_name(store) == {"Anna": fallback_color(anna["id"])}
+    finally:
+        store.close()
+
+
+def test_a_backup_keeps_each_players_colour(tmp_path: Path) -> None:
+    source = Store.open(tmp_path / "one")
+    source.add_player("Anna", color="pink")
+    source.add_player("Ben", color="yellow")
+    document = backup.export_backup(source)
+    source.close()
+    assert [p["color"] for p in document["players"]] == ["pink", "yellow"]
+
+    target = Store.open(tmp_path / "two")
+    try:
+        target.add_player("Ben", color="red")  # already here: the import changes nothing of Ben
+        plan = backup.plan_import(target, document, "backup.json")
+        backup.apply_import(target, plan)
+        assert colors_by_name(target) == {"Anna": "pink", "Ben": "red"}
+    finally:
+        target.close()
+
+
+def test_players_of_a_backup_without_colours_are_given_them_in_turn(store: Store) -> None:
+    store.add_player("Anna")  # blue
+    record = json.loads((SCENARIOS / "spy-three-players.json").read_text())  # Anna, Ben, Carla
+    document = {
+        "format": "debrief-backup/1",
+        "players": [{"name": "Ben"}],
+        "games": [record],
+    }
+    backup.apply_import(store, backup.plan_import(store, document, "old.json"))
+    assert colors_by_name(store) == {"Anna": "blue", "Ben": "orange", "Carla": "green"}
+
+
+def test_a_table_draws_its_players_apart_keeping_each_ones_own_where_it_can() -> None:
+    assert table_colors(["blue", "orange", "green"]) == ["blue", "orange", "green"]
+    # The second "blue" takes the palette's first colour that nobody at the table wants.
+    assert table_colors(["blue", "blue", "orange"]) == ["blue", "green", "orange"]
+    # A name in no roster (an imported game) is given one in turn, apart from the others.
+    assert table_colors([None, "blue", None]) == ["orange", "blue", "green"]
+    six = table_colors(["red"] * 6)
+    assert six[0] == "red" and len(set(six)) == 6
+
+
+def test_the_colour_fewest_have_is_given_in_palette_order() -> None:
+    assert next_color([]) == COLORS[0]
+    assert next_color(["blue", "orange", "blue"]) == "green"
+    assert next_color(["unknown"]) == COLORS[0]
