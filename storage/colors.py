@@ -13,17 +13,9 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from typing import Final
 
-# In the order new players are given them: the first six are the furthest apart.
-COLORS: Final[tuple[str, ...]] = (
-    "blue",
-    "orange",
-    "green",
-    "pink",
-    "yellow",
-    "purple",
-    "sky",
-    "red",
-)
+# In the order new players are given them. Six: as many as a table seats (more colours could
+# not all stay apart for colour-blind eyes at the contrast each theme needs).
+COLORS: Final[tuple[str, ...]] = ("blue", "orange", "green", "pink", "yellow", "sky")
 
 
 def next_color(taken: Iterable[str]) -> str:
@@ -46,7 +38,7 @@ def fallback_color(player_id: str) -> str:
 def table_colors(wanted: Sequence[str | None]) -> list[str]:
     """The colour each player at a table is drawn in, in seating order: their own (None: not
     in the roster, given in turn), unless a player before them has it already; then the
-    palette's first colour nobody at the table has. Six players, eight colours: all apart."""
+    palette's first colour nobody at the table has. Six players, six colours: all apart."""
     drawn: list[str] = []
     for color in wanted:
         if color is None or color in drawn:

@@ -1476,6 +1476,20 @@ class Store:
             former = [*self._player(player_id)["former_names"], name]
             self._roster.update_doc(player_id, {"former_names": former})
 
+    def player_colors(self) -> dict[str, str]:
+        """Each roster player's colour by the key of every name they had (`name_key`)."""
+        return {
+            name_key(name): player["color"]
+            for player in self.players(include_archived=True)
+            for name in [*player["former_names"], player["name"]]
+        }
+
+    def table_colors(self, names: Sequence[str]) -> tuple[str, ...]:
+        """The colour each of `names` (a table, in seating order) is drawn in: their roster
+        colour (a shared one drawn apart; a name in no roster given one in turn)."""
+        by_name = self.player_colors()
+        return tuple(colors.table_colors([by_name.get(name_key(name)) for name in names]))
+
     def set_player_color(self, player_id: str, color: str) -> None:
         with self._lock:
             self._player(player_id)

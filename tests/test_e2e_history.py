@@ -17,13 +17,14 @@ from urllib.parse import parse_qs, urlsplit
 import pytest
 from builders import ROOT, SCENARIOS
 from playwright.sync_api import Browser, Page
-from ui import EN, OnPhone, chip, shown, tap_starting
+from ui import EN, OnPhone, chip, drawn_colors, shown, tap_starting
 
 import scoring
 from storage import Store
 from storage.backup import apply_import, plan_import
 from storage.bgstats import CREATE_PLAY
-from tools.browser import AppServer, click_answered, open_app, see, tap
+from tools.browser import AppServer, click_answered, open_app, see, settled, tap
+from views.theme import player_color
 
 sys.path.insert(0, str(ROOT / "tools"))
 import seed
@@ -196,6 +197,15 @@ def test_player_statistics_match_the_records(
         if game == "black-spy":
             moons = sum(d["moon"] == "Anna" for r in played for d in scoring.standings(r)["deals"])
             shown(page, f"{title} Moons shot: {moons}")
+    # Her colour, chosen on her page, is hers in the roster from then on (her line's icon).
+    chip(page, "Colour: Pink")
+    tap(page, "Back")
+    line = page.get_by_role("button", name=re.compile(r"^Anna\b")).first
+    line.wait_for()
+    settled(page)
+    drawn = drawn_colors(page, line.bounding_box())
+    assert player_color("pink", dark=False) in drawn
+    assert player_color("blue", dark=False) not in drawn  # given her first, in turn
 
 
 def test_export_and_import_through_the_app(

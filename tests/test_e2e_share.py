@@ -17,7 +17,7 @@ import pytest
 from builders import SCENARIOS
 from listening import listening
 from playwright.sync_api import Browser, Page
-from ui import EN, OnPhone, enter_deal, seat_table, shown
+from ui import EN, OnPhone, enter_deal, players_colors_drawn, seat_table, shown
 
 import scoring
 from tools.browser import (
@@ -29,6 +29,7 @@ from tools.browser import (
     open_app,
     received,
     see,
+    settled,
     tap,
 )
 from tools.join_weight import join
@@ -103,6 +104,8 @@ def test_a_host_and_two_phones_play_a_game_to_its_end(
     viewer = open_app(browser, link)
     scorer = guest_phone(link)
     shown(viewer, "Scoresheet")
+    settled(viewer)
+    players_colors_drawn(viewer, len(NAMES))  # each player's colour heads their column
     tap(scorer, "Score")
     type_pin(scorer, pin)
     see(scorer, "You can enter this game's rounds now.")

@@ -31,8 +31,8 @@ def test_new_players_get_the_colour_fewest_players_have(store: Store) -> None:
     for index in range(10):
         store.add_player(f"P{index}")
     given = [colors_by_name(store)[f"P{index}"] for index in range(10)]
-    assert given[:8] == list(COLORS)  # eight players, eight colours, in the palette's order
-    assert given[8:] == list(COLORS[:2])  # then each colour a second time, in the same order
+    assert given[:6] == list(COLORS)  # six players, six colours, in the palette's order
+    assert given[6:] == list(COLORS[:4])  # then each colour a second time, in the same order
 
 
 def test_a_chosen_colour_is_kept_and_the_next_player_gets_the_least_used(store: Store) -> None:
@@ -110,10 +110,10 @@ def test_a_backup_keeps_each_players_colour(tmp_path: Path) -> None:
 
     target = Store.open(tmp_path / "two")
     try:
-        target.add_player("Ben", color="red")  # already here: the import changes nothing of Ben
+        target.add_player("Ben", color="sky")  # already here: the import changes nothing of Ben
         plan = backup.plan_import(target, document, "backup.json")
         backup.apply_import(target, plan)
-        assert colors_by_name(target) == {"Anna": "pink", "Ben": "red"}
+        assert colors_by_name(target) == {"Anna": "pink", "Ben": "sky"}
     finally:
         target.close()
 
@@ -136,8 +136,8 @@ def test_a_table_draws_its_players_apart_keeping_each_ones_own_where_it_can() ->
     assert table_colors(["blue", "blue", "orange"]) == ["blue", "green", "orange"]
     # A name in no roster (an imported game) is given one in turn, apart from the others.
     assert table_colors([None, "blue", None]) == ["orange", "blue", "green"]
-    six = table_colors(["red"] * 6)
-    assert six[0] == "red" and len(set(six)) == 6
+    six = table_colors(["sky"] * 6)
+    assert six[0] == "sky" and len(set(six)) == 6
 
 
 def test_the_colour_fewest_have_is_given_in_palette_order() -> None:

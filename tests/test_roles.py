@@ -39,6 +39,7 @@ NO_STORED_DATA = {
     "stop_asking_pin",
     "try_pin",
     "language",
+    "dark",  # the theme this tab shows (its setting and the device's brightness)
     "t",
     "theme_mode",
     "go",
@@ -130,6 +131,8 @@ def host_only_calls(state: AppState, shared: str) -> dict[str, Callable[[], obje
         "add_player": lambda: state.add_player("Mallory"),
         "change_player": lambda: state.change_player("x", "Mallory", None),
         "archive_player": lambda: state.archive_player("x", True),
+        "set_player_color": lambda: state.set_player_color("x", "blue"),
+        "player_colors": lambda: state.player_colors(),
         "remember_birth_dates": lambda: state.remember_birth_dates({"Anna": "1990"}, FOUR),
         "plan_import": lambda: state.plan_import({"games": []}, "forged.json"),
         "apply_import": lambda: state.apply_import(None),  # type: ignore[arg-type]
@@ -179,6 +182,7 @@ def reader_calls(state: AppState, game: str) -> dict[str, Callable[[], object]]:
         "entry_mode": lambda: state.entry_mode(game, "black-spy"),
         "ended_at": lambda: state.ended_at(game),
         "bgstats_link": lambda: state.bgstats_link(game),
+        "table_colors": lambda: state.table_colors(game),
     }
 
 

@@ -6,16 +6,19 @@ tests/scenarios) and enters it with the same taps a player would make.
 
 from __future__ import annotations
 
+import io
 import re
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from PIL import Image
 from playwright.sync_api import Page
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 import scoring
 from scoring import black_spy, kompromat, spywhere
+from storage.colors import COLORS
 from tools.browser import (
     AppServer,
     click_answered,
@@ -28,6 +31,7 @@ from tools.browser import (
 )
 from views.games.kompromat import effect_label
 from views.i18n import Translator
+from views.theme import player_color
 
 EN = Translator("en")
 # The `table` fixture: table(game, names, options=None, rounds=None, born=None) -> (app, page).
@@ -73,6 +77,20 @@ def chip(page: Page, label: str, role: str = "checkbox", checked: bool = True) -
 CHIPS_NAMED = """(label) => [...document.querySelectorAll('flt-semantics')]
     .filter(e => e.getAttribute('aria-label') === label)
     .map(e => `${e.getAttribute('role')} checked=${e.getAttribute('aria-checked')}`)"""
+
+
+def drawn_colors(page: Page, clip: dict[str, float] | None = None) -> set[str]:
+    """Every colour the page shows (in `clip`, if given), as "#RRGGBB"."""
+    pixels = Image.open(io.BytesIO(page.screenshot(clip=clip))).convert("RGB")  # type: ignore[arg-type]
+    found = pixels.getcolors(pixels.width * pixels.height) or []
+    return {"#{:02X}{:02X}{:02X}".format(*rgb) for _, rgb in found}
+
+
+def players_colors_drawn(page: Page, count: int, dark: bool = False) -> None:
+    """The screen shows the first `count` colours of the palette, each exactly (a table whose
+    players were added to the roster in seating order: each was given the next colour)."""
+    wanted = {player_color(color, dark) for color in COLORS[:count]}
+    assert wanted <= drawn_colors(page), f"not all of {sorted(wanted)} drawn"
 
 
 def choose_form(page: Page, form: str) -> None:

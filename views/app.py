@@ -134,6 +134,7 @@ def App(store: Store, device: str, sharing: Sharing | None, caller: Caller) -> l
         made.device_languages = list(caller.languages)  # a guest's own language (the host's:
         # its setting, or these when it is "system")
         made.device_kind = device_kind(page.client_user_agent, page.platform)
+        made.platform_dark = page.platform_brightness == ft.Brightness.DARK
         return made
 
     state, _ = use_made(load)
@@ -153,6 +154,9 @@ def App(store: Store, device: str, sharing: Sharing | None, caller: Caller) -> l
     def on_view_pop(event: ft.ViewPopEvent) -> None:
         state.go("/")
 
+    def on_brightness(event: ft.PlatformBrightnessChangeEvent) -> None:
+        state.platform_dark = event.brightness == ft.Brightness.DARK
+
     def on_locale(event: ft.LocaleChangeEvent) -> None:
         state.device_languages = [str(getattr(loc, "language_code", loc)) for loc in event.locales]
 
@@ -166,6 +170,7 @@ def App(store: Store, device: str, sharing: Sharing | None, caller: Caller) -> l
     page.on_route_change = on_route_change
     page.on_view_pop = on_view_pop
     page.on_locale_change = on_locale
+    page.on_platform_brightness_change = on_brightness
     page.on_connect = lambda event: state.reconnected()
     page.theme_mode = state.theme_mode
     page.title = "Debrief"

@@ -6,6 +6,7 @@ Tooltip widget, whose hover overlay takes the keyboard from a text field on the 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from fractions import Fraction
 
 import flet as ft
@@ -15,12 +16,19 @@ import scoring
 from scoring.errors import Term
 
 from .i18n import Translator
-from .theme import LINE_COLORS
+from .widgets import color_dot
 
 
-def totals_chart(t: Translator, result: scoring.Replay, title: str, round_name: Term) -> ft.Control:
-    """Each player's total after every round, with the totals and rounds on its axes; a tap on
-    a point says its round, player and total. Black Spy's end value as a dashed line."""
+def totals_chart(
+    t: Translator,
+    result: scoring.Replay,
+    title: str,
+    round_name: Term,
+    colors: Sequence[str],
+) -> ft.Control:
+    """Each player's total after every round, with the totals and rounds on its axes, a line
+    in each player's colour (`colors`: the shades, in seating order); a tap on a point says its
+    round, player and total. Black Spy's end value as a dashed line."""
     names = list(result.table.names)
 
     def point(number: int, name: str, total: Fraction) -> fch.LineChartDataPoint:
@@ -34,7 +42,7 @@ def totals_chart(t: Translator, result: scoring.Replay, title: str, round_name: 
         fch.LineChartData(
             points=[fch.LineChartDataPoint(0, 0, show_tooltip=False)]
             + [point(i + 1, name, totals[name]) for i, totals in enumerate(result.round_totals)],
-            color=LINE_COLORS[index % len(LINE_COLORS)],
+            color=colors[index],
             stroke_width=3,
         )
         for index, name in enumerate(names)
@@ -55,19 +63,7 @@ def totals_chart(t: Translator, result: scoring.Replay, title: str, round_name: 
     legend = ft.Row(
         wrap=True,
         controls=[
-            ft.Row(
-                [
-                    ft.Container(
-                        width=14,
-                        height=14,
-                        bgcolor=LINE_COLORS[i % len(LINE_COLORS)],
-                        border_radius=7,
-                    ),
-                    ft.Text(name),
-                ],
-                spacing=4,
-            )
-            for i, name in enumerate(names)
+            ft.Row([color_dot(colors[i]), ft.Text(name)], spacing=4) for i, name in enumerate(names)
         ]
         + ([ft.Text(t("dashed: the end value {value}", value=end_value))] if end_value else []),
     )

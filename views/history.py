@@ -236,6 +236,7 @@ def GamePageView(state: AppState, game_id: str) -> ft.View:
             await ft.FilePicker().save_file(file_name=f"{stem}.csv", src_bytes=data)
 
     view = games.view_of(record["game"])
+    colors = games.seated_colors(state, game_id)
     facts = [when(t, summary), view.counted(t, summary.rounds)]
     if length(t, summary):
         facts.append(length(t, summary) or "")
@@ -250,7 +251,7 @@ def GamePageView(state: AppState, game_id: str) -> ft.View:
         *correction_banner(t, fix_round),
     ]
     if result.finished and fix_round is None:  # its result, with Play again and Share
-        at = AtTable(state, game_id, record, result, fix_round)
+        at = AtTable(state, game_id, record, result, fix_round, colors)
         controls.append(game_over_panel(at, on_its_page=True))
     else:
         controls.append(
@@ -267,7 +268,7 @@ def GamePageView(state: AppState, game_id: str) -> ft.View:
     if result.round_totals:
         controls += [
             heading(t(view.chart_title)),
-            totals_chart(t, result, t(view.chart_title), view.round_name),
+            totals_chart(t, result, t(view.chart_title), view.round_name, colors),
             rounds_table(t, result, view.round_name),
         ]
     controls += [

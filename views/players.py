@@ -6,17 +6,22 @@ from fractions import Fraction
 
 import flet as ft
 
+from scoring.errors import N_
 from scoring.stats import HeadToHead, PlayerGameStats, head_to_head, player_stats
 from scoring.table import normal_name
+from storage.colors import COLORS
 
 from . import games
 from .hooks import NO_TEXT, memo, use_messages, use_value
 from .i18n import Translator
 from .state import REFUSALS, AppState, use_screen
+from .theme import player_color
 from .widgets import (
     back_bar,
     body,
+    chip,
     choice_chips,
+    color_dot,
     error_box,
     heading,
     info_box,
@@ -70,7 +75,7 @@ def PlayersView(state: AppState) -> ft.View:
             subtitle = (subtitle + " · " if subtitle else "") + t("archived")
         rows.append(
             ft.ListTile(
-                leading=ft.Icon(ft.Icons.PERSON),
+                leading=ft.Icon(ft.Icons.PERSON, color=player_color(player["color"], state.dark)),
                 title=ft.Text(player["name"]),
                 subtitle=ft.Text(subtitle) if subtitle else None,
                 trailing=ft.Icon(ft.Icons.CHEVRON_RIGHT),
@@ -89,6 +94,54 @@ def PlayersView(state: AppState) -> ft.View:
         appbar=back_bar(t("Players"), lambda: state.go("/"), t),
         scroll=ft.ScrollMode.AUTO,
         controls=[body(rows)],
+    )
+
+
+COLOR_NAMES = {
+    "blue": N_("Blue"),
+    "orange": N_("Orange"),
+    "green": N_("Green"),
+    "pink": N_("Pink"),
+    "yellow": N_("Yellow"),
+    "sky": N_("Sky blue"),
+}
+
+
+def color_picker(state: AppState, player_id: str, chosen: str) -> ft.Control:
+    """The player's colour: one tap on another chooses it (saved at once)."""
+    t = state.t
+
+    def choose(color: str) -> None:
+        if color != chosen:
+            state.tried(lambda: state.set_player_color(player_id, color))
+
+    return ft.Column(
+        spacing=4,
+        controls=[
+            ft.Text(t("Colour")),
+            ft.Row(
+                wrap=True,
+                spacing=6,
+                run_spacing=6,
+                controls=[
+                    chip(
+                        ft.Text(
+                            t(COLOR_NAMES[color]),
+                            semantics_label=t("Colour: {color}", color=t(COLOR_NAMES[color])),
+                        ),
+                        color == chosen,
+                        leading=color_dot(
+                            player_color(color, state.dark),
+                            18,
+                            ft.Colors.ON_PRIMARY if color == chosen else None,
+                        ),
+                        show_checkmark=False,
+                        on_click=lambda _, color=color: choose(color),
+                    )
+                    for color in COLORS
+                ],
+            ),
+        ],
     )
 
 
@@ -195,6 +248,7 @@ def PlayerView(state: AppState, player_id: str) -> ft.View:
                 ),
             ],
         ),
+        color_picker(state, player_id, player["color"]),
         note(
             t(
                 "Games keep their names; earlier names count here too: {names}",

@@ -16,7 +16,7 @@ import scoring
 from .games import AtTable, view_of
 from .i18n import Translator, minutes_between
 from .state import HOST, AppState
-from .widgets import close, note
+from .widgets import close, color_dot, note
 
 
 def game_over_panel(at: AtTable, on_its_page: bool = False) -> ft.Control:
@@ -75,21 +75,24 @@ def places(at: AtTable) -> ft.Control:
     rows: list[ft.Control] = []
     for name in result.ranking:
         score = t.number(result.totals[name]) if view.totals_are_scores else None
-        rows.append(place_row(t, result.places[name], name, score, made.get(name)))
+        rows.append(
+            place_row(t, result.places[name], name, score, made.get(name), at.color_of(name))
+        )
     return ft.Column(rows, spacing=6)
 
 
 def place_row(
-    t: Translator, place: int, name: str, score: str | None, made: str | None
+    t: Translator, place: int, name: str, score: str | None, made: str | None, color: str
 ) -> ft.Control:
-    """A player's line, "1.  Greta   120", with what made it under the name; spoken as one
-    label."""
+    """A player's line, "1.  Greta   120", with their colour beside the name and what made it
+    under it; spoken as one label."""
     said = t("{place}. {name}", place=place, name=name)
     if score is not None:
         said = t("{place}. {name}: {score}", place=place, name=name, score=score)
     title = ft.TextThemeStyle.TITLE_MEDIUM
     top = ft.Row(
         [
+            color_dot(color),
             ft.Text(name, expand=True, theme_style=title, weight=bold_if(place == 1)),
             *([ft.Text(score, theme_style=title, weight=bold_if(place == 1))] if score else []),
         ]

@@ -294,6 +294,7 @@ class AppState(Announcing):
     route: str = "/"
     language_setting: str = "system"  # "system", "en" or "de"
     theme_setting: str = "system"  # "system", "light" or "dark"
+    platform_dark: bool = False  # the device shows dark (what "system" follows)
     device_languages: list[str] = field(default_factory=list)
     message: str | None = None  # a short note for the snack bar
     revision: int = 0  # bumped after every change to stored data
@@ -631,6 +632,14 @@ class AppState(Announcing):
         self.theme_setting = value
 
     @property
+    def dark(self) -> bool:
+        """Whether this tab's screens are drawn in the dark theme (the players' colours have
+        a shade for each)."""
+        return self.theme_setting == "dark" or (
+            self.theme_setting == "system" and self.platform_dark
+        )
+
+    @property
     def theme_mode(self) -> ft.ThemeMode:
         return {"light": ft.ThemeMode.LIGHT, "dark": ft.ThemeMode.DARK}.get(
             self.theme_setting, ft.ThemeMode.SYSTEM
@@ -804,6 +813,13 @@ class AppState(Announcing):
             if len(tables) == limit:
                 break
         return tables
+
+    @allowed(*EVERYONE, shared_game=True)
+    def table_colors(self, game_id: str) -> tuple[str, ...]:
+        """The colour each player of the game is drawn in, in seating order: the roster's,
+        a colour shared at the table drawn apart (storage.colors.table_colors)."""
+        record = self._store.game_at(game_id).record
+        return self._store.table_colors([player["name"] for player in record["players"]])
 
     @allowed(*EVERYONE, shared_game=True)
     def ended_at(self, game_id: str) -> str | None:
@@ -1163,6 +1179,16 @@ class AppState(Announcing):
         self._changed()
 
     @allowed(HOST)
+    def set_player_color(self, player_id: str, color: str) -> None:
+        self._store.set_player_color(player_id, color)
+        self._changed()
+
+    @allowed(HOST)
+    def player_colors(self) -> dict[str, str]:
+        """Each roster player's colour by the key of every name they had (`name_key`)."""
+        return self._store.player_colors()
+
+    @allowed(HOST)
     def archive_player(self, player_id: str, archived: bool) -> None:
         self._store.archive_player(player_id, archived)
         self._changed()
@@ -1207,11 +1233,17 @@ class AppState(Announcing):
 
 def use_screen(state: AppState, route: str, *also: Callable[[], object]) -> None:
     """A screen's drawing follows what every screen shows of the state: the stored data
-    (`revision`), the language and this session's role; `also` what it shows besides (a
+    (`revision`), the language, the theme and this session's role; `also` what it shows besides (a
     setting, a note). While another screen lies over it (the route is not `route`; a guest's
     one screen always lies on top) nothing is drawn: it catches up when it is on top again."""
 
     def shows() -> tuple[object, ...]:
-        return (state.revision, state.language, state.role, *(what() for what in also))
+        return (
+            state.revision,
+            state.language,
+            state.dark,
+            state.role,
+            *(what() for what in also),
+        )
 
     use_follow(state, shows, lambda: state.role != HOST or state.route == route)

@@ -25,7 +25,8 @@ from . import games
 from .hooks import memo, use_value
 from .i18n import Translator
 from .state import AppState, use_screen
-from .widgets import back_bar, body, chip, choice_chips, heading, info_box, note
+from .theme import player_color
+from .widgets import back_bar, body, chip, choice_chips, color_dot, heading, info_box, note
 
 ALL = "*"
 
@@ -49,6 +50,7 @@ def StatisticsView(state: AppState) -> ft.View:
     group, set_group = use_value(no_one)
     roster = state.players(include_archived=True)
     people, names = people_of(roster)
+    shade = {p["id"]: player_color(p["color"], state.dark) for p in roster}
     today = dt.date.today()
 
     def work_out() -> tuple[GroupStats, list[Feat]]:
@@ -99,6 +101,7 @@ def StatisticsView(state: AppState) -> ft.View:
                         chip(
                             ft.Text(p["name"]),
                             p["id"] in group,
+                            leading=color_dot(shade[p["id"]]),
                             on_click=lambda _, person=p["id"]: toggle(person),
                         )
                         for p in roster
@@ -112,7 +115,7 @@ def StatisticsView(state: AppState) -> ft.View:
     ]
     playing = [person for person, record in stats.players.items() if record.games]
     playing.sort(key=lambda person: (-stats.players[person].wins, names[person].casefold()))
-    controls += [player_card(t, names, person, stats) for person in playing]
+    controls += [player_card(t, names, person, stats, shade[person]) for person in playing]
     return ft.View(
         route="/stats",
         appbar=back_bar(t("Statistics"), lambda: state.go("/"), t),
@@ -178,7 +181,9 @@ def records_list(state: AppState, feats: list[Feat]) -> list[ft.Control]:
     return tiles
 
 
-def player_card(t: Translator, names: dict[str, str], person: str, stats: GroupStats) -> ft.Control:
+def player_card(
+    t: Translator, names: dict[str, str], person: str, stats: GroupStats, color: str
+) -> ft.Control:
     record = stats.players[person]
     lines = [
         t(
@@ -204,7 +209,10 @@ def player_card(t: Translator, names: dict[str, str], person: str, stats: GroupS
         )
     return info_box(
         [
-            ft.Text(names[person], weight=ft.FontWeight.BOLD, size=16),
+            ft.Row(
+                [color_dot(color), ft.Text(names[person], weight=ft.FontWeight.BOLD, size=16)],
+                spacing=6,
+            ),
             *(ft.Text(line, size=13) for line in lines),
         ],
         ft.Colors.SURFACE_CONTAINER_HIGH,

@@ -57,7 +57,9 @@ def GameScreen(state: AppState, game_id: str) -> ft.View:
             controls=[ft.Text(t.problem(problem)) for problem in problems],
         )
     fix_round = None if game.correction is None else game.correction.round
-    at = games.AtTable(state, game_id, scoring.game_record(game.record), game.result, fix_round)
+    record = scoring.game_record(game.record)
+    colors = games.seated_colors(state, game_id)
+    at = games.AtTable(state, game_id, record, game.result, fix_round, colors)
     # One screen instance across saves, so a tap that was on its way while a round was saved
     # still reaches the control it was aimed at (a new instance per round count dropped it:
     # the next SPY event went to the first player). A stored game's correction is a different

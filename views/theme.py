@@ -85,8 +85,34 @@ DARK: Final[Palette] = {
     "surface_tint": "#BAC3FF",
 }
 
-# Chart lines, one per player: each at least 3:1 against the light and the dark surface.
-LINE_COLORS: Final[list[str]] = ["#1E88E5", "#E53935", "#2E9A45", "#DD6B0C", "#AB47BC", "#00897B"]
+# The players' colours (storage/colors.py names them), a shade for each theme: at least 3:1
+# against every panel they are drawn on, and apart from each other also as eyes that see
+# fewer colours see them (tests/test_contrast.py: CIEDE2000 of Machado's simulations of the
+# three kinds of colour blindness). The darker shades are the light theme's.
+PLAYER_COLORS: Final[dict[str, tuple[str, str]]] = {
+    "blue": ("#1F2AAE", "#5C9DF6"),
+    "orange": ("#944000", "#EC7C0E"),
+    "green": ("#267B4C", "#3DDC84"),
+    "pink": ("#C7287F", "#EC98C0"),
+    "yellow": ("#857A00", "#E8CF23"),
+    "sky": ("#0A80BA", "#9EE3FF"),
+}
+# Where the players' colours are drawn: the screens' backgrounds and their cards.
+PLAYER_PANELS = (
+    "surface",
+    "surface_container_lowest",
+    "surface_container_low",
+    "surface_container",
+    "surface_container_high",
+    "secondary_container",
+)
+
+
+def player_color(color: str, dark: bool) -> str:
+    """The shade of a player's colour (a key of `PLAYER_COLORS`) in the theme shown."""
+    light_shade, dark_shade = PLAYER_COLORS.get(color, PLAYER_COLORS["blue"])
+    return dark_shade if dark else light_shade
+
 
 # Where each text and control colour is drawn (foreground, background, minimum contrast).
 PANELS = ("surface", "surface_container_low", "secondary_container")

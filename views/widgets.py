@@ -27,6 +27,7 @@ class ChipOptions(ToggleChipOptions, total=False):
     on_delete: ft.ControlEventHandler[ft.Chip] | None
     delete_icon_tooltip: str | None
     show_checkmark: bool
+    leading: ft.Control | None
 
 
 class SegmentedOptions(TypedDict, total=False):
@@ -344,6 +345,24 @@ def error_box(messages: list[str]) -> ft.Control:
             ],
         ),
     )
+
+
+def color_dot(color: str, size: int = 14, ring: str | None = None) -> ft.Control:
+    """A player's colour beside their name (the name says who; the dot only helps the eye
+    find them in the chart, the sheet and the lists). Not spoken. `ring`: a line around it,
+    where it sits on a fill of its own (a chosen chip's)."""
+    return ft.Container(
+        width=size,
+        height=size,
+        bgcolor=color,
+        border_radius=size / 2,
+        border=ft.Border.all(2, ring) if ring else None,
+    )
+
+
+def color_bar(color: str) -> ft.Control:
+    """A player's colour under their name at the head of a column."""
+    return ft.Container(height=4, bgcolor=color, border_radius=2)
 
 
 def info_box(

@@ -26,6 +26,14 @@ from scoring.errors import N_
 from ..hooks import Setter
 from ..i18n import Translator
 from ..state import HOST, VIEWER, AppState
+from ..theme import player_color
+
+
+def seated_colors(state: AppState, game_id: str) -> tuple[str, ...]:
+    """The shades of the game's players' colours (the roster's, drawn apart at the table) in
+    the theme this tab shows, in seating order."""
+    return tuple(player_color(color, state.dark) for color in state.table_colors(game_id))
+
 
 ROUND = N_("round {number}")
 TOTALS_CHART = N_("Totals over the rounds")
@@ -44,6 +52,8 @@ class AtTable:
     record: GameRecord
     result: scoring.Replay  # the game so far (up to the round to correct, if any)
     fix_round: int | None  # a stored game that breaks a rule added since: the round to correct
+    # Each player's colour in the theme shown, in seating order (`seated_colors`).
+    colors: tuple[str, ...] = ()
     # The game up to a saved round, worked out once for this revision of the game (a key of
     # a correction's entry checks from it instead of replaying the rounds before).
     _befores: dict[int, scoring.Replay] = field(default_factory=dict, compare=False, repr=False)
@@ -51,6 +61,13 @@ class AtTable:
     @property
     def t(self) -> Translator:
         return self.app.t
+
+    def color_of(self, name: str) -> str:
+        """The shade `name` is drawn in (the screen's text colour for a name not at the table)."""
+        names = [player["name"] for player in self.record["players"]]
+        if name in names and len(self.colors) == len(names):
+            return self.colors[names.index(name)]
+        return ft.Colors.ON_SURFACE
 
     @property
     def rounds(self) -> list[JSON]:

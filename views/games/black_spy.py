@@ -36,6 +36,7 @@ from ..widgets import (
     CountChips,
     chip,
     choice_chips,
+    color_bar,
     drawn_as,
     heading,
     icon_button,
@@ -162,7 +163,7 @@ def sheet(
                 on_click=lambda: enter_new(),
             )
         )
-    shown = SheetShown(pad, tuple(result.table.names), t.language, at.read_only, earlier)
+    shown = SheetShown(pad, tuple(result.table.names), t.language, at.read_only, earlier, at.colors)
     controls.append(Scoresheet(shown, taps))
     if pad.deals and not at.read_only:
         controls.append(note(t("Tap a deal to correct or delete it.")))
@@ -297,6 +298,7 @@ class SheetShown:
     language: str
     read_only: bool  # a guest who watches: no deal is a button
     earlier: bool  # the deals before the last `LATEST_DEALS` are shown too
+    colors: tuple[str, ...] = ()  # each player's colour (a bar under their name)
 
     @property
     def crowded(self) -> bool:
@@ -465,21 +467,30 @@ def heading_row(t: Translator, shown: SheetShown) -> ft.Control:
     names, crowded = shown.names, shown.crowded
     size = 13 if crowded else None
 
+    colors = shown.colors or (ft.Colors.TRANSPARENT,) * len(names)
+
     def names_row(texts: tuple[str, ...]) -> ft.Control:
         return row(
             t("Deal"),
             [
-                ft.Text(
-                    text,
-                    semantics_label=name if text != name else None,
-                    weight=ft.FontWeight.BOLD,
-                    size=size,
-                    no_wrap=True,
-                    overflow=ft.TextOverflow.ELLIPSIS,
-                    text_align=ft.TextAlign.END,
+                ft.Column(
+                    [
+                        ft.Text(
+                            text,
+                            semantics_label=name if text != name else None,
+                            weight=ft.FontWeight.BOLD,
+                            size=size,
+                            no_wrap=True,
+                            overflow=ft.TextOverflow.ELLIPSIS,
+                            text_align=ft.TextAlign.END,
+                        ),
+                        color_bar(color),
+                    ],
+                    spacing=2,
+                    horizontal_alignment=ft.CrossAxisAlignment.STRETCH,
                     expand=1,
                 )
-                for name, text in zip(names, texts, strict=True)
+                for name, text, color in zip(names, texts, colors, strict=True)
             ],
             crowded=crowded,
         )
