@@ -14,7 +14,7 @@ from .guest import guest_bar, share_panel
 from .i18n import Translator
 from .result import game_over_panel as game_over_panel  # the games take it from here
 from .state import HOST, AppState, Step
-from .widgets import back_bar, body, close, icon_button, info_box
+from .widgets import back_bar, body, close, color_dot, icon_button, info_box
 
 CHANGE_NAMES = {
     "save": N_("save {round}"),
@@ -152,6 +152,7 @@ def scoreboard(at: AtTable) -> ft.Control:
                     controls=[
                         ft.Row(
                             [
+                                color_dot(at.color_of(name)),
                                 ft.Text(name, size=18, no_wrap=True, expand=True),
                                 *([ft.Icon(ft.Icons.STAR, size=20)] if leading else []),
                             ]

@@ -105,6 +105,7 @@ PLAYER_PANELS = (
     "surface_container",
     "surface_container_high",
     "secondary_container",
+    "primary_container",  # a guest's scoreboard tile of the leader
 )
 
 

@@ -17,7 +17,8 @@ from .i18n import Translator
 from .result import picture_sharer
 from .state import AppState, use_screen
 from .statistics import games_played, people_of
-from .widgets import back_bar, body, choice_chips, heading, info_box, note
+from .theme import player_color
+from .widgets import back_bar, body, choice_chips, color_dot, heading, info_box, note
 
 
 @memo
@@ -25,13 +26,15 @@ from .widgets import back_bar, body, choice_chips, heading, info_box, note
 def YearView(state: AppState) -> ft.View:
     t = state.t
     use_screen(state, "/stats/year")
-    people, names = people_of(state.players(include_archived=True))
+    roster = state.players(include_archived=True)
+    people, names = people_of(roster)
     played = counted(state.summaries(), people)
     years = sorted({day.year for s in played if (day := local_day(s.started))}, reverse=True)
     this_year = dt.date.today().year
     year, set_year = use_value(years[0] if years and this_year not in years else this_year)
     review = year_in_review(played, people, year)
-    card = review_card(t, names, review)
+    shades = {p["id"]: player_color(p["color"], state.dark) for p in roster}
+    card = review_card(t, names, review, shades)
     picture = ft.Screenshot(content=card)
     controls: list[ft.Control] = []
     if len(years) > 1:
@@ -67,8 +70,10 @@ def summary_line(t: Translator, review: YearInReview) -> str:
     return at_table + ": " + games_played(t, review.games, review.minutes)
 
 
-def review_card(t: Translator, names: dict[str, str], review: YearInReview) -> ft.Control:
-    """The year on one card (what the picture shows)."""
+def review_card(
+    t: Translator, names: dict[str, str], review: YearInReview, shades: dict[str, str]
+) -> ft.Control:
+    """The year on one card (what the picture shows), each player in their colour."""
     lines: list[ft.Control] = [
         ft.Text(t("{year} at the table", year=review.year), size=22, weight=ft.FontWeight.BOLD)
     ]
@@ -85,17 +90,18 @@ def review_card(t: Translator, names: dict[str, str], review: YearInReview) -> f
         for person, best in sorted(review.best_games.items(), key=lambda i: names[i[0]].casefold()):
             day = local_day(best.started)
             when = format_date(day, "d MMM", locale=t.language) if day else ""
+            said = t(
+                "{name}: {game}, {day}: place {place}, ahead by {margin}",
+                name=names[person],
+                game=games.view_of(best.game).title,
+                day=when,
+                place=best.place,
+                margin=t.number(best.margin),
+            )
             lines.append(
-                ft.Text(
-                    t(
-                        "{name}: {game}, {day}: place {place}, ahead by {margin}",
-                        name=names[person],
-                        game=games.view_of(best.game).title,
-                        day=when,
-                        place=best.place,
-                        margin=t.number(best.margin),
-                    ),
-                    size=13,
+                ft.Row(
+                    [color_dot(shades[person], 10), ft.Text(said, size=13, expand=True)],
+                    spacing=6,
                 )
             )
         if review.records:
