@@ -122,3 +122,26 @@ def test_the_tests_keep_compiled_modules_where_the_environment_says_not_to(
     monkeypatch.setenv("PYTHONDONTWRITEBYTECODE", "1")
     dev.keep_compiled_modules()
     assert "PYTHONDONTWRITEBYTECODE" not in dev.os.environ
+
+
+@pytest.mark.parametrize(
+    ("arguments", "display", "fetched"),
+    [([], ":0", True), (["--web"], ":0", False), (["--share"], ":0", False), ([], None, False)],
+)
+def test_start_fetches_the_window_client_before_a_window_is_wanted(
+    monkeypatch: pytest.MonkeyPatch, arguments: list[str], display: str | None, fetched: bool
+) -> None:
+    """Issue 31: while the machine is online, at setup, so that a start without internet later
+    opens the window too; not where no window will open (a browser is asked for, no screen)."""
+    ran: list[list[str]] = []
+    monkeypatch.setattr(dev, "ensure_environment", lambda extras: None)
+    monkeypatch.setattr(dev, "compress_web_client", lambda: None)
+    monkeypatch.setattr(dev, "run", lambda command: ran.append(command[1:]))
+    monkeypatch.setattr(dev.sys, "platform", "linux")
+    if display is None:
+        monkeypatch.delenv("DISPLAY", raising=False)
+    else:
+        monkeypatch.setenv("DISPLAY", display)
+    dev.start(arguments)
+    window_client = [["main.py", "--window-client"]] if fetched else []
+    assert ran == [*window_client, ["main.py", *arguments]]
