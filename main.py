@@ -13,7 +13,9 @@ from __future__ import annotations
 import argparse
 import logging
 import os
+import socket
 import sys
+from pathlib import Path
 
 import flet as ft
 
@@ -33,6 +35,31 @@ def no_display() -> bool:
     return sys.platform.startswith("linux") and not os.environ.get("DISPLAY")
 
 
+# The window is Flet's desktop client, which flet-desktop downloads from Flet's releases at its
+# first start (not in its wheel) and keeps in ~/.flet/client/.
+NO_WINDOW_CLIENT = (
+    "The window needs Flet's desktop client, which is downloaded once; no internet now: "
+    "opening Debrief in your browser instead."
+)
+WINDOW_CLIENT_WAIT = 20  # seconds without a byte from the download: the network is not there
+
+
+def window_client() -> Path | None:
+    """Flet's desktop client, from its cache or downloaded into it now; None when it is
+    neither there nor downloadable (no internet, its host unreachable, a broken download)."""
+    previous = socket.getdefaulttimeout()
+    socket.setdefaulttimeout(WINDOW_CLIENT_WAIT)  # a silent network fails in seconds
+    try:
+        import flet_desktop
+
+        return Path(flet_desktop.ensure_client_cached())
+    except Exception as error:  # any failure means the same: no window, the browser instead
+        logging.getLogger(__name__).info("no window client: %r", error)
+        return None
+    finally:
+        socket.setdefaulttimeout(previous)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="debrief", description="Debrief: the spy games scorepad")
     parser.add_argument("--web", action="store_true", help="serve the app to a browser")
@@ -48,6 +75,11 @@ def main(argv: list[str] | None = None) -> int:
         action="store_true",
         help="share the table on the local network (plain HTTP; guests need the printed link)",
     )
+    parser.add_argument(
+        "--window-client",
+        action="store_true",
+        help="download the window's client now (once, while online) and exit",
+    )
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.WARNING, format="%(asctime)s %(name)s: %(message)s")
     if os.environ.get("FLET_PLATFORM"):  # Flet's own test of a built app (is_embedded)
@@ -61,10 +93,17 @@ def main(argv: list[str] | None = None) -> int:
 
     for name in sanitize_environment():
         print(f"Ignoring {name}: Debrief decides itself where and what it serves.", flush=True)
+    if args.window_client:
+        client = window_client()
+        print(f"The window's client is in {client}." if client else NO_WINDOW_CLIENT, flush=True)
+        return 0
     if not args.web and no_display():
         print("No screen here: serving Debrief to a browser instead.", flush=True)
         args.web = True
     if args.share:
+        args.web = True
+    if not args.web and window_client() is None:
+        print(NO_WINDOW_CLIENT, flush=True)
         args.web = True
     if args.web:
         serve(

@@ -2,7 +2,8 @@
 
 Flet's desktop client cannot run here (it is downloaded at first use), so this runs main.py's
 window path for real — `main.main` with a data folder and a port — with only the window itself
-replaced: where Flet would open it, the host does what the window's game screen does. It starts
+replaced (and taken as downloaded already): where Flet would open it, the host does what the
+window's game screen does. It starts
 the scenario's game and shares it, then reads orders from stdin: "deal" saves the scenario's
 next deal (as the window's Save does: stored, then announced to every other session), "stop"
 stops sharing.
@@ -72,4 +73,5 @@ if __name__ == "__main__":
     os.environ.setdefault("DISPLAY", ":0")  # main.py would serve a browser without a screen
     web.serve.window_sharing = capturing_window_sharing
     ft.run = window_or_web_app
+    main.window_client = lambda: Path("/the/window/client")  # as if downloaded once before
     sys.exit(main.main(["--data-dir", DATA_DIR, "--port", PORT]))

@@ -66,7 +66,18 @@ def run(command: list[str]) -> int:
 def start(arguments: list[str]) -> None:
     ensure_environment("web,desktop")
     compress_web_client()
+    if can_show_a_window(arguments):
+        # While this machine is online: the window's client is downloaded once (Flet's wheel
+        # has none), so that a later start at a table without internet opens the window too.
+        run([str(PYTHON), "main.py", "--window-client"])
     run([str(PYTHON), "main.py", *arguments])
+
+
+def can_show_a_window(arguments: list[str]) -> bool:
+    """Whether `start` opens a window: not `--web` or `--share`, and a screen to show it on."""
+    wants_browser = any(a in ("--web", "--share") for a in arguments)
+    headless = sys.platform.startswith("linux") and not os.environ.get("DISPLAY")
+    return not wants_browser and not headless
 
 
 COMPRESS = ["-m", "web.precompressed"]
