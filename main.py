@@ -42,6 +42,7 @@ NO_WINDOW_CLIENT = (
     "opening Debrief in your browser instead."
 )
 WINDOW_CLIENT_WAIT = 20  # seconds without a byte from the download: the network is not there
+NO_CLIENT_EXIT = 3  # `--window-client` found none
 
 
 def window_client() -> Path | None:
@@ -78,7 +79,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--window-client",
         action="store_true",
-        help="download the window's client now (once, while online) and exit",
+        help="download the window's client now (once, while online) and exit (3: none)",
     )
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.WARNING, format="%(asctime)s %(name)s: %(message)s")
@@ -93,10 +94,10 @@ def main(argv: list[str] | None = None) -> int:
 
     for name in sanitize_environment():
         print(f"Ignoring {name}: Debrief decides itself where and what it serves.", flush=True)
-    if args.window_client:
+    if args.window_client:  # tools/dev.py start, at setup: exit 3 for "the browser, then"
         client = window_client()
         print(f"The window's client is in {client}." if client else NO_WINDOW_CLIENT, flush=True)
-        return 0
+        return 0 if client else NO_CLIENT_EXIT
     if not args.web and no_display():
         print("No screen here: serving Debrief to a browser instead.", flush=True)
         args.web = True

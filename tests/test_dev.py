@@ -137,6 +137,12 @@ def test_start_fetches_the_window_client_before_a_window_is_wanted(
     monkeypatch.setattr(dev, "ensure_environment", lambda extras: None)
     monkeypatch.setattr(dev, "compress_web_client", lambda: None)
     monkeypatch.setattr(dev, "run", lambda command: ran.append(command[1:]))
+
+    def fetch(command: list[str], **kwargs: Any) -> subprocess.CompletedProcess[str]:
+        ran.append(command[1:])
+        return subprocess.CompletedProcess(command, 0)
+
+    monkeypatch.setattr(dev.subprocess, "run", fetch)
     monkeypatch.setattr(dev.sys, "platform", "linux")
     if display is None:
         monkeypatch.delenv("DISPLAY", raising=False)
@@ -145,3 +151,19 @@ def test_start_fetches_the_window_client_before_a_window_is_wanted(
     dev.start(arguments)
     window_client = [["main.py", "--window-client"]] if fetched else []
     assert ran == [*window_client, ["main.py", *arguments]]
+
+
+def test_start_without_a_window_client_to_be_had_opens_the_browser(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """main.py --window-client said it has none (exit 3, its one line printed): the app is
+    started for the browser, not made to try the download a second time."""
+    ran: list[list[str]] = []
+    monkeypatch.setattr(dev, "ensure_environment", lambda extras: None)
+    monkeypatch.setattr(dev, "compress_web_client", lambda: None)
+    monkeypatch.setattr(dev, "run", lambda command: ran.append(command[1:]))
+    none = subprocess.CompletedProcess(["main.py"], dev.NO_CLIENT_EXIT)
+    monkeypatch.setattr(dev.subprocess, "run", lambda command, **kwargs: none)
+    monkeypatch.setattr(dev, "can_show_a_window", lambda arguments: True)
+    dev.start(["--port", "8551"])
+    assert ran == [["main.py", "--web", "--port", "8551"]]

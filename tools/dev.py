@@ -69,8 +69,14 @@ def start(arguments: list[str]) -> None:
     if can_show_a_window(arguments):
         # While this machine is online: the window's client is downloaded once (Flet's wheel
         # has none), so that a later start at a table without internet opens the window too.
-        run([str(PYTHON), "main.py", "--window-client"])
+        # None to be had: the app has said so (one line) and opens in the browser.
+        fetched = subprocess.run([str(PYTHON), "main.py", "--window-client"], cwd=ROOT)
+        if fetched.returncode == NO_CLIENT_EXIT:
+            arguments = ["--web", *arguments]
     run([str(PYTHON), "main.py", *arguments])
+
+
+NO_CLIENT_EXIT = 3  # main.py --window-client: no client kept, none downloadable
 
 
 def can_show_a_window(arguments: list[str]) -> bool:
