@@ -132,7 +132,6 @@ def host_only_calls(state: AppState, shared: str) -> dict[str, Callable[[], obje
         "change_player": lambda: state.change_player("x", "Mallory", None),
         "archive_player": lambda: state.archive_player("x", True),
         "set_player_color": lambda: state.set_player_color("x", "blue"),
-        "player_colors": lambda: state.player_colors(),
         "remember_birth_dates": lambda: state.remember_birth_dates({"Anna": "1990"}, FOUR),
         "plan_import": lambda: state.plan_import({"games": []}, "forged.json"),
         "apply_import": lambda: state.apply_import(None),  # type: ignore[arg-type]

@@ -1184,11 +1184,6 @@ class AppState(Announcing):
         self._changed()
 
     @allowed(HOST)
-    def player_colors(self) -> dict[str, str]:
-        """Each roster player's colour by the key of every name they had (`name_key`)."""
-        return self._store.player_colors()
-
-    @allowed(HOST)
     def archive_player(self, player_id: str, archived: bool) -> None:
         self._store.archive_player(player_id, archived)
         self._changed()
