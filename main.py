@@ -11,6 +11,7 @@ a guard (web/guard.py): it prints a link with a per-launch key, and answers noth
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import logging
 import os
 import socket
@@ -41,6 +42,10 @@ NO_WINDOW_CLIENT = (
     "The window needs Flet's desktop client, which is downloaded once; no internet now: "
     "opening Debrief in your browser instead."
 )
+NO_DESKTOP_PACKAGE = (
+    "The window needs Flet's desktop package (flet-desktop), which is not installed here: "
+    "opening Debrief in your browser instead."
+)
 WINDOW_CLIENT_WAIT = 20  # seconds without a byte from the download: the network is not there
 NO_CLIENT_EXIT = 3  # `--window-client` found none
 
@@ -59,6 +64,14 @@ def window_client() -> Path | None:
         return None
     finally:
         socket.setdefaulttimeout(previous)
+
+
+def why_no_window() -> str | None:
+    """The line that says why the window cannot open (its client neither kept nor
+    downloadable, or no desktop package at all), or None when it can."""
+    if importlib.util.find_spec("flet_desktop") is None:
+        return NO_DESKTOP_PACKAGE
+    return None if window_client() else NO_WINDOW_CLIENT
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -95,17 +108,19 @@ def main(argv: list[str] | None = None) -> int:
     for name in sanitize_environment():
         print(f"Ignoring {name}: Debrief decides itself where and what it serves.", flush=True)
     if args.window_client:  # tools/dev.py start, at setup: exit 3 for "the browser, then"
-        client = window_client()
-        print(f"The window's client is in {client}." if client else NO_WINDOW_CLIENT, flush=True)
-        return 0 if client else NO_CLIENT_EXIT
+        missing = why_no_window()
+        print(missing or "The window's client is ready.", flush=True)
+        return NO_CLIENT_EXIT if missing else 0
     if not args.web and no_display():
         print("No screen here: serving Debrief to a browser instead.", flush=True)
         args.web = True
     if args.share:
         args.web = True
-    if not args.web and window_client() is None:
-        print(NO_WINDOW_CLIENT, flush=True)
-        args.web = True
+    if not args.web:
+        missing = why_no_window()
+        if missing:
+            print(missing, flush=True)
+            args.web = True
     if args.web:
         serve(
             lambda sharing: make_main(args.data_dir, sharing),

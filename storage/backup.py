@@ -184,7 +184,7 @@ def _read_player(
             continue
         former.append(former_name)
     color = None
-    if "color" in fields:
+    if fields.get("color") is not None:  # none (or null): given one in turn
         color = reader.choice(fields["color"], child(path, "color"), colors.COLORS)
     if name is None:
         return None

@@ -4,13 +4,14 @@ tests/test_contrast.py).
 
 A new player is given the colour fewest players have (the palette's order breaks ties); a
 player may choose another. Players at one table may still share a colour: the screens then
-draw the later one in a colour of the palette nobody at that table has (`table_colors`)."""
+draw the later one in a colour of the palette nobody at that table has
+(views/theme.py `drawn_apart`)."""
 
 from __future__ import annotations
 
 import zlib
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from typing import Final
 
 # In the order new players are given them. Six: as many as a table seats (more colours could
@@ -33,16 +34,3 @@ def fallback_color(player_id: str) -> str:
     """The colour of a roster entry whose stored colour is not one of the palette (a file
     edited by hand): always the same one for that player."""
     return COLORS[zlib.crc32(player_id.encode()) % len(COLORS)]
-
-
-def table_colors(wanted: Sequence[str | None]) -> list[str]:
-    """The colour each player at a table is drawn in, in seating order: their own (None: not
-    in the roster, given in turn), unless a player before them has it already; then the
-    palette's first colour nobody at the table has. Six players, six colours: all apart."""
-    drawn: list[str] = []
-    for color in wanted:
-        if color is None or color in drawn:
-            free = [c for c in COLORS if c not in drawn and c not in wanted]
-            color = (free or [c for c in COLORS if c not in drawn] or list(COLORS))[0]
-        drawn.append(color)
-    return drawn

@@ -218,7 +218,8 @@ def _index_in_rows(store: Store) -> None:
 
 def _colors_given(store: Store) -> None:
     """Version 8 gives each player a colour (issue 30): the roster's players, by name, each
-    the colour fewest players before them have. No summary changes."""
+    the colour fewest players before them have (archived ones not counted). No summary
+    changes."""
     roster = store._main.documents("players")
     given: list[str] = []
     changed: dict[str, dict[str, Any]] = {}
@@ -226,7 +227,8 @@ def _colors_given(store: Store) -> None:
         if not isinstance(doc, dict):
             continue  # not a player: the checks after migrating keep it aside
         color = colors.known_color(doc.get("color")) or colors.next_color(given)
-        given.append(color)
+        if not doc.get("archived"):  # as a new player is given one: archived ones aside
+            given.append(color)
         if doc.get("color") != color:
             changed[player_id] = {**doc, "color": color}
     roster.put_many(changed)
@@ -1483,12 +1485,6 @@ class Store:
             for player in self.players(include_archived=True)
             for name in [*player["former_names"], player["name"]]
         }
-
-    def table_colors(self, names: Sequence[str]) -> tuple[str, ...]:
-        """The colour each of `names` (a table, in seating order) is drawn in: their roster
-        colour (a shared one drawn apart; a name in no roster given one in turn)."""
-        by_name = self.player_colors()
-        return tuple(colors.table_colors([by_name.get(name_key(name)) for name in names]))
 
     def set_player_color(self, player_id: str, color: str) -> None:
         with self._lock:

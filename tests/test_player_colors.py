@@ -7,13 +7,16 @@ import json
 from collections.abc import Iterator
 from pathlib import Path
 
+import flet as ft
 import pytest
 from builders import SCENARIOS
 
 from storage import Store, backup
 from storage import errors as err
 from storage import store as store_module
-from storage.colors import COLORS, fallback_color, next_color, table_colors
+from storage.colors import COLORS, fallback_color, next_color
+from views.theme import drawn_apart
+from views.widgets import color_chip
 
 
 @pytest.fixture
@@ -131,12 +134,12 @@ def test_players_of_a_backup_without_colours_are_given_them_in_turn(store: Store
 
 
 def test_a_table_draws_its_players_apart_keeping_each_ones_own_where_it_can() -> None:
-    assert table_colors(["blue", "orange", "green"]) == ["blue", "orange", "green"]
+    assert drawn_apart(["blue", "orange", "green"]) == ["blue", "orange", "green"]
     # The second "blue" takes the palette's first colour that nobody at the table wants.
-    assert table_colors(["blue", "blue", "orange"]) == ["blue", "green", "orange"]
+    assert drawn_apart(["blue", "blue", "orange"]) == ["blue", "green", "orange"]
     # A name in no roster (an imported game) is given one in turn, apart from the others.
-    assert table_colors([None, "blue", None]) == ["orange", "blue", "green"]
-    six = table_colors(["sky"] * 6)
+    assert drawn_apart([None, "blue", None]) == ["orange", "blue", "green"]
+    six = drawn_apart(["sky"] * 6)
     assert six[0] == "sky" and len(set(six)) == 6
 
 
@@ -144,3 +147,43 @@ def test_the_colour_fewest_have_is_given_in_palette_order() -> None:
     assert next_color([]) == COLORS[0]
     assert next_color(["blue", "orange", "blue"]) == "green"
     assert next_color(["unknown"]) == COLORS[0]
+
+
+def test_archived_players_stored_before_colours_do_not_take_a_colour_from_the_others(
+    tmp_path: Path,
+) -> None:
+    """The migration gives colours as a new player is given one: archived players aside."""
+    folder = tmp_path / "data"
+    store = Store.open(folder)
+    gone = store.add_player("Aaron")
+    store.archive_player(gone["id"])
+    store.add_player("Anna")
+    store.close()
+    data = json.loads((folder / "debrief.json").read_text())
+    for doc in data["players"].values():
+        del doc["color"]
+    data["meta"]["schema"]["version"] = 7
+    (folder / "debrief.json").write_text(json.dumps(data), encoding="utf-8")
+    store = Store.open(folder)
+    try:
+        assert colors_by_name(store) == {"Aaron": "blue", "Anna": "blue"}
+    finally:
+        store.close()
+
+
+def test_a_backup_player_whose_colour_is_null_is_given_one(store: Store) -> None:
+    document = {"format": "debrief-backup/1", "players": [{"name": "Ben", "color": None}]}
+    plan = backup.plan_import(store, document, "null.json")
+    assert plan.errors == []
+    backup.apply_import(store, plan)
+    assert colors_by_name(store) == {"Ben": "blue"}
+
+
+def test_a_chosen_colour_chip_rings_its_dot_in_the_colour_drawn_on_its_fill() -> None:
+    """A dot alone on the chosen chip's primary fill stood out 1.1:1 to 1.7:1."""
+    chosen = color_chip(ft.Text("Anna"), True, "#1F2AAE", on_click=lambda _: None)
+    other = color_chip(ft.Text("Ben"), False, "#944000", on_click=lambda _: None)
+    assert isinstance(chosen, ft.Chip) and isinstance(other, ft.Chip)
+    assert isinstance(chosen.leading, ft.Container) and isinstance(other.leading, ft.Container)
+    assert chosen.leading.border == ft.Border.all(2, ft.Colors.ON_PRIMARY)
+    assert other.leading.border is None

@@ -30,6 +30,8 @@ def totals_chart(
     in each player's colour (`colors`: the shades, in seating order); a tap on a point says its
     round, player and total. Black Spy's end value as a dashed line."""
     names = list(result.table.names)
+    if len(colors) != len(names):  # none worked out (a game gone meanwhile): all in one
+        colors = [ft.Colors.ON_SURFACE_VARIANT] * len(names)
 
     def point(number: int, name: str, total: Fraction) -> fch.LineChartDataPoint:
         called = t(round_name, number=number)  # "deal 3": the start of a line, so "Deal 3"

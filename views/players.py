@@ -19,9 +19,8 @@ from .theme import player_color
 from .widgets import (
     back_bar,
     body,
-    chip,
     choice_chips,
-    color_dot,
+    color_chip,
     error_box,
     heading,
     info_box,
@@ -124,18 +123,13 @@ def color_picker(state: AppState, player_id: str, chosen: str) -> ft.Control:
                 spacing=6,
                 run_spacing=6,
                 controls=[
-                    chip(
+                    color_chip(
                         ft.Text(
                             t(COLOR_NAMES[color]),
                             semantics_label=t("Colour: {color}", color=t(COLOR_NAMES[color])),
                         ),
                         color == chosen,
-                        leading=color_dot(
-                            player_color(color, state.dark),
-                            18,
-                            ft.Colors.ON_PRIMARY if color == chosen else None,
-                        ),
-                        show_checkmark=False,
+                        player_color(color, state.dark),
                         on_click=lambda _, color=color: choose(color),
                     )
                     for color in COLORS

@@ -42,6 +42,7 @@ from web.sharing import Connected, PinAttempt, Sharing
 from .conflicts import KEEP, NEXT, Conflict, find_conflict
 from .hooks import use_follow
 from .i18n import Translator, system_language, translator
+from .theme import drawn_apart
 from .widgets import show_note
 
 T = TypeVar("T")
@@ -817,9 +818,10 @@ class AppState(Announcing):
     @allowed(*EVERYONE, shared_game=True)
     def table_colors(self, game_id: str) -> tuple[str, ...]:
         """The colour each player of the game is drawn in, in seating order: the roster's,
-        a colour shared at the table drawn apart (storage.colors.table_colors)."""
+        a colour shared at the table drawn apart (`theme.drawn_apart`)."""
         record = self._store.game_at(game_id).record
-        return self._store.table_colors([player["name"] for player in record["players"]])
+        roster = self._store.player_colors()
+        return tuple(drawn_apart([roster.get(name_key(p["name"])) for p in record["players"]]))
 
     @allowed(*EVERYONE, shared_game=True)
     def ended_at(self, game_id: str) -> str | None:

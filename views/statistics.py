@@ -26,7 +26,7 @@ from .hooks import memo, use_value
 from .i18n import Translator
 from .state import AppState, use_screen
 from .theme import player_color
-from .widgets import back_bar, body, chip, choice_chips, color_dot, heading, info_box, note
+from .widgets import back_bar, body, choice_chips, color_chip, color_dot, heading, info_box, note
 
 ALL = "*"
 
@@ -98,10 +98,10 @@ def StatisticsView(state: AppState) -> ft.View:
                     spacing=6,
                     run_spacing=6,
                     controls=[
-                        chip(
+                        color_chip(
                             ft.Text(p["name"]),
                             p["id"] in group,
-                            leading=color_dot(shade[p["id"]]),
+                            shade[p["id"]],
                             on_click=lambda _, person=p["id"]: toggle(person),
                         )
                         for p in roster

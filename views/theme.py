@@ -9,9 +9,12 @@ panels (`secondary_container`) they sit on.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Final
 
 import flet as ft
+
+from storage.colors import COLORS
 
 Palette = dict[str, str]
 
@@ -106,7 +109,21 @@ PLAYER_PANELS = (
     "surface_container_high",
     "secondary_container",
     "primary_container",  # a guest's scoreboard tile of the leader
+    "tertiary_container",  # the result's card (and its picture)
 )
+
+
+def drawn_apart(wanted: Sequence[str | None]) -> list[str]:
+    """The colour each player at a table is drawn in, in seating order: their own (None: in
+    no roster, given in turn), unless a player before them has it already; then the
+    palette's first colour nobody at the table has. Six players, six colours: all apart."""
+    drawn: list[str] = []
+    for color in wanted:
+        if color is None or color in drawn:
+            free = [c for c in COLORS if c not in drawn and c not in wanted]
+            color = (free or [c for c in COLORS if c not in drawn] or list(COLORS))[0]
+        drawn.append(color)
+    return drawn
 
 
 def player_color(color: str, dark: bool) -> str:

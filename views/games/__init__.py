@@ -22,6 +22,7 @@ import flet as ft
 import scoring
 from scoring import JSON, GameRecord, Record, Term
 from scoring.errors import N_
+from storage.errors import StorageError
 
 from ..hooks import Setter
 from ..i18n import Translator
@@ -31,8 +32,13 @@ from ..theme import player_color
 
 def seated_colors(state: AppState, game_id: str) -> tuple[str, ...]:
     """The shades of the game's players' colours (the roster's, drawn apart at the table) in
-    the theme this tab shows, in seating order."""
-    return tuple(player_color(color, state.dark) for color in state.table_colors(game_id))
+    the theme this tab shows, in seating order; none for a game gone since it was read (the
+    screen draws what it read, the next drawing says it is gone)."""
+    try:
+        colors = state.table_colors(game_id)
+    except StorageError:
+        return ()
+    return tuple(player_color(color, state.dark) for color in colors)
 
 
 ROUND = N_("round {number}")
