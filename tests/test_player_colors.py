@@ -63,17 +63,23 @@ def test_a_colour_outside_the_palette_is_refused_with_its_name(store: Store) -> 
     assert colors_by_name(store) == {"Anna": "blue"}
 
 
+def stored_before_colors(store: Store) -> None:
+    """Close `store` and make its data as version 7 wrote it: players without colours."""
+    store.close()
+    main = store.folder / "debrief.json"
+    data = json.loads(main.read_text())
+    for doc in data["players"].values():
+        del doc["color"]
+    data["meta"]["schema"]["version"] = 7
+    main.write_text(json.dumps(data), encoding="utf-8")
+
+
 def test_players_stored_before_colours_are_given_them_by_name_once(tmp_path: Path) -> None:
     folder = tmp_path / "data"
     store = Store.open(folder)
     for name in ("Carla", "anna", "Ben"):
         store.add_player(name)
-    store.close()
-    data = json.loads((folder / "debrief.json").read_text())
-    for doc in data["players"].values():
-        del doc["color"]
-    data["meta"]["schema"]["version"] = 7
-    (folder / "debrief.json").write_text(json.dumps(data), encoding="utf-8")
+    stored_before_colors(store)
 
     store = Store.open(folder)
     try:
@@ -158,12 +164,7 @@ def test_archived_players_stored_before_colours_do_not_take_a_colour_from_the_ot
     gone = store.add_player("Aaron")
     store.archive_player(gone["id"])
     store.add_player("Anna")
-    store.close()
-    data = json.loads((folder / "debrief.json").read_text())
-    for doc in data["players"].values():
-        del doc["color"]
-    data["meta"]["schema"]["version"] = 7
-    (folder / "debrief.json").write_text(json.dumps(data), encoding="utf-8")
+    stored_before_colors(store)
     store = Store.open(folder)
     try:
         assert colors_by_name(store) == {"Aaron": "blue", "Anna": "blue"}

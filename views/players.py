@@ -24,6 +24,7 @@ from .widgets import (
     error_box,
     heading,
     info_box,
+    labelled_chips,
     note,
     toggle_chip,
 )
@@ -114,27 +115,19 @@ def color_picker(state: AppState, player_id: str, chosen: str) -> ft.Control:
         if color != chosen:
             state.tried(lambda: state.set_player_color(player_id, color))
 
-    return ft.Column(
-        spacing=4,
-        controls=[
-            ft.Text(t("Colour")),
-            ft.Row(
-                wrap=True,
-                spacing=6,
-                run_spacing=6,
-                controls=[
-                    color_chip(
-                        ft.Text(
-                            t(COLOR_NAMES[color]),
-                            semantics_label=t("Colour: {color}", color=t(COLOR_NAMES[color])),
-                        ),
-                        color == chosen,
-                        player_color(color, state.dark),
-                        on_click=lambda _, color=color: choose(color),
-                    )
-                    for color in COLORS
-                ],
-            ),
+    return labelled_chips(
+        t("Colour"),
+        [
+            color_chip(
+                ft.Text(
+                    t(COLOR_NAMES[color]),
+                    semantics_label=t("Colour: {color}", color=t(COLOR_NAMES[color])),
+                ),
+                color == chosen,
+                player_color(color, state.dark),
+                on_click=lambda _, color=color: choose(color),
+            )
+            for color in COLORS
         ],
     )
 

@@ -25,8 +25,18 @@ from . import games
 from .hooks import memo, use_value
 from .i18n import Translator
 from .state import AppState, use_screen
-from .theme import player_color
-from .widgets import back_bar, body, choice_chips, color_chip, color_dot, heading, info_box, note
+from .theme import shades_of
+from .widgets import (
+    back_bar,
+    body,
+    choice_chips,
+    color_chip,
+    color_dot,
+    heading,
+    info_box,
+    labelled_chips,
+    note,
+)
 
 ALL = "*"
 
@@ -50,7 +60,7 @@ def StatisticsView(state: AppState) -> ft.View:
     group, set_group = use_value(no_one)
     roster = state.players(include_archived=True)
     people, names = people_of(roster)
-    shade = {p["id"]: player_color(p["color"], state.dark) for p in roster}
+    shade = shades_of(roster, state.dark)
     today = dt.date.today()
 
     def work_out() -> tuple[GroupStats, list[Feat]]:
@@ -89,25 +99,17 @@ def StatisticsView(state: AppState) -> ft.View:
             game,
             set_game,
         ),
-        ft.Column(
-            spacing=4,
-            controls=[
-                ft.Text(t("Games all of these played")),
-                ft.Row(
-                    wrap=True,
-                    spacing=6,
-                    run_spacing=6,
-                    controls=[
-                        color_chip(
-                            ft.Text(p["name"]),
-                            p["id"] in group,
-                            shade[p["id"]],
-                            on_click=lambda _, person=p["id"]: toggle(person),
-                        )
-                        for p in roster
-                        if not p["archived"] or p["id"] in group
-                    ],
-                ),
+        labelled_chips(
+            t("Games all of these played"),
+            [
+                color_chip(
+                    ft.Text(p["name"]),
+                    p["id"] in group,
+                    shade[p["id"]],
+                    on_click=lambda _, person=p["id"]: toggle(person),
+                )
+                for p in roster
+                if not p["archived"] or p["id"] in group
             ],
         ),
         *overview(t, stats),

@@ -9,12 +9,13 @@ panels (`secondary_container`) they sit on.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Final
 
 import flet as ft
 
 from storage.colors import COLORS
+from storage.store import Player
 
 Palette = dict[str, str]
 
@@ -124,6 +125,11 @@ def drawn_apart(wanted: Sequence[str | None]) -> list[str]:
             color = (free or [c for c in COLORS if c not in drawn] or list(COLORS))[0]
         drawn.append(color)
     return drawn
+
+
+def shades_of(roster: Iterable[Player], dark: bool) -> dict[str, str]:
+    """Each roster player's shade in the theme shown, by their id."""
+    return {p["id"]: player_color(p["color"], dark) for p in roster}
 
 
 def player_color(color: str, dark: bool) -> str:

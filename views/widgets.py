@@ -259,25 +259,25 @@ def ChoiceChips(
     on_pick: Callable[[str], object],
 ) -> ft.Control:
     """(See `choice_chips`.)"""
+    return labelled_chips(
+        label,
+        [
+            chip(
+                ft.Text(text, semantics_label=f"{label}: {text}"),
+                selected=key == selected,
+                on_click=lambda e, k=key: on_pick(k),
+                key=drawn_as(label, key, key == selected),
+            )
+            for key, text in options
+        ],
+    )
+
+
+def labelled_chips(label: str, chips: list[ft.Control]) -> ft.Control:
+    """A row of chips under what they choose, wrapped onto more lines as the width needs."""
     return ft.Column(
         spacing=4,
-        controls=[
-            ft.Text(label),
-            ft.Row(
-                wrap=True,
-                spacing=6,
-                run_spacing=6,
-                controls=[
-                    chip(
-                        ft.Text(text, semantics_label=f"{label}: {text}"),
-                        selected=key == selected,
-                        on_click=lambda e, k=key: on_pick(k),
-                        key=drawn_as(label, key, key == selected),
-                    )
-                    for key, text in options
-                ],
-            ),
-        ],
+        controls=[ft.Text(label), ft.Row(wrap=True, spacing=6, run_spacing=6, controls=chips)],
     )
 
 

@@ -17,7 +17,7 @@ from .i18n import Translator
 from .result import picture_sharer
 from .state import AppState, use_screen
 from .statistics import games_played, people_of
-from .theme import player_color
+from .theme import shades_of
 from .widgets import back_bar, body, choice_chips, color_dot, heading, info_box, note
 
 
@@ -33,7 +33,7 @@ def YearView(state: AppState) -> ft.View:
     this_year = dt.date.today().year
     year, set_year = use_value(years[0] if years and this_year not in years else this_year)
     review = year_in_review(played, people, year)
-    shades = {p["id"]: player_color(p["color"], state.dark) for p in roster}
+    shades = shades_of(roster, state.dark)
     card = review_card(t, names, review, shades)
     picture = ft.Screenshot(content=card)
     controls: list[ft.Control] = []
