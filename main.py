@@ -17,9 +17,12 @@ import os
 import socket
 import sys
 from pathlib import Path
+from typing import Any
 
 import flet as ft
 
+from storage import browser
+from storage.paths import data_directory
 from views.app import make_main
 from views.connection_note import note_texts
 from web.serve import sanitize_environment
@@ -96,6 +99,16 @@ def main(argv: list[str] | None = None) -> int:
     )
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.WARNING, format="%(asctime)s %(name)s: %(message)s")
+    if browser.IN_BROWSER:  # the static site (tools/publish.py): Python in the page
+        folder = data_directory(args.data_dir)
+
+        async def with_the_data_kept(page: ft.Page) -> None:
+            await browser.mount(folder)
+            connection: Any = page.session.connection
+            connection.send_callback = browser.sent_when_kept(connection.send_callback)
+
+        ft.run(make_main(str(folder)), before_main=with_the_data_kept, assets_dir=ASSETS)
+        return 0
     if os.environ.get("FLET_PLATFORM"):  # Flet's own test of a built app (is_embedded)
         # A `flet build` app (a phone): Flet's own Flutter host starts this and connects
         # through the settings it gives; nothing is served to a network, and neither the web

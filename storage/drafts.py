@@ -33,6 +33,7 @@ import weakref
 from collections.abc import Iterable
 from typing import Any
 
+from . import browser
 from . import errors as err
 from .documents import Documents
 from .files import Access
@@ -142,6 +143,9 @@ class DraftKeeper:
     def _start(self) -> None:
         """(Holding the lock.) The writer, started on the first draft: never at import or
         when the data is opened (the tests' forks copy only the thread that forks)."""
+        if not browser.THREADS:  # in a browser: written now (into memory; storage/browser.py)
+            self._write_pending()
+            return
         if self._thread is None or not self._thread.is_alive():
             self._thread = threading.Thread(target=self._run, name="drafts", daemon=True)
             self._thread.start()
@@ -156,18 +160,23 @@ class DraftKeeper:
                     self._cond.wait()
                 if not self._pending:
                     return  # closed, and everything is written
-                batch = {**self._unwritten, **self._pending}
-                leave = self._leave - set(batch)
-                self._pending, self._unwritten, self._leave = {}, {}, set()
-                self._writing = set(batch)
-            failure = self._write(batch, leave)
-            with self._cond:
-                self._writing = set()
-                if failure is not None:
-                    self._failure = failure
-                    self._unwritten = {**batch, **self._unwritten}
-                    self._leave |= leave
-                self._cond.notify_all()
+            self._write_pending()
+
+    def _write_pending(self) -> None:
+        """One write of what is pending (the writer thread's, or the caller's in a browser)."""
+        with self._cond:
+            batch = {**self._unwritten, **self._pending}
+            leave = self._leave - set(batch)
+            self._pending, self._unwritten, self._leave = {}, {}, set()
+            self._writing = set(batch)
+        failure = self._write(batch, leave)
+        with self._cond:
+            self._writing = set()
+            if failure is not None:
+                self._failure = failure
+                self._unwritten = {**batch, **self._unwritten}
+                self._leave |= leave
+            self._cond.notify_all()
 
     def _write(self, batch: dict[str, Doc | None], leave: set[str]) -> err.StorageError | None:
         """One write of the file: the drafts of `batch`, without those it removes and those

@@ -13,6 +13,10 @@ class DataDirectoryInUse(StorageError):
     template = "Debrief is already open with the data in {folder}; close it there first"
 
 
+class OpenInAnotherTab(DataDirectoryInUse):
+    template = "Debrief is already open in another tab of this browser; close it there first"
+
+
 class NewerData(StorageError):
     template = (
         "the data in {folder} was written by a newer Debrief (version {found}); update the app"

@@ -40,6 +40,7 @@ from tinydb.storages import Storage
 
 from scoring.errors import N_
 
+from . import browser
 from . import errors as err
 
 TEMP_MARK = ".tmp-"
@@ -245,7 +246,11 @@ def write_failure(error: OSError, folder: Path) -> err.StorageError:
 
 
 def sync_folder(folder: Path) -> None:
-    """Make a rename in `folder` durable (a no-op where folders cannot be opened)."""
+    """Make a rename in `folder` durable (a no-op where folders cannot be opened; in a
+    browser, kept in its storage before the page hears of it: storage/browser.py)."""
+    if browser.IN_BROWSER:
+        browser.changed()
+        return
     if os.name == "nt":
         return
     descriptor = os.open(folder, os.O_RDONLY)

@@ -62,7 +62,7 @@ from scoring.table import (
     read_name,
 )
 
-from . import colors, names, shapes
+from . import browser, colors, names, shapes
 from . import errors as err
 from .documents import Database, Documents
 from .drafts import DraftKeeper
@@ -487,6 +487,8 @@ class Store:
     def _lock_folder(self, lock: Path) -> None:
         """Hold the lock (`DataDirectoryInUse` when another process does); where it cannot be
         made, the folder is read-only."""
+        if not browser.Tab.holds_the_data:  # a browser's lock: another tab has the data
+            raise err.OpenInAnotherTab()
         file_lock = filelock.FileLock(str(lock), timeout=0)
         try:
             file_lock.acquire()

@@ -196,7 +196,11 @@ def make_main(
         try:
             store = Store.open(data_dir)
         except StorageError as error:
-            page.add(ft.SafeArea(ft.Text(error.message, selectable=True)))
+            # Selectable (a folder's path to copy), and read out: a selectable text has no
+            # label of its own for a screen reader.
+            page.add(
+                ft.SafeArea(ft.Text(error.message, selectable=True, semantics_label=error.message))
+            )
             return
         page.render_views(App, store, await device_id(), sharing, caller)
 

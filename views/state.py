@@ -22,7 +22,7 @@ import functools
 import logging
 import uuid
 from collections.abc import Awaitable, Callable, Iterator
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Executor, Future, ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Concatenate, ParamSpec, TypeVar
@@ -33,7 +33,7 @@ import scoring
 from scoring import JSON, Record
 from scoring.errors import N_, Term
 from scoring.table import name_key
-from storage import Store, backup, bgstats
+from storage import Store, backup, bgstats, browser
 from storage.errors import ChangedElsewhere, StartupNotice, StorageError
 from storage.store import GameAt, Player
 from storage.summaries import Summary
@@ -47,14 +47,32 @@ from .widgets import show_note
 
 T = TypeVar("T")
 logger = logging.getLogger(__name__)
-# Conveniences written after the answer, one at a time in the order they came (the last route
-# written is the last one followed). Its thread is joined when the interpreter exits.
-LATER = ThreadPoolExecutor(max_workers=1, thread_name_prefix="debrief-later")
 HOST, VIEWER, SCORER = "host", "viewer", "scorer"  # who is at this tab (a shared table)
 EVERYONE = (HOST, SCORER, VIEWER)
 ROLES = "_debrief_roles"  # where `allowed` writes its decision on a method
 P = ParamSpec("P")
 R = TypeVar("R")
+
+
+class Inline(Executor):
+    """Runs what it is given at once: where no thread can be started (a browser)."""
+
+    def submit(self, fn: Callable[P, R], /, *args: P.args, **kwargs: P.kwargs) -> Future[R]:
+        done: Future[R] = Future()
+        try:
+            done.set_result(fn(*args, **kwargs))
+        except BaseException as error:
+            done.set_exception(error)
+        return done
+
+
+# Conveniences written after the answer, one at a time in the order they came (the last route
+# written is the last one followed). Its thread is joined when the interpreter exits.
+LATER: Executor = (
+    ThreadPoolExecutor(max_workers=1, thread_name_prefix="debrief-later")
+    if browser.THREADS
+    else Inline()  # in a browser: written at once (into memory; storage/browser.py)
+)
 
 
 class NotAllowed(PermissionError):

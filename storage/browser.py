@@ -1,0 +1,171 @@
+"""The data folder in a browser (the static site: Python runs in the page, under Pyodide).
+
+There is no disk there: Pyodide's files live in the page's memory and are gone with it. The data
+folder is mounted on Emscripten's IDBFS, whose `FS.syncfs` copies the folder's changes into the
+browser's IndexedDB in one transaction (all of them or none) and reads them back at the next
+start (`mount`).
+
+The guarantee the app gives on a disk holds here too: what the screen says is saved survives
+closing the tab right after. Every write of the data ends in `files.sync_folder`, which here
+asks for a sync (`changed`), and every message to the page waits until the writes made before
+it are in IndexedDB (`sent_when_kept`): a screen that shows a saved round is sent only once the
+round is kept. The page keeps its order; a sync of a few changed files takes milliseconds.
+
+Threads cannot be started in Pyodide: `THREADS` tells the writers that would use one (drafts,
+the app's conveniences) to write at once instead.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+logger = logging.getLogger(__name__)
+
+IN_BROWSER = sys.platform == "emscripten"
+THREADS = not IN_BROWSER
+
+
+@dataclass
+class Syncs:
+    """How many changes were asked to be kept, and how many are."""
+
+    written: int = 0
+    kept: int = 0
+    running: asyncio.Task[None] | None = None
+    waiting: list[tuple[int, asyncio.Future[None]]] = field(default_factory=list)
+
+
+_Syncs = Syncs()
+
+
+class Tab:
+    """Whether this tab holds the data (`mount`): a second tab of the same site must not
+    open it, as a second process may not on a disk (`Store` says so then)."""
+
+    holds_the_data = True
+
+
+async def mount(folder: Path) -> None:
+    """The data folder on IndexedDB, with what it held at the last start (before the data is
+    opened), if no other tab of this browser holds it."""
+    import pyodide_js  # type: ignore[import-not-found]
+    from pyodide.ffi import to_js  # type: ignore[import-not-found]
+
+    fs = pyodide_js.FS
+    fs.mkdirTree(str(folder))
+    Tab.holds_the_data = await _tab_lock()
+    if Tab.holds_the_data:
+        fs.mount(fs.filesystems.IDBFS, to_js({}), str(folder))
+        await _syncfs(populate=True)
+
+
+async def _tab_lock() -> bool:
+    """The browser's lock on the data (Web Locks), held for as long as this tab's Python
+    runs; False when another tab holds it. Without Web Locks (plain HTTP): True."""
+    import js  # type: ignore[import-not-found]
+    from pyodide.ffi import create_once_callable, create_proxy, to_js
+
+    locks = getattr(js.navigator, "locks", None)
+    if locks is None:
+        return True
+    granted: asyncio.Future[bool] = asyncio.get_event_loop().create_future()
+
+    def holding(lock: Any) -> Any:
+        granted.set_result(bool(lock))  # a lock, or JavaScript's null (Pyodide's jsnull)
+        return js.Promise.new(create_once_callable(lambda resolve, reject: None))  # never ends
+
+    options = to_js({"ifAvailable": True}, dict_converter=js.Object.fromEntries)
+    locks.request("debrief-data", options, create_proxy(holding))
+    return await granted
+
+
+def changed() -> None:
+    """A write finished in the data folder: keep it in IndexedDB soon (before the next
+    message to the page)."""
+    if not IN_BROWSER:
+        return
+    _Syncs.written += 1
+    if _Syncs.running is None or _Syncs.running.done():
+        _Syncs.running = asyncio.get_event_loop().create_task(_keep_all())
+
+
+async def kept() -> None:
+    """Until every write so far is in IndexedDB."""
+    target = _Syncs.written
+    if _Syncs.kept >= target:
+        return
+    waiter: asyncio.Future[None] = asyncio.get_event_loop().create_future()
+    _Syncs.waiting.append((target, waiter))
+    await waiter
+
+
+async def _keep_all() -> None:
+    while _Syncs.kept < _Syncs.written:
+        target = _Syncs.written
+        try:
+            await _syncfs(populate=False)
+        except Exception:  # the quota, storage taken away: tried again at the next change
+            logger.exception("the data could not be kept in the browser's storage")
+            _release(target)  # the page goes on; the next change tries again
+            return
+        _Syncs.kept = target
+        _release(target)
+
+
+def _release(target: int) -> None:
+    still = []
+    for wanted, waiter in _Syncs.waiting:
+        if wanted <= target and not waiter.done():
+            waiter.set_result(None)
+        elif not waiter.done():
+            still.append((wanted, waiter))
+    _Syncs.waiting = still
+
+
+async def _syncfs(populate: bool) -> None:
+    import pyodide_js
+    from pyodide.ffi import create_once_callable
+
+    done: asyncio.Future[None] = asyncio.get_event_loop().create_future()
+
+    def finished(error: Any = None) -> None:
+        if done.done():
+            return
+        if error:
+            done.set_exception(OSError(str(error)))
+        else:
+            done.set_result(None)
+
+    pyodide_js.FS.syncfs(populate, create_once_callable(finished))
+    await done
+
+
+def sent_when_kept(send: Callable[[Any], None]) -> Callable[[Any], None]:
+    """`send` (a message to the page) held, in order, until the writes made before it are
+    kept in IndexedDB."""
+    queue: list[tuple[int, Any]] = []
+    sender: list[asyncio.Task[None]] = []
+
+    async def drain() -> None:
+        while queue:
+            wanted = queue[0][0]
+            while _Syncs.kept < wanted and (_Syncs.running and not _Syncs.running.done()):
+                await kept()
+            while queue and queue[0][0] <= max(wanted, _Syncs.kept):
+                send(queue.pop(0)[1])
+
+    def held(message: Any) -> None:
+        if not queue and _Syncs.kept >= _Syncs.written:
+            send(message)
+            return
+        queue.append((_Syncs.written, message))
+        if not sender or sender[0].done():
+            sender[:] = [asyncio.get_event_loop().create_task(drain())]
+
+    return held

@@ -1,0 +1,98 @@
+"""The data in a browser (storage/browser.py), as far as it runs outside one: messages to the
+page wait, in order, for the writes before them to be kept; without threads, drafts and the
+app's conveniences are written at once. (The site itself: tests/test_e2e_site.py.)"""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+import pytest
+
+from storage import Store, browser
+
+
+class SlowIndexedDB:
+    """Stands in for `FS.syncfs`: each sync finishes only when the test lets it."""
+
+    def __init__(self) -> None:
+        self.started = 0
+        self.gates: list[asyncio.Event] = []
+
+    async def syncfs(self, populate: bool) -> None:
+        self.started += 1
+        gate = asyncio.Event()
+        self.gates.append(gate)
+        await gate.wait()
+
+
+@pytest.fixture
+def indexeddb(monkeypatch: pytest.MonkeyPatch) -> SlowIndexedDB:
+    fake = SlowIndexedDB()
+    monkeypatch.setattr(browser, "IN_BROWSER", True)
+    monkeypatch.setattr(browser, "_syncfs", fake.syncfs)
+    monkeypatch.setattr(browser, "_Syncs", browser.Syncs())
+    return fake
+
+
+async def turns() -> None:
+    for _ in range(5):
+        await asyncio.sleep(0)
+
+
+def test_a_message_after_a_write_waits_until_the_write_is_kept(indexeddb: SlowIndexedDB) -> None:
+    async def scenario() -> None:
+        sent: list[str] = []
+        send = browser.sent_when_kept(sent.append)
+        send("before any write")
+        assert sent == ["before any write"]
+        browser.changed()  # a round saved
+        send("the round saved")
+        send("and the screen after it")
+        await turns()
+        assert sent == ["before any write"]  # IndexedDB has not answered
+        browser.changed()  # written while the first sync runs
+        send("after the second write")
+        indexeddb.gates[0].set()
+        await turns()
+        assert sent == ["before any write", "the round saved", "and the screen after it"]
+        assert indexeddb.started == 2  # the second write gets a sync of its own
+        indexeddb.gates[1].set()
+        await turns()
+        assert sent[-1] == "after the second write"
+        send("nothing pending")
+        assert sent[-1] == "nothing pending"
+
+    asyncio.run(scenario())
+
+
+def test_a_failed_sync_does_not_stop_the_page(
+    indexeddb: SlowIndexedDB, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    async def failing(populate: bool) -> None:
+        raise OSError("QuotaExceededError")
+
+    monkeypatch.setattr(browser, "_syncfs", failing)
+
+    async def scenario() -> None:
+        sent: list[str] = []
+        send = browser.sent_when_kept(sent.append)
+        browser.changed()
+        send("after the write")
+        await turns()
+        assert sent == ["after the write"]
+
+    asyncio.run(scenario())
+
+
+def test_without_threads_a_draft_is_written_at_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(browser, "THREADS", False)
+    store = Store.open(tmp_path)
+    try:
+        store.keep_draft("phone", "game-1", {"round": None, "entry": {}, "id": "draft-1"})
+        assert '"draft-1"' in (tmp_path / "drafts.json").read_text()  # before any settle
+        assert store._keeper._thread is None  # no writer thread was started
+    finally:
+        store.close()
