@@ -22,9 +22,11 @@ from typing import Any
 import flet as ft
 
 from storage import browser
+from storage.errors import OpenInAnotherTab
 from storage.paths import data_directory
 from views.app import make_main
 from views.connection_note import note_texts
+from views.i18n import system_language, translator
 from web.serve import sanitize_environment
 
 # A built app's Flutter host tells its Python where to connect (on this device only).
@@ -77,6 +79,27 @@ def why_no_window() -> str | None:
     return None if window_client() else NO_WINDOW_CLIENT
 
 
+def run_in_browser(folder: Path) -> None:
+    """The static site's app (tools/publish.py): its data kept in the browser
+    (storage/browser.py), opened by one tab at a time."""
+    app = make_main(str(folder))
+
+    async def with_the_data_kept(page: ft.Page) -> None:
+        await browser.mount(folder)
+        connection: Any = page.session.connection
+        connection.send_callback = browser.sent_when_kept(connection.send_callback)
+
+    async def once_this_tab_holds_the_data(page: ft.Page) -> None:
+        if not browser.Tab.holds_the_data:
+            told = translator(system_language(browser.languages())).problem(OpenInAnotherTab())
+            page.add(ft.SafeArea(ft.Text(told, semantics_label=told)))
+            await browser.mount_when_free(folder)
+            page.clean()
+        await app(page)
+
+    ft.run(once_this_tab_holds_the_data, before_main=with_the_data_kept, assets_dir=ASSETS)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="debrief", description="Debrief: the spy games scorepad")
     parser.add_argument("--web", action="store_true", help="serve the app to a browser")
@@ -100,14 +123,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.WARNING, format="%(asctime)s %(name)s: %(message)s")
     if browser.IN_BROWSER:  # the static site (tools/publish.py): Python in the page
-        folder = data_directory(args.data_dir)
-
-        async def with_the_data_kept(page: ft.Page) -> None:
-            await browser.mount(folder)
-            connection: Any = page.session.connection
-            connection.send_callback = browser.sent_when_kept(connection.send_callback)
-
-        ft.run(make_main(str(folder)), before_main=with_the_data_kept, assets_dir=ASSETS)
+        run_in_browser(data_directory(args.data_dir))
         return 0
     if os.environ.get("FLET_PLATFORM"):  # Flet's own test of a built app (is_embedded)
         # A `flet build` app (a phone): Flet's own Flutter host starts this and connects

@@ -53,22 +53,43 @@ class Tab:
 
 async def mount(folder: Path) -> None:
     """The data folder on IndexedDB, with what it held at the last start (before the data is
-    opened), if no other tab of this browser holds it."""
+    opened), if no other tab of this browser holds it (else `Tab.holds_the_data` is False:
+    `mount_when_free`)."""
+    Tab.holds_the_data = await _tab_lock(if_free=True)
+    if Tab.holds_the_data:
+        await _mounted(folder)
+
+
+async def mount_when_free(folder: Path) -> None:
+    """`mount`, once the tab that holds the data lets it go (closed: at once when it was
+    closing as this one started)."""
+    await _tab_lock(if_free=False)
+    Tab.holds_the_data = True
+    await _mounted(folder)
+
+
+async def _mounted(folder: Path) -> None:
     import pyodide_js  # type: ignore[import-not-found]
     from pyodide.ffi import to_js  # type: ignore[import-not-found]
 
     fs = pyodide_js.FS
     fs.mkdirTree(str(folder))
-    Tab.holds_the_data = await _tab_lock()
-    if Tab.holds_the_data:
-        fs.mount(fs.filesystems.IDBFS, to_js({}), str(folder))
-        await _syncfs(populate=True)
+    fs.mount(fs.filesystems.IDBFS, to_js({}), str(folder))
+    await _syncfs(populate=True)
 
 
-async def _tab_lock() -> bool:
-    """The browser's lock on the data (Web Locks), held for as long as this tab's Python
-    runs; False when another tab holds it. Without Web Locks (plain HTTP): True."""
+def languages() -> list[str]:
+    """The browser's languages, most preferred first."""
     import js  # type: ignore[import-not-found]
+
+    return [str(language) for language in js.navigator.languages]
+
+
+async def _tab_lock(if_free: bool) -> bool:
+    """The browser's lock on the data (Web Locks), held for as long as this tab's Python
+    runs: at once or not at all (`if_free`), or once the tab holding it lets it go. False
+    when it is not free. Without Web Locks (plain HTTP): True."""
+    import js
     from pyodide.ffi import create_once_callable, create_proxy, to_js
 
     locks = getattr(js.navigator, "locks", None)
@@ -80,7 +101,7 @@ async def _tab_lock() -> bool:
         granted.set_result(bool(lock))  # a lock, or JavaScript's null (Pyodide's jsnull)
         return js.Promise.new(create_once_callable(lambda resolve, reject: None))  # never ends
 
-    options = to_js({"ifAvailable": True}, dict_converter=js.Object.fromEntries)
+    options = to_js({"ifAvailable": if_free}, dict_converter=js.Object.fromEntries)
     locks.request("debrief-data", options, create_proxy(holding))
     return await granted
 

@@ -14,7 +14,10 @@ class DataDirectoryInUse(StorageError):
 
 
 class OpenInAnotherTab(DataDirectoryInUse):
-    template = "Debrief is already open in another tab of this browser; close it there first"
+    template = (
+        "Debrief is already open in another tab of this browser: it opens here once you close "
+        "it there"
+    )
 
 
 class NewerData(StorageError):

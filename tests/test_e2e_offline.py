@@ -16,48 +16,14 @@ from urllib.parse import urlsplit
 
 import pytest
 from builders import BASIC_ENDING, SCENARIOS
-from playwright.sync_api import Browser, Request, Response
+from playwright.sync_api import Browser
+from traffic import Traffic
 from ui import EN, chip, enter_deal, shown, start_game
 
 import scoring
 from tools.browser import AppServer, open_app, tap
 
 pytestmark = pytest.mark.e2e
-
-
-class Traffic:
-    """What a page asked for: every request, every answer of 400 or more, every failure, and
-    what the page's Content-Security-Policy stopped before it left the browser."""
-
-    def __init__(self) -> None:
-        self.requested: list[str] = []
-        self.refused: list[str] = []
-        self.failed: list[str] = []
-        self.stopped: list[str] = []
-
-    def request(self, request: Request) -> None:
-        self.requested.append(request.url)
-
-    def response(self, response: Response) -> None:
-        if response.status >= 400:
-            self.refused.append(f"{response.status} {response.url}")
-
-    def failure(self, request: Request) -> None:
-        if request.failure == "csp":  # Chromium's word for "blocked by the page's policy"
-            self.stopped.append(request.url)
-        else:
-            self.failed.append(f"{request.url}: {request.failure}")
-
-    def elsewhere(self, host: str) -> list[str]:
-        """The requests that went to any other host (a blob: or data: URL is made inside the
-        page; a request the policy stopped never left it)."""
-        return [
-            url
-            for url in self.requested
-            if urlsplit(url).scheme in ("http", "https", "ws", "wss")
-            and urlsplit(url).netloc != host
-            and url not in self.stopped
-        ]
 
 
 @pytest.mark.long
@@ -69,11 +35,8 @@ def test_a_whole_game_asks_no_other_host_and_finds_every_file(
     names = [player["name"] for player in record["players"]]
     ending = BASIC_ENDING
 
-    traffic = Traffic()
     context = browser.new_context(viewport={"width": 400, "height": 800})
-    context.on("request", traffic.request)
-    context.on("response", traffic.response)
-    context.on("requestfailed", traffic.failure)
+    traffic = Traffic().watch(context)
     page = open_app(context, app.url)
     try:
         start_game(page, "Black Spy", names)

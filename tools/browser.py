@@ -369,7 +369,8 @@ WATCH_SERVER = """(() => {
         heldAddress = null;
         waiting.forEach(deliver => deliver());
     };
-    const shortSaying = (event, word) => event.data instanceof ArrayBuffer
+    const shortSaying = (event, word) => (event.data instanceof ArrayBuffer
+        || ArrayBuffer.isView(event.data))  // a websocket's buffer, or a worker's bytes
         && event.data.byteLength < 512  // it is short: a screen's long messages are not read
         && new TextDecoder("latin1").decode(event.data).includes(word);
     const changesAddress = (event) => shortSaying(event, "push_route");
@@ -408,6 +409,25 @@ WATCH_SERVER = """(() => {
         send(data) { counts.sent += 1; return super.send(data); }
     }
     window.WebSocket = Watched;
+    // The static site (tools/publish.py) runs the app in a worker of the page (Pyodide): its
+    // messages are the server's. Each starts with a byte that says its kind: 0 for Flet's
+    // protocol; a print of the app's is one too ([7, …]), but draws nothing.
+    const printed = (data) => data[1] === 0x92 && data[2] === 0x07;
+    class WatchedWorker extends window.Worker {
+        constructor(...args) {
+            super(...args);
+            this.addEventListener("message", (event) => {
+                if (!ArrayBuffer.isView(event.data) || printed(event.data)) return;
+                counts.received += 1;
+                if (!changesAddress(event) && !onlyServices(event)) counts.answers += 1;
+            });
+        }
+        postMessage(data, ...rest) {
+            if (ArrayBuffer.isView(data)) counts.sent += 1;  // not the worker's start
+            return super.postMessage(data, ...rest);
+        }
+    }
+    window.Worker = WatchedWorker;
     // Flutter asks for an animation frame for as long as anything on its canvas moves (a
     // chip or row animating in, a page sliding, a scroll coasting), also while its
     // accessibility tree stays as it is: `settled` counts these asks to know when the screen

@@ -1,0 +1,97 @@
+"""The static site (tools/publish.py): Debrief on a phone alone, Python running in the page.
+
+Served from this machine as a static HTTPS host serves it (tools/site_server.py: each file's
+brotli copy), it must start with nothing from any other host, keep what it saved in the
+browser (a page closed the moment it shows "saved" has it at the next start), and start again
+with the network gone, from what its service worker kept.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from urllib.parse import urlsplit
+
+import pytest
+from builders import SCENARIOS
+from playwright.sync_api import Browser, BrowserContext, Page
+from traffic import Traffic
+from ui import EN, enter_deal, shown, start_game
+
+import scoring
+from storage.errors import OpenInAnotherTab
+from tools import site_server
+from tools.browser import PHONE, open_app, tap
+from tools.publish import publish
+
+pytestmark = pytest.mark.e2e
+
+FIRST_VISIT_BYTES = 12_000_000  # issue 32: on the wire, brotli
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[site_server.Site]:
+    dist = tmp_path_factory.mktemp("site") / "dist"
+    publish(dist)
+    server = site_server.start(dist)
+    yield server
+    server.shutdown()
+
+
+def address(server: site_server.Site) -> str:
+    return f"http://localhost:{server.server_address[1]}/"
+
+
+def totals_shown(page: Page, record: dict[str, object]) -> None:
+    for name, total in scoring.standings(record)["totals"].items():
+        shown(page, f"{name}: total {EN.number(total)}")
+
+
+def closed_at_once(page: Page) -> None:
+    """The tab closed the moment its screen says saved: no unload handlers, nothing waited."""
+    page.close(run_before_unload=False)
+
+
+@pytest.mark.long
+def test_the_site_starts_offline_with_what_it_saved_even_closed_at_once(
+    browser: Browser, site: site_server.Site
+) -> None:
+    record = json.loads((SCENARIOS / "black-spy-basic.json").read_text())
+    names = [player["name"] for player in record["players"]]
+    deals = record["rounds"]
+    context = browser.new_context(viewport=PHONE)
+    traffic = Traffic().watch(context)
+    url = address(site)
+    page = open_app(context, url)
+    first_visit = site.sent
+    start_game(page, "Black Spy", names)
+    tap(page, "Start Black Spy")
+    enter_deal(page, 1, names, deals[0])
+    closed_at_once(page)
+    assert first_visit <= FIRST_VISIT_BYTES, first_visit
+    assert traffic.elsewhere(urlsplit(url).netloc) == []  # Rive's CDN: stopped by the policy
+    assert traffic.refused == [], traffic.refused
+
+    context.set_offline(True)
+    page = offline_start(context, url, site)  # where it was left: the game
+    totals_shown(page, {**record, "rounds": deals[:1]})
+    enter_deal(page, 2, names, deals[1])
+    closed_at_once(page)
+    page = offline_start(context, url, site)
+    totals_shown(page, {**record, "rounds": deals[:2]})
+
+    # A second tab waits for the first: two tabs writing one store would undo each other.
+    second = open_app(context, url)
+    shown(second, OpenInAnotherTab().message)
+    page.close()
+    totals_shown(second, {**record, "rounds": deals[:2]})
+
+
+def offline_start(context: BrowserContext, url: str, site: site_server.Site) -> Page:
+    """The site opened again with the network gone: nothing reaches the server but the
+    browser's check for a new service worker (which Playwright's offline lets through; with
+    no network it fails, and the worker kept runs)."""
+    before = len(site.asked)
+    page = open_app(context, url)
+    assert set(site.asked[before:]) <= {"/sw.js"}, site.asked[before:]
+    return page
