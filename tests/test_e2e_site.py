@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
+from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
@@ -21,7 +22,7 @@ from ui import EN, enter_deal, shown, start_game
 import scoring
 from storage.errors import OpenInAnotherTab
 from tools import site_server
-from tools.browser import PHONE, open_app, tap
+from tools.browser import PHONE, open_app, see, tap
 from tools.publish import publish
 
 pytestmark = pytest.mark.e2e
@@ -54,7 +55,7 @@ def closed_at_once(page: Page) -> None:
 
 @pytest.mark.long
 def test_the_site_starts_offline_with_what_it_saved_even_closed_at_once(
-    browser: Browser, site: site_server.Site
+    browser: Browser, site: site_server.Site, tmp_path: Path
 ) -> None:
     record = json.loads((SCENARIOS / "black-spy-basic.json").read_text())
     names = [player["name"] for player in record["players"]]
@@ -85,6 +86,24 @@ def test_the_site_starts_offline_with_what_it_saved_even_closed_at_once(
     shown(second, OpenInAnotherTab().message)
     page.close()
     totals_shown(second, {**record, "rounds": deals[:2]})
+    backups_leave_and_come_in_through_the_browser(second, tmp_path)
+
+
+def backups_leave_and_come_in_through_the_browser(page: Page, folder: Path) -> None:
+    """Export everything is a download; Import a file takes a file picked on the phone."""
+    tap(page, "Back")
+    tap(page, "Settings")
+    with page.expect_download(timeout=30_000) as download:
+        tap(page, "Export everything")
+    saved = folder / "backup.json"
+    download.value.save_as(saved)
+    exported = json.loads(saved.read_text())
+    assert [len(game["rounds"]) for game in exported["games"]] == [2]
+    with page.expect_file_chooser(timeout=30_000) as chooser:
+        tap(page, "Import a file")
+    chooser.value.set_files(str(SCENARIOS / "black-spy-basic.json"))  # a game of its own id
+    tap(page, "Import")
+    see(page, "Imported 1 game")
 
 
 def offline_start(context: BrowserContext, url: str, site: site_server.Site) -> Page:

@@ -3,6 +3,7 @@
     python3 tools/dev.py start [app arguments]   # e.g. --web --port 8550
     python3 tools/dev.py test  [pytest arguments]
     python3 tools/dev.py test --fast [pytest arguments]   # all but the browser tests
+    python3 tools/dev.py publish [DIST] [--base /path/]   # the static site (dist/), offline
 
 Needs only Python 3.11+. The environment lives in .venv/ and is (re)installed whenever
 pyproject.toml changes. `test` runs ruff, mypy --strict on all the code, and pytest; the
@@ -35,7 +36,9 @@ def ensure_environment(extras: str) -> None:
     """Create .venv and install the project (with `extras`) unless that is already done."""
     stamp = VENV / f".installed-{extras or 'app'}"
     wanted = hashlib.sha256((ROOT / "pyproject.toml").read_bytes()).hexdigest()
-    if stamp.exists() and stamp.read_text() == wanted and PYTHON.exists():
+    if PYTHON.exists() and any(
+        installed(other, extras, wanted) for other in VENV.glob(".installed-*")
+    ):
         return
     if not PYTHON.exists():
         if importlib.util.find_spec("ensurepip") is None:  # Debian and Ubuntu ship it apart
@@ -53,6 +56,12 @@ def ensure_environment(extras: str) -> None:
     run([str(PYTHON), "-m", "pip", "install", "--quiet", "--upgrade", "pip"])
     run([str(PYTHON), "-m", "pip", "install", "--quiet", "-e", target])
     stamp.write_text(wanted)
+
+
+def installed(stamp: Path, extras: str, wanted: str) -> bool:
+    """Whether `stamp` says this pyproject.toml was installed with (at least) `extras`."""
+    has = set(stamp.name.removeprefix(".installed-").split(",")) - {"app"}
+    return set(filter(None, extras.split(","))) <= has and stamp.read_text() == wanted
 
 
 def run(command: list[str]) -> int:
@@ -191,14 +200,22 @@ def parallel(arguments: list[str]) -> list[str]:
 
 
 def main() -> None:
-    if len(sys.argv) < 2 or sys.argv[1] not in ("start", "test"):
+    if len(sys.argv) < 2 or sys.argv[1] not in ("start", "test", "publish"):
         print(__doc__)
         sys.exit(2)
     command, arguments = sys.argv[1], sys.argv[2:]
     if command == "start":
         start(arguments)
+    elif command == "publish":
+        publish(arguments)
     else:
         test(arguments)
+
+
+def publish(arguments: list[str]) -> None:
+    """The static site (tools/publish.py), built from this environment with no internet."""
+    ensure_environment("web")
+    run([str(PYTHON), str(ROOT / "tools" / "publish.py"), *arguments])
 
 
 if __name__ == "__main__":

@@ -6,7 +6,8 @@ Writes assets/icon.png (1024 px, full-bleed, for iOS, the web and desktops),
 assets/icon_android.png (the card alone on transparency, inside the middle 66 % an
 Android adaptive icon's mask always shows; its background colour is in pyproject.toml) and
 assets/icons/loading-animation.png, what the web client shows while it loads (in place of
-Flet's own, 24 KB: this one is 1.5 KB of a phone's first join).
+Flet's own, 24 KB: this one is 1.5 KB of a phone's first join), and the web app's icons
+(assets/icons/icon-*.png, assets/favicon.png: `web_icons`).
 Pillow is needed only here, once, not by the app.
 """
 
@@ -73,7 +74,26 @@ def main() -> None:
     loading.parent.mkdir(exist_ok=True)
     small = Image.open(OUT / "icon.png").resize((192, 192), Image.Resampling.LANCZOS)
     small.quantize(colors=32, method=Image.Quantize.FASTOCTREE).save(loading, optimize=True)
-    print(f"written: {OUT / 'icon.png'}, {OUT / 'icon_android.png'}, {loading}")
+    web_icons(Image.open(OUT / "icon.png"), tilted(foreground, (*INDIGO, 255)))
+    print(f"written: {OUT / 'icon.png'}, {OUT / 'icon_android.png'}, {loading}, web icons")
+
+
+def web_icons(full: Image.Image, safe: Image.Image) -> None:
+    """The icons of the web app's manifest and page, at the paths Flet's client names (the
+    app's assets take the place of Flet's): a phone that installs the static site
+    (tools/publish.py) shows Debrief's card, not Flet's logo. Maskable ones keep the card
+    inside the safe zone a launcher's mask always shows."""
+    sizes = {
+        "icons/icon-192.png": (full, 192),
+        "icons/icon-512.png": (full, 512),
+        "icons/apple-touch-icon-192.png": (full, 192),
+        "icons/icon-maskable-192.png": (safe, 192),
+        "icons/icon-maskable-512.png": (safe, 512),
+        "favicon.png": (full, 32),
+    }
+    for path, (image, size) in sizes.items():
+        small = image.convert("RGB").resize((size, size), Image.Resampling.LANCZOS)
+        small.quantize(colors=64, method=Image.Quantize.FASTOCTREE).save(OUT / path, optimize=True)
 
 
 if __name__ == "__main__":
