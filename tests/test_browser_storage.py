@@ -5,6 +5,8 @@ app's conveniences are written at once. (The site itself: tests/test_e2e_site.py
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Coroutine
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
@@ -35,6 +37,13 @@ def indexeddb(monkeypatch: pytest.MonkeyPatch) -> SlowIndexedDB:
     return fake
 
 
+def run(scenario: Coroutine[None, None, None]) -> None:
+    """The scenario on an event loop of its own thread (a browser test's Playwright may be
+    running one in this thread)."""
+    with ThreadPoolExecutor(max_workers=1) as thread:
+        thread.submit(asyncio.run, scenario).result()
+
+
 async def turns() -> None:
     for _ in range(5):
         await asyncio.sleep(0)
@@ -63,7 +72,7 @@ def test_a_message_after_a_write_waits_until_the_write_is_kept(indexeddb: SlowIn
         send("nothing pending")
         assert sent[-1] == "nothing pending"
 
-    asyncio.run(scenario())
+    run(scenario())
 
 
 def test_a_failed_sync_does_not_stop_the_page(
@@ -82,7 +91,7 @@ def test_a_failed_sync_does_not_stop_the_page(
         await turns()
         assert sent == ["after the write"]
 
-    asyncio.run(scenario())
+    run(scenario())
 
 
 def test_without_threads_a_draft_is_written_at_once(

@@ -16,6 +16,7 @@ from urllib.parse import urlsplit
 import pytest
 from builders import SCENARIOS
 from playwright.sync_api import Browser, BrowserContext, Page
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from traffic import Traffic
 from ui import EN, enter_deal, shown, start_game
 
@@ -111,6 +112,16 @@ def offline_start(context: BrowserContext, url: str, site: site_server.Site) -> 
     browser's check for a new service worker (which Playwright's offline lets through; with
     no network it fails, and the worker kept runs)."""
     before = len(site.asked)
-    page = open_app(context, url)
+    said: list[str] = []
+    try:
+        page = open_app(context, url, before_load=lambda page: told(page, said))
+    except PlaywrightTimeout as waited:
+        raise AssertionError("the site did not start; it said:\n" + "\n".join(said)) from waited
     assert set(site.asked[before:]) <= {"/sw.js"}, site.asked[before:]
     return page
+
+
+def told(page: Page, said: list[str]) -> None:
+    """What the page and its workers write to the console, into `said` (a failure's story)."""
+    page.on("console", lambda message: said.append(message.text[:300]))
+    page.on("worker", lambda worker: worker.on("console", lambda m: said.append(m.text[:300])))

@@ -48,7 +48,10 @@ function pythonStartedEarly() {
       },
       set onmessage(listener) {
         worker.onmessage = listener;
-        if (listener) early.splice(0).forEach((event) => listener(event));
+        // Handed on once python.js has gone on to wait for them: it sets this listener
+        // before it makes what the listener calls (a worker that was quicker than Flutter
+        // has said "initialized" already).
+        queueMicrotask(() => early.splice(0).forEach((event) => worker.onmessage?.(event)));
       },
       get onerror() {
         return worker.onerror;
