@@ -88,6 +88,36 @@ def test_the_site_starts_offline_with_what_it_saved_even_closed_at_once(
     page.close()
     totals_shown(second, {**record, "rounds": deals[:2]})
     backups_leave_and_come_in_through_the_browser(second, tmp_path)
+    damaged(second, "active.json")
+    second.close()
+    page = open_app(context, url)
+    see(page, "active.json could not be read")  # and kept aside, as on a disk
+    see(page, "Debrief started without it")
+
+
+# The data folder in the browser (platformdirs under Pyodide), and so IDBFS's database name.
+DATA_FOLDER = "/home/pyodide/.local/share/Debrief"
+DAMAGE = """async ([folder, name]) => {
+    const db = await new Promise((done, failed) => {
+        const asked = indexedDB.open(folder);
+        asked.onsuccess = () => done(asked.result);
+        asked.onerror = () => failed(asked.error);
+    });
+    const files = db.transaction("FILE_DATA", "readwrite").objectStore("FILE_DATA");
+    const key = `${folder}/${name}`;
+    const entry = await new Promise((done) => {
+        files.get(key).onsuccess = (event) => done(event.target.result);
+    });
+    entry.contents = new TextEncoder().encode('{"games": {"1": {"meta": ');
+    await new Promise((done) => { files.put(entry, key).onsuccess = done; });
+    db.close();
+}"""
+
+
+def damaged(page: Page, name: str) -> None:
+    """The data file `name` made unreadable where the browser keeps it (IndexedDB), as a
+    broken write or a bad sector would leave a file on a disk."""
+    page.evaluate(DAMAGE, [DATA_FOLDER, name])
 
 
 def backups_leave_and_come_in_through_the_browser(page: Page, folder: Path) -> None:
