@@ -22,6 +22,7 @@ that keeps every file the app fetched, so that the next start needs no network
 from __future__ import annotations
 
 import argparse
+import filecmp
 import hashlib
 import importlib.metadata as metadata
 import json
@@ -37,8 +38,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from storage.compressed import SUFFIXES, compressors  # noqa: E402
+from storage.compressed import SUFFIXES, WORTH_IT, CompressedCopies, compressors  # noqa: E402
 from web.guard import CONTENT_SECURITY_POLICY  # noqa: E402
+from web.precompressed import client_files  # noqa: E402
 
 SITE_FILES = ROOT / "web" / "site"  # the service worker and the page's loader
 APP_PARTS = ("main.py", "scoring", "storage", "views", "web")
@@ -314,19 +316,29 @@ def patch_page(dist: Path, base: str) -> None:
 
 def compress_all(dist: Path) -> None:
     """FILE.br and FILE.gz beside each file worth compressing (kept only when a tenth
-    smaller)."""
+    smaller). Flet's client files are taken from the copies the app's own server keeps
+    (storage/compressed.py: made once per machine, by `tools/dev.py` at setup) where they are
+    made already: the same files, the same settings."""
     compress = compressors()
     if compress is None:
         print("brotli/deflate missing (the web extra): no compressed copies", file=sys.stderr)
         return
+    served = CompressedCopies(client_files(ROOT / "assets"))
     for file in sorted(dist.rglob("*")):
         if not file.is_file() or not worth_compressing(file):
             continue
-        data = file.read_bytes()
+        path = file.relative_to(dist).as_posix()
+        data: bytes | None = None
         for encoding, function in compress.items():
+            made = served.copy(path, encoding) if served.complete else None
+            target = file.with_name(file.name + SUFFIXES[encoding])
+            if made is not None and filecmp.cmp(served.files[path], file, shallow=True):
+                shutil.copyfile(made, target)
+                continue
+            data = file.read_bytes() if data is None else data
             packed = function(data)
-            if len(packed) < 0.9 * len(data):
-                file.with_name(file.name + SUFFIXES[encoding]).write_bytes(packed)
+            if len(packed) < WORTH_IT * len(data):
+                target.write_bytes(packed)
 
 
 def worth_compressing(file: Path) -> bool:
