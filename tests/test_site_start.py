@@ -17,7 +17,8 @@ START = ROOT / "web" / "site" / "start.js"
 
 HARNESS = r"""
 const fs = require("fs");
-const [start, python, quick] = process.argv.slice(2);
+const [start, python, when] = process.argv.slice(2);
+const workers = [];
 globalThis.window = globalThis;
 globalThis.navigator = {};  // no service worker: the loader goes on at once
 globalThis.flet = {
@@ -28,39 +29,43 @@ globalThis.document = {
   baseURI: "http://site/", URL: "http://site/",
   createElement: () => ({}),
   body: {
-    appendChild(script) {  // python.js runs; flutter_bootstrap.js is Flutter's: not here
-      if (script.src === "python.js") eval(fs.readFileSync(python, "utf8"));
-      setImmediate(() => script.onload && script.onload());
+    appendChild(script) {
+      if (script.src === "python.js") {
+        eval(fs.readFileSync(python, "utf8"));
+        queueMicrotask(() => script.onload());
+      } else if (script.src === "flutter_bootstrap.js") {
+        queueMicrotask(flutterAsksForPython);  // Flutter, loaded, asks python.js for Python
+      }
     },
   },
 };
-const workers = [];
-class FakeWorker {  // Pyodide's worker: "initialized" as soon as it is told to start
-  constructor(url) { this.url = url; this.posted = []; workers.push(this); }
+class FakeWorker {  // Pyodide's worker: says "initialized" once `ready` is called
+  constructor(url) { this.posted = []; workers.push(this); }
   postMessage(data) {
     this.posted.push(data);
-    if (data && data.pyodideUrl) {
-      const done = () => this.onmessage && this.onmessage({ data: "initialized" });
-      quick === "quick" ? queueMicrotask(done) : setTimeout(done, 50);
-    }
+    if (data && data.pyodideUrl && when === "before") this.ready();  // quicker than Flutter
   }
+  ready() { this.onmessage && this.onmessage({ data: "initialized" }); }
   terminate() {}
 }
 globalThis.Worker = FakeWorker;
-eval(fs.readFileSync(start, "utf8"));
-setTimeout(async () => {  // Flutter, loaded, asks for Python (python.js)
-  const guard = setTimeout(() => { console.log("python.js never heard"); process.exit(1); }, 2000);
-  await globalThis.jsConnect("http://site/", {}, () => {});
-  clearTimeout(guard);
+async function flutterAsksForPython() {
+  const connected = globalThis.jsConnect("http://site/", {}, () => {});
+  if (when === "after") workers[0].ready();  // python.js is waiting for it by now
+  const heard = await Promise.race([connected.then(() => true), new Promise((done) => {
+    setImmediate(() => setImmediate(() => done(false)));  // every promise settled by then
+  })]);
   const starts = workers.flatMap((w) => w.posted).filter((d) => d && d.pyodideUrl);
-  console.log(`workers ${workers.length}, start messages ${starts.length}`);
-  process.exit(workers.length === 1 && starts.length === 1 ? 0 : 1);
-}, 20);
+  console.log(`heard ${heard}, workers ${workers.length}, start messages ${starts.length}`);
+  process.exit(heard && workers.length === 1 && starts.length === 1 ? 0 : 1);
+}
+eval(fs.readFileSync(start, "utf8"));
 """
 
 
-@pytest.mark.parametrize("python", ["quick", "slow"])
-def test_pythons_worker_is_handed_over_whenever_it_is_ready(python: str, tmp_path: Path) -> None:
+@pytest.mark.parametrize("ready", ["before", "after"])
+def test_pythons_worker_is_handed_over_whenever_it_is_ready(ready: str, tmp_path: Path) -> None:
+    """Ready before Flutter asks for it (python.js then hears at once), or after."""
     node = shutil.which("node")
     if node is None:
         pytest.skip("Node.js is not installed")
@@ -70,7 +75,7 @@ def test_pythons_worker_is_handed_over_whenever_it_is_ready(python: str, tmp_pat
     harness = tmp_path / "harness.js"
     harness.write_text(HARNESS)
     ran = subprocess.run(
-        [node, str(harness), str(START), str(python_js), python],
+        [node, str(harness), str(START), str(python_js), ready],
         capture_output=True,
         text=True,
         timeout=30,
