@@ -25,6 +25,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from . import errors as err
+
 logger = logging.getLogger(__name__)
 
 IN_BROWSER = sys.platform == "emscripten"
@@ -37,6 +39,7 @@ class Syncs:
 
     written: int = 0
     kept: int = 0
+    failure: str | None = None  # why the last sync failed, until told
     running: asyncio.Task[None] | None = None
     waiting: list[tuple[int, asyncio.Future[None]]] = field(default_factory=list)
 
@@ -108,12 +111,17 @@ async def _tab_lock(if_free: bool) -> bool:
 
 def changed() -> None:
     """A write finished in the data folder: keep it in IndexedDB soon (before the next
-    message to the page)."""
+    message to the page). When the browser refused the last sync (its quota, its storage
+    cleared), this write is tried again with the next sync and the refusal is raised now, once
+    (`NotKeptInBrowser`), as a failed write is on a disk: the player hears of it."""
     if not IN_BROWSER:
         return
     _Syncs.written += 1
     if _Syncs.running is None or _Syncs.running.done():
         _Syncs.running = asyncio.get_event_loop().create_task(_keep_all())
+    failure, _Syncs.failure = _Syncs.failure, None
+    if failure is not None:
+        raise err.NotKeptInBrowser(reason=failure)
 
 
 async def kept() -> None:
@@ -131,8 +139,9 @@ async def _keep_all() -> None:
         target = _Syncs.written
         try:
             await _syncfs(populate=False)
-        except Exception:  # the quota, storage taken away: tried again at the next change
+        except Exception as error:  # the quota, storage taken away: told at the next change
             logger.exception("the data could not be kept in the browser's storage")
+            _Syncs.failure = str(error) or type(error).__name__
             _release(target)  # the page goes on; the next change tries again
             return
         _Syncs.kept = target

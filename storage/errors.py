@@ -20,6 +20,13 @@ class OpenInAnotherTab(DataDirectoryInUse):
     )
 
 
+class NotKeptInBrowser(StorageError):
+    template = (
+        "the browser did not keep the last change ({reason}): it is lost when this tab closes. "
+        "Free some space on the phone, then export a backup in Settings"
+    )
+
+
 class NewerData(StorageError):
     template = (
         "the data in {folder} was written by a newer Debrief (version {found}); update the app"

@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from storage import Store, browser
+from storage.errors import NotKeptInBrowser
 
 
 class SlowIndexedDB:
@@ -75,7 +76,7 @@ def test_a_message_after_a_write_waits_until_the_write_is_kept(indexeddb: SlowIn
     run(scenario())
 
 
-def test_a_failed_sync_does_not_stop_the_page(
+def test_a_failed_sync_does_not_stop_the_page_and_is_told(
     indexeddb: SlowIndexedDB, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     async def failing(populate: bool) -> None:
@@ -90,6 +91,12 @@ def test_a_failed_sync_does_not_stop_the_page(
         send("after the write")
         await turns()
         assert sent == ["after the write"]
+        with pytest.raises(NotKeptInBrowser, match="QuotaExceededError"):
+            browser.changed()  # the next write says so (and is tried again)
+        monkeypatch.setattr(browser, "_syncfs", indexeddb.syncfs)
+        await turns()
+        browser.changed()  # told once: the writes go on
+        assert indexeddb.started == 1  # and are kept again
 
     run(scenario())
 
