@@ -234,7 +234,14 @@ def picture_sharer(picture: ft.Screenshot, name: str, text: str) -> Callable[[],
     local network is not) saved as a file: a download in a browser."""
 
     async def share() -> None:
+        page = ft.context.page
         png = await picture.capture(pixel_ratio=PICTURE_SCALE, delay=STILL)
+        if page is not None and cut_to_the_screen(png, page):
+            # Flutter's web renderer at times draws a capture on the screen's own canvas,
+            # which cuts it to the screen's pixels (a 400 x 800 corner of a 3x picture on a
+            # desktop's screen): drawn again as many pixels a point as the screen has, which
+            # it holds whole.
+            png = await picture.capture(pixel_ratio=screen_ratio(page), delay=STILL)
         if in_a_phones_app(ft.context.page):
             shared = ft.ShareFile.from_bytes(png, mime_type="image/png", name=name)
             await ft.Share().share_files([shared], text=text)
@@ -242,6 +249,23 @@ def picture_sharer(picture: ft.Screenshot, name: str, text: str) -> Callable[[],
         await ft.FilePicker().save_file(file_name=name, src_bytes=png)
 
     return share
+
+
+def cut_to_the_screen(png: bytes, page: ft.Page) -> bool:
+    """Whether a PNG is exactly the screen's size in device pixels (a capture the screen's
+    canvas cut; the card itself is narrower than the screen)."""
+    if png[12:16] != b"IHDR":
+        return False
+    width, height = int.from_bytes(png[16:20], "big"), int.from_bytes(png[20:24], "big")
+    ratio, screen = screen_ratio(page), (page.width, page.height)
+    if screen[0] is None or screen[1] is None:  # not told yet: nothing to compare with
+        return False
+    return (width, height) == (round(screen[0] * ratio), round(screen[1] * ratio))
+
+
+def screen_ratio(page: ft.Page) -> float:
+    """The screen's device pixels a point (a float: Flet's client refuses an int)."""
+    return float(page.media.device_pixel_ratio or 1.0)
 
 
 def result_sharer(state: AppState, text: str) -> Callable[[], Awaitable[None]]:
