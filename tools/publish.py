@@ -8,15 +8,17 @@ Pyodide it ships (flet-web), the app's own folders, and the pure-Python packages
 copied from this environment into the app's archive (`__pypackages__`, which Flet's worker puts
 on sys.path): nothing for micropip to fetch at each start. msgpack is taken without its C
 speed-up (its pure fallback is part of the same package); Babel keeps English and German only.
+The archive's modules and Python's standard library are compiled to bytecode by Pyodide's own
+Python in Node.js where there is one (web/site/compile.mjs): a start then compiles nothing.
 
-`flet publish` does the same but fetches a Python build manifest from the internet, has
+`flet publish` does much the same but fetches a Python build manifest from the internet, has
 micropip install every package from the package index at every start, and leaves a
 `pyodideUrl` that `import()` does not take; this script uses flet-web's own patching instead.
 
 Beside each file it writes its brotli and gzip copies (for a host that serves them: nginx's
-`brotli_static`/`gzip_static`, or `tools/publish.py --serve`), and `sw.js`, a service worker
-that keeps every file the app fetched, so that the next start needs no network
-(`web/site/`).
+`brotli_static`/`gzip_static`, or tools/site_server.py here), and `sw.js`, a service worker
+that keeps what every start loads when it is installed, and the rest as it is first fetched,
+so that the next start needs no network (web/site/: the worker, and the page's loader).
 """
 
 from __future__ import annotations
@@ -88,7 +90,7 @@ LEFT_OUT = (
     "assets/packages/flutter_math_fork/",
     "assets/packages/cupertino_icons/",
     "assets/packages/media_kit/",
-    "pyodide/python.",  # Pyodide's command line (python.bat, python.exe) and its .d.ts files
+    "pyodide/python.",  # Pyodide's command line (python.bat, python.exe)
     "pyodide/python_cli_entry.mjs",
     "pyodide/pyodide.js",  # the classic script: Flet's worker imports pyodide.mjs
     "pyodide/micropip-",
@@ -210,7 +212,9 @@ def compiled(folder: Path, dist: Path) -> None:
         print("No Node.js here: the site's Python stays source (slower starts)", file=sys.stderr)
         return
     script = SITE_FILES / "compile.mjs"
-    subprocess.run([node, str(script), str(dist / "pyodide"), str(folder)], check=True)
+    done = subprocess.run([node, str(script), str(dist / "pyodide"), str(folder)], check=False)
+    if done.returncode != 0:  # an old Node.js, say: what it compiled is kept, the rest is source
+        print("Node.js could not compile the site's Python (slower starts)", file=sys.stderr)
 
 
 def zipped(folder: Path, archive: Path) -> None:
