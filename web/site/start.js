@@ -17,7 +17,7 @@
 })();
 
 // Flet's client starts Python's worker (python.js) only once Flutter has loaded and asks for
-// it; here it starts at once, beside Flutter's loading (about a second of each start). The
+// it; here it starts at once, so that Python starts while Flutter loads. The
 // worker handed to python.js then is this one: what it said before python.js listened is
 // given to python.js's listener, and python.js's own start message, already sent, is dropped.
 function pythonStartedEarly() {
