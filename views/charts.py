@@ -10,7 +10,6 @@ from collections.abc import Sequence
 from fractions import Fraction
 
 import flet as ft
-import flet_charts as fch
 
 import scoring
 from scoring.errors import Term
@@ -29,6 +28,10 @@ def totals_chart(
     """Each player's total after every round, with the totals and rounds on its axes, a line
     in each player's colour (`colors`: the shades, in seating order); a tap on a point says its
     round, player and total. Black Spy's end value as a dashed line."""
+    # Imported here, when a chart is drawn: flet_charts is a third of what the app imports at
+    # start, which a phone running the app in its browser (the static site) feels.
+    import flet_charts as fch
+
     names = list(result.table.names)
     if len(colors) != len(names):  # none worked out (a game gone meanwhile): all in one
         colors = [ft.Colors.ON_SURFACE_VARIANT] * len(names)
