@@ -130,6 +130,16 @@ def app(tmp_path: Path, app_port: list[int]) -> Iterator[object]:
     server.stop()
 
 
+@pytest.fixture
+def store(tmp_path: Path) -> Iterator[Any]:
+    """A data folder of its own, opened (a module may have its own `store` instead)."""
+    from storage import Store
+
+    opened = Store.open(tmp_path / "data")
+    yield opened
+    opened.close()
+
+
 FAILURE_SHOTS = Path(__file__).resolve().parent.parent / "test-failures"
 
 

@@ -103,13 +103,6 @@ def check_play(play: dict[str, Any], record: dict[str, Any], expected: dict[str,
             assert str(part) in play["comments"]
 
 
-@pytest.fixture
-def store(tmp_path: Path) -> Any:
-    opened = Store.open(tmp_path / "data")
-    yield opened
-    opened.close()
-
-
 @pytest.mark.parametrize("name", FINISHED_SCENARIOS)
 def test_the_link_of_each_finished_game_says_the_game(store: Store, name: str) -> None:
     record, expected = scenario(name)

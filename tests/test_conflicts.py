@@ -4,8 +4,6 @@ is stored twice and no entry is renumbered behind its player's back."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -29,13 +27,6 @@ OPTIONS = {"first_dealer": "Anna", "variants": []}
 EVEN = {"points": dict.fromkeys(FOUR, 15)}
 THEIRS = {"points": {"Anna": 18, "Ben": 20, "Carla": 20, "Dirk": 2}}
 MINE = {"points": {"Anna": 10, "Ben": 20, "Carla": 20, "Dirk": 10}}
-
-
-@pytest.fixture
-def store(tmp_path: Path) -> Iterator[Store]:
-    opened = Store.open(tmp_path / "data")
-    yield opened
-    opened.close()
 
 
 @pytest.fixture

@@ -10,8 +10,7 @@ from __future__ import annotations
 import json
 import os
 import threading
-from collections.abc import Callable, Iterator, Mapping
-from pathlib import Path
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import pytest
@@ -27,13 +26,6 @@ FIRST_DEAL = deal(
     FOUR, Anna=pile(spies=6, colored=4), Ben=pile(low=6), Carla=pile(high=[8, 9, 10, 11])
 )
 ENTRY = {"piles": {"Anna": 20}}
-
-
-@pytest.fixture
-def store(tmp_path: Path) -> Iterator[Store]:
-    opened = Store.open(tmp_path / "data")
-    yield opened
-    opened.close()
 
 
 def at_table(store: Store, tab: str = "tab") -> tuple[AppState, str]:

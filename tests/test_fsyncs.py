@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -22,13 +21,6 @@ OPTIONS = {"first_dealer": "Anna", "variants": []}
 FIRST_DEAL = deal(
     FOUR, Anna=pile(spies=6, colored=4), Ben=pile(low=6), Carla=pile(high=[8, 9, 10, 11])
 )
-
-
-@pytest.fixture
-def store(tmp_path: Path) -> Iterator[Store]:
-    opened = Store.open(tmp_path / "data")
-    yield opened
-    opened.close()
 
 
 def traced(monkeypatch: pytest.MonkeyPatch, folder: Path) -> list[str]:

@@ -8,7 +8,6 @@ from __future__ import annotations
 import copy
 import json
 import random
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -110,13 +109,6 @@ def test_a_sent_message_is_not_written_out_control_by_control() -> None:
 
 
 # --- the store keeps each game's replay per revision ------------------------------------------
-
-
-@pytest.fixture
-def store(tmp_path: Path) -> Iterator[Store]:
-    opened = Store.open(tmp_path / "data")
-    yield opened
-    opened.close()
 
 
 def counting_replays(monkeypatch: pytest.MonkeyPatch) -> list[int]:

@@ -4,7 +4,6 @@ given to players stored before colours, and drawn apart at a table."""
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from pathlib import Path
 
 import flet as ft
@@ -17,13 +16,6 @@ from storage import store as store_module
 from storage.colors import COLORS, fallback_color, next_color
 from views.theme import drawn_apart
 from views.widgets import color_chip
-
-
-@pytest.fixture
-def store(tmp_path: Path) -> Iterator[Store]:
-    opened = Store.open(tmp_path / "data")
-    yield opened
-    opened.close()
 
 
 def colors_by_name(store: Store) -> dict[str, str]:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import inspect
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
@@ -79,13 +79,6 @@ class Door:
 def in_thread(work: Callable[[], Any]) -> Any:
     with ThreadPoolExecutor(1) as pool:
         return pool.submit(work).result()
-
-
-@pytest.fixture
-def store(tmp_path: Path) -> Iterator[Store]:
-    opened = Store.open(tmp_path / "data")
-    yield opened
-    opened.close()
 
 
 def new_game(store: Store) -> str:

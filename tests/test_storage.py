@@ -7,7 +7,6 @@ import os
 import random
 import subprocess
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -34,13 +33,6 @@ def index_as_before_version_7(folder: Path, summaries: dict[str, dict[str, Any]]
 
 def target(by: str, base: str) -> dict[str, Any]:
     return {"event": "target", "by": by, "base": base}
-
-
-@pytest.fixture
-def store(tmp_path: Path) -> Iterator[Store]:
-    opened = Store.open(tmp_path / "data")
-    yield opened
-    opened.close()
 
 
 def files_of(folder: Path) -> dict[str, bytes]:
