@@ -17,7 +17,7 @@ from urllib.parse import parse_qs, urlsplit
 import pytest
 from builders import ROOT, SCENARIOS
 from playwright.sync_api import Browser, Page
-from ui import EN, OnPhone, chip, drawn_colors, shown, tap_starting
+from ui import EN, OnPhone, chip, drawn_colors, exported_everything, shown, tap_starting
 
 import scoring
 from storage import Store
@@ -213,11 +213,7 @@ def test_export_and_import_through_the_app(
 ) -> None:
     page = history_page
     tap(page, "Settings")
-    with page.expect_download(timeout=30_000) as download:
-        tap(page, "Export everything")
-    backup_file = tmp_path / "backup.json"
-    download.value.save_as(backup_file)
-    exported = json.loads(backup_file.read_text())
+    backup_file, exported = exported_everything(page, tmp_path)
     assert exported["format"] == "debrief-backup/1" and len(exported["games"]) == len(records)
 
     empty = AppServer(tmp_path / "empty").start()

@@ -4,12 +4,11 @@ variation selector typed after a letter is dropped."""
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pytest
 from playwright.sync_api import Browser, Page
-from ui import shown, start_game
+from ui import exported_everything, shown, start_game
 
 from storage import Store
 from tools.browser import AppServer, open_app, see, tap, type_text
@@ -34,11 +33,7 @@ def test_a_flag_typed_as_a_name_is_saved_exported_imported_and_shown(
     tap(page, "Back")
     see(page, f"SPY · {AILSA}, {HEART_MO}, Kim")  # saved: the game is at the table
     tap(page, "Settings")
-    with page.expect_download(timeout=30_000) as download:
-        tap(page, "Export everything")
-    backup_file = tmp_path / "backup.json"
-    download.value.save_as(backup_file)
-    exported = json.loads(backup_file.read_text(encoding="utf-8"))
+    backup_file, exported = exported_everything(page, tmp_path)
     [game] = exported["games"]
     assert [p["name"] for p in game["players"]] == [AILSA, HEART_MO, "Kim"]
     assert sorted(p["name"] for p in exported["players"]) == sorted([AILSA, HEART_MO, "Kim"])

@@ -18,7 +18,7 @@ from builders import SCENARIOS
 from playwright.sync_api import Browser, BrowserContext, Page
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from traffic import Traffic
-from ui import EN, enter_deal, shown, start_game
+from ui import EN, enter_deal, exported_everything, shown, start_game
 
 import scoring
 from storage.errors import OpenInAnotherTab
@@ -122,11 +122,7 @@ def backups_leave_and_come_in_through_the_browser(page: Page, folder: Path) -> N
     """Export everything is a download; Import a file takes a file picked on the phone."""
     tap(page, "Back")
     tap(page, "Settings")
-    with page.expect_download(timeout=30_000) as download:
-        tap(page, "Export everything")
-    saved = folder / "backup.json"
-    download.value.save_as(saved)
-    exported = json.loads(saved.read_text())
+    _, exported = exported_everything(page, folder)
     assert [len(game["rounds"]) for game in exported["games"]] == [2]
     with page.expect_file_chooser(timeout=30_000) as chooser:
         tap(page, "Import a file")

@@ -7,6 +7,7 @@ tests/scenarios) and enters it with the same taps a player would make.
 from __future__ import annotations
 
 import io
+import json
 import re
 from collections.abc import Callable
 from pathlib import Path
@@ -455,3 +456,13 @@ def enter_deal_quickly(
         text = "Give 60 to everyone else" if deal["moon_choice"] == "give" else "Release"
         tap_starting(page, text)
     save(page, "Save deal", f"Deal {number} saved")
+
+
+def exported_everything(page: Page, folder: Path) -> tuple[Path, dict[str, Any]]:
+    """On Settings: "Export everything", its download kept as `folder`/backup.json; the file
+    and the backup it holds."""
+    with page.expect_download(timeout=30_000) as download:
+        tap(page, "Export everything")
+    saved = folder / "backup.json"
+    download.value.save_as(saved)
+    return saved, json.loads(saved.read_text(encoding="utf-8"))
