@@ -40,7 +40,13 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from storage.compressed import SUFFIXES, WORTH_IT, CompressedCopies, compressors  # noqa: E402
+from storage.compressed import (  # noqa: E402
+    SMALLEST,
+    SUFFIXES,
+    WORTH_IT,
+    CompressedCopies,
+    compressors,
+)
 from web.guard import CONTENT_SECURITY_POLICY  # noqa: E402
 from web.precompressed import client_files  # noqa: E402
 
@@ -346,7 +352,7 @@ def compress_all(dist: Path) -> None:
 
 
 def worth_compressing(file: Path) -> bool:
-    return file.stat().st_size >= 1024 and (
+    return file.stat().st_size >= SMALLEST and (
         file.suffix in COMPRESSED or file.name in COMPRESSED_NAMES
     )
 

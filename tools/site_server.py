@@ -12,15 +12,16 @@ from __future__ import annotations
 import argparse
 import functools
 import http.server
-import mimetypes
 import sys
 import threading
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-ENCODINGS = (("br", ".br"), ("gzip", ".gz"))
-mimetypes.add_type("text/javascript", ".mjs")
-mimetypes.add_type("application/wasm", ".wasm")
+sys.path.insert(0, str(ROOT))
+
+# The app's own server's choice of copy, and its types for .mjs and .wasm.
+from storage.compressed import ENCODINGS, SUFFIXES  # noqa: E402
+from web.precompressed import accepted_encodings  # noqa: E402
 
 
 class SiteHandler(http.server.SimpleHTTPRequestHandler):
@@ -32,9 +33,9 @@ class SiteHandler(http.server.SimpleHTTPRequestHandler):
         path = Path(self.translate_path(self.path))
         if path.is_dir():
             path = path / "index.html"
-        accepted = self.headers.get("Accept-Encoding", "")
-        for encoding, suffix in ENCODINGS:
-            copy = path.with_name(path.name + suffix)
+        accepted = accepted_encodings(self.headers.get("Accept-Encoding", "").encode("latin-1"))
+        for encoding in ENCODINGS:
+            copy = path.with_name(path.name + SUFFIXES[encoding])
             if encoding in accepted and path.is_file() and copy.is_file():
                 return self.send_file(copy, path, encoding)
         return super().send_head()
