@@ -4,27 +4,35 @@ round survives leaving, reloading and a server restart, and errors wait until sp
 from __future__ import annotations
 
 import json
+import random
 import re
 from collections.abc import Callable
+from typing import Any
 
+import generators
 import pytest
 from builders import SCENARIOS
 from playwright.sync_api import Page, expect
 from ui import (
+    MARKS,
     Seat,
     card_says,
     chip,
     choose_form,
+    effect_chip,
     enter_deal,
+    mission_card_text,
     open_cards_entry,
     open_round_with_cards,
     pile_shows,
+    save,
     scrolled_into_view,
     shown,
     start_game,
     tap_starting,
 )
 
+from scoring import kompromat
 from tools.browser import (
     AppServer,
     address_held,
@@ -33,10 +41,12 @@ from tools.browser import (
     messages_sent,
     open_app,
     painted,
+    received,
     released_address,
     released_answers,
     reload,
     see,
+    settled,
     tap,
     type_text,
 )
@@ -338,3 +348,57 @@ def test_a_tap_on_the_chosen_chip_keeps_it_chosen(table: Seat) -> None:
     assert ben.get_attribute("aria-checked") == "true"
     tap(page, "Found Safe 1")  # the event is Ben's, on Anna's base
     shown(page, "Ben found Anna's Safe 1")
+
+
+def test_each_tap_on_a_kompromat_mission_is_answered_in_one_drawing(table: Seat) -> None:
+    """A tap that changes the round's draft and the mission shown (a mission's card opens the
+    next one; who won, tapped after the card) comes back as one drawing of the whole screen.
+    In two, the first was half drawn (the next mission without the line on how the last one
+    ended) and the second moved what the next tap was aimed at: under load a winner tapped
+    was lost and the round could not be saved."""
+    names = ["Anna", "Ben"]
+    record = generators.in_outcome_form(
+        generators.kompromat_record(random.Random(20261122), names=names)
+    )
+    _, page = table("kompromat", names, record["options"], record["rounds"][:2])
+    for number in (3, 4):
+        tap_starting(page, f"Enter round {number} of 6")
+        choose_form(page, "Quick")
+        missions = record["rounds"][number - 1]["missions"]
+        for index, mission in enumerate(missions):
+            for name, tapped in mission_taps(page, mission, names, last=index == len(missions) - 1):
+                before = received(page)
+                tapped()
+                settled(page)
+                assert received(page) - before == 1, (number, index + 1, name)
+        save(page, "Save round", f"Round {number} saved")
+
+
+def mission_taps(
+    page: Page, mission: dict[str, Any], names: list[str], last: bool
+) -> list[tuple[str, Callable[[], None]]]:
+    """The taps that enter `mission` in outcome form, in a table's order (as
+    `ui.enter_kompromat_outcomes` taps them), each named."""
+    outcome = mission["outcome"]
+    marks = {mark: frozenset(outcome.get(mark, [])) for mark in MARKS}
+    labels = [
+        f"{name}: {label}"
+        for mark, label in MARKS.items()
+        for name in sorted(marks[mark], key=names.index)
+    ]
+    labels += [f"Perfect 21: {name} returns a token" for name in mission.get("perfect_return", [])]
+    taps: list[tuple[str, Callable[[], None]]] = [
+        (label, lambda label=label: chip(page, label)) for label in labels
+    ]
+    if mission.get("alarm"):
+        marks_tapped = "!" * mission["alarm"]
+        taps.append((marks_tapped, lambda: tap(page, marks_tapped)))
+    for effect in mission.get("effects", []):
+        used = effect_chip(effect)
+        taps.append((used, lambda used=used: chip(page, used)))
+    if kompromat.decided_by_marks(names, marks) != (True, outcome["winner"]):
+        winner = f"{outcome['winner']} wins" if outcome["winner"] else "Nobody wins"
+        taps.append((winner, lambda: tap(page, winner)))
+    card = f"Mission card: {mission_card_text(mission['card'])}"
+    taps.append((card, lambda: chip(page, card) if last else tap(page, card, role="checkbox")))
+    return taps
