@@ -37,13 +37,24 @@ def install() -> None:
     if getattr(Component.update, _GUARDED, False):
         return
     draw = Component.update
+    drawn_ahead: weakref.WeakSet[Component] = weakref.WeakSet()
 
-    def guarded_update(component: Component) -> None:
+    def guarded_draw(component: Component) -> None:
         try:
             draw(component)  # type: ignore[no-untyped-call]
         except Exception:
             logger.exception("drawing %s failed; the session goes on", component)
             tell_player()
+
+    def guarded_update(component: Component) -> None:
+        enclosing = waiting_around(component)
+        if enclosing is not None:
+            drawn_ahead.add(enclosing)
+            guarded_draw(enclosing)  # draws this one anew too, unless a memo stops it there
+        elif component in drawn_ahead and not component._state.is_dirty:
+            drawn_ahead.discard(component)
+            return  # drawn ahead of its turn, unchanged since
+        guarded_draw(component)  # skipped by Flet if the drawing around it replaced it
 
     def reported_error(session: Session, message: str) -> None:
         logger.error("an event or effect failed; the session goes on:\n%s", message)
@@ -52,6 +63,31 @@ def install() -> None:
     setattr(guarded_update, _GUARDED, True)
     Component.update = guarded_update  # type: ignore[method-assign]
     Session.error = reported_error  # type: ignore[method-assign, assignment]
+
+
+def waiting_around(component: Component) -> Component | None:
+    """The outermost component around `component` whose state changed and which waits to be
+    drawn, if any.
+
+    Flet draws the components a change touched one by one, in no set order (a set), and sends
+    each drawing as a message of its own. A tap that changes an inner component and one around
+    it (a Kompromat mission's card: the entry's draft and the mission shown) was answered twice
+    when the inner one came first: a half-drawn screen (the next mission without the line that
+    says how the last one ended) and, a moment later, the whole one, which moved what the next
+    tap was aimed at. Drawn from the outside in, the drawing around it draws the inner one
+    too (and Flet then skips the inner one's own turn): one tap, one answer."""
+    outermost = None
+    around = component.parent
+    while around is not None:
+        if isinstance(around, Component) and waits_to_be_drawn(around):
+            outermost = around
+        around = around.parent
+    return outermost
+
+
+def waits_to_be_drawn(component: Component) -> bool:
+    state = component._state
+    return state.is_dirty and state.mounted and not component._stale
 
 
 def watch(page: ft.Page, message: Callable[[], str]) -> None:
