@@ -255,6 +255,7 @@ PACED_FRAMES = """((perSecond) => {
     let due = new Map();  // id -> callback, for the next paced frame
     let nextId = 1;
     let scheduled = false;  // one paced frame at a time, whatever was cancelled meanwhile
+    let lastTick = -Infinity;  // the tick of the slower clock the last paced frame was for
     const frame = (time) => {
         scheduled = false;
         const running = due;
@@ -266,7 +267,11 @@ PACED_FRAMES = """((perSecond) => {
     window.requestAnimationFrame = (callback) => {
         if (!scheduled) {
             scheduled = true;
-            setTimeout(() => native(frame), period - (performance.now() % period));
+            // The next tick, never the last frame's again: a timer may fire a moment before
+            // its time, and a frame asked for in a frame run early would fall in the same tick.
+            const now = performance.now();
+            const tick = Math.max((Math.floor(now / period) + 1) * period, lastTick + period);
+            setTimeout(() => native((time) => { lastTick = tick; frame(time); }), tick - now);
         }
         due.set(nextId, callback);
         return nextId++;
