@@ -13,6 +13,9 @@ message is in the player's language: each session's app registers it with `watch
 
 Effects of our own go through `safe_effect`, so their failure is told the same way and never
 reaches Flet's crash report.
+
+The same loop draws the components a change touched in no set order; the guard draws them from
+the outside in, so that a tap is answered in one drawing (`waiting_around`).
 """
 
 from __future__ import annotations
