@@ -21,6 +21,7 @@ from ui import (
     choose_form,
     effect_chip,
     enter_deal,
+    enter_kompromat_outcomes,
     mission_card_text,
     open_cards_entry,
     open_round_with_cards,
@@ -38,6 +39,8 @@ from tools.browser import (
     address_held,
     held_address,
     held_answers,
+    keeping_answers,
+    kept_answers,
     messages_sent,
     open_app,
     painted,
@@ -402,3 +405,21 @@ def mission_taps(
     card = f"Mission card: {mission_card_text(mission['card'])}"
     taps.append((card, lambda: chip(page, card) if last else tap(page, card, role="checkbox")))
     return taps
+
+
+def test_a_save_is_drawn_before_its_note(table: Seat) -> None:
+    """Save's note ("Round 3 saved") comes after the screen it is about: sent at once from the
+    tap's handler, it reached the page before the new screen, which came a drawing later (two
+    drawings for one Save, the screen that answers it last)."""
+    names = ["Anna", "Ben"]
+    record = generators.in_outcome_form(
+        generators.kompromat_record(random.Random(20261122), names=names)
+    )
+    _, page = table("kompromat", names, record["options"], record["rounds"][:2])
+    enter_kompromat_outcomes(page, 3, names, record["rounds"][2], then_save=False)
+    keeping_answers(page)
+    save(page, "Save round", "Round 3 saved")
+    drawings = kept_answers(page)
+    notes = [index for index, opening in enumerate(drawings) if "SnackBar" in opening]
+    assert notes, "the note was not among the drawings"
+    assert notes[0] > 0, "the note came before the screen"

@@ -354,6 +354,14 @@ WATCH_SERVER = """(() => {
     // only change the browser's address: the screen follows those a round trip later; nor
     // those that only say which services the page has).
     const counts = window.__debrief = {sent: 0, received: 0, answers: 0};
+    // A test may keep the server's drawing messages (`kept_answers`): each one's opening, as
+    // text, to see what came in which order.
+    counts.kept = null;  // null: none kept; a list: the openings of those that came since
+    const keep = (event) => {
+        if (counts.kept === null || !(event.data instanceof ArrayBuffer)) return;
+        const opening = new Uint8Array(event.data, 0, Math.min(event.data.byteLength, 4096));
+        counts.kept.push(new TextDecoder("latin1").decode(opening));
+    };
     // A test may hold the server's messages back (`hold()`) to tap while an answer is still
     // on its way, as a finger does on a slow network, and then deliver them (`release()`).
     let held = null;  // null: messages are delivered; a list: the deliveries waiting
@@ -390,7 +398,10 @@ WATCH_SERVER = """(() => {
             super(...args);
             this.addEventListener("message", (event) => {
                 counts.received += 1;
-                if (!changesAddress(event) && !onlyServices(event)) counts.answers += 1;
+                if (!changesAddress(event) && !onlyServices(event)) {
+                    counts.answers += 1;
+                    keep(event);
+                }
             });
         }
         addEventListener(type, listener, options) {
@@ -496,6 +507,16 @@ def address_held(page: Page) -> None:
 def released_address(page: Page) -> None:
     """Deliver the held changes of address."""
     page.evaluate("window.__debrief.releaseAddress()")
+
+
+def keeping_answers(page: Page) -> None:
+    """Keep the opening of every drawing message from the server from now on (`kept_answers`)."""
+    page.evaluate("window.__debrief.kept = []")
+
+
+def kept_answers(page: Page) -> list[str]:
+    """The openings (as latin-1 text) of the drawing messages since `keeping_answers`."""
+    return list(page.evaluate("window.__debrief.kept"))
 
 
 def received(page: Page) -> int:
