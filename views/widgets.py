@@ -78,16 +78,23 @@ def show_note(
     action: tuple[str, Callable[[], object]] | None = None,
 ) -> None:
     """A short note in a bar at the bottom of the screen, over the content: it moves nothing a
-    finger is about to tap. `action`: a button on it (its label, what a tap does)."""
+    finger is about to tap. `action`: a button on it (its label, what a tap does).
+
+    Shown after the screen the tap changed is drawn, not before it: said in a tap's handler,
+    the note went to the browser at once and the new screen a drawing later, so the page
+    drew twice for one Save and showed the screen it answered last."""
     label, act = action if action is not None else (None, None)
-    page.show_dialog(
-        ft.SnackBar(
-            ft.Text(text),
-            duration=int(seconds * 1000),
-            action=label,
-            on_action=(lambda: act()) if act is not None else None,
-        )
+    note = ft.SnackBar(
+        ft.Text(text),
+        duration=int(seconds * 1000),
+        action=label,
+        on_action=(lambda: act()) if act is not None else None,
     )
+
+    async def show() -> None:  # a task: it runs after the drawings the tap asked for
+        page.show_dialog(note)
+
+    page.run_task(show)
 
 
 def chip(label: ft.Control, selected: bool = False, **options: Unpack[ChipOptions]) -> ft.Control:
