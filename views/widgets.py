@@ -94,7 +94,10 @@ def show_note(
     async def show() -> None:  # a task: it runs after the drawings the tap asked for
         page.show_dialog(note)
 
-    page.run_task(show)
+    if page.session.connection is None:  # a tab that is away: kept for when it is back
+        page.show_dialog(note)
+    else:
+        page.run_task(show)
 
 
 def chip(label: ft.Control, selected: bool = False, **options: Unpack[ChipOptions]) -> ft.Control:
