@@ -7,22 +7,20 @@ import json
 import random
 import re
 from collections.abc import Callable
-from typing import Any
 
 import generators
 import pytest
 from builders import SCENARIOS
 from playwright.sync_api import Page, expect
 from ui import (
-    MARKS,
     Seat,
     card_says,
     chip,
     choose_form,
-    effect_chip,
     enter_deal,
     enter_kompromat_outcomes,
-    mission_card_text,
+    mission_opened,
+    mission_outcome_taps,
     open_cards_entry,
     open_round_with_cards,
     pile_shows,
@@ -33,7 +31,6 @@ from ui import (
     tap_starting,
 )
 
-from scoring import kompromat
 from tools.browser import (
     AppServer,
     address_held,
@@ -369,42 +366,13 @@ def test_each_tap_on_a_kompromat_mission_is_answered_in_one_drawing(table: Seat)
     choose_form(page, "Quick")
     missions = record["rounds"][2]["missions"]
     for index, mission in enumerate(missions):
-        for name, tapped in mission_taps(page, mission, names, last=index == len(missions) - 1):
+        mission_opened(page, index)
+        for name, tapped in mission_outcome_taps(page, mission, names, index == len(missions) - 1):
             before = received(page)
             tapped()
             settled(page)
             assert received(page) - before == 1, (index + 1, name)
     save(page, "Save round", "Round 3 saved")
-
-
-def mission_taps(
-    page: Page, mission: dict[str, Any], names: list[str], last: bool
-) -> list[tuple[str, Callable[[], None]]]:
-    """The taps that enter `mission` in outcome form, in a table's order (as
-    `ui.enter_kompromat_outcomes` taps them), each named."""
-    outcome = mission["outcome"]
-    marks = {mark: frozenset(outcome.get(mark, [])) for mark in MARKS}
-    labels = [
-        f"{name}: {label}"
-        for mark, label in MARKS.items()
-        for name in sorted(marks[mark], key=names.index)
-    ]
-    labels += [f"Perfect 21: {name} returns a token" for name in mission.get("perfect_return", [])]
-    taps: list[tuple[str, Callable[[], None]]] = [
-        (label, lambda label=label: chip(page, label)) for label in labels
-    ]
-    if mission.get("alarm"):
-        marks_tapped = "!" * mission["alarm"]
-        taps.append((marks_tapped, lambda: tap(page, marks_tapped)))
-    for effect in mission.get("effects", []):
-        used = effect_chip(effect)
-        taps.append((used, lambda used=used: chip(page, used)))
-    if kompromat.decided_by_marks(names, marks) != (True, outcome["winner"]):
-        winner = f"{outcome['winner']} wins" if outcome["winner"] else "Nobody wins"
-        taps.append((winner, lambda: tap(page, winner)))
-    card = f"Mission card: {mission_card_text(mission['card'])}"
-    taps.append((card, lambda: chip(page, card) if last else tap(page, card, role="checkbox")))
-    return taps
 
 
 def test_a_save_is_drawn_before_its_note(table: Seat) -> None:

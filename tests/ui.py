@@ -393,37 +393,59 @@ def effect_chip(effect: dict[str, Any]) -> str:
 def enter_kompromat_outcomes(
     page: Page, number: int, names: list[str], rnd: dict[str, Any], then_save: bool = True
 ) -> None:
-    """A round in outcome form, as a table enters it quickly: per mission its marks (above
-    21, 21, no cards), a perfect 21's token back, the "!" marks, the items used, who won
-    unless the marks decided it, and its card — after which the next mission opens by itself
-    (not after the mission that ended the game by 9 tokens: the round's last in the record).
-    `then_save`: tap Save round (else the entry stays open)."""
+    """A round in outcome form, as a table enters it quickly (`mission_outcome_taps`), each
+    mission once it has opened by itself (not after the mission that ended the game by 9
+    tokens: the round's last in the record). `then_save`: tap Save round (else the entry stays
+    open)."""
     tap_starting(page, f"Enter round {number} of 6")
     choose_form(page, "Quick")
-    for index, mission in enumerate(rnd["missions"]):
-        # the mission opened by itself (its tab is the selected one)
-        page.get_by_role("checkbox", name=f"Mission {index + 1}", checked=True).wait_for()
-        outcome = mission["outcome"]
-        marks = {mark: frozenset(outcome.get(mark, [])) for mark in MARKS}
-        for mark, label in MARKS.items():
-            for name in sorted(marks[mark], key=names.index):
-                chip(page, f"{name}: {label}")
-        for name in mission.get("perfect_return", []):
-            chip(page, f"Perfect 21: {name} returns a token")
-        if mission.get("alarm"):
-            tap(page, "!" * mission["alarm"])
-        for effect in mission.get("effects", []):
-            chip(page, effect_chip(effect))
-        if kompromat.decided_by_marks(names, marks) != (True, outcome["winner"]):
-            winner = outcome["winner"]
-            tap(page, f"{winner} wins" if winner else "Nobody wins")
-        card = f"Mission card: {mission_card_text(mission['card'])}"
-        if index == len(rnd["missions"]) - 1:
-            chip(page, card)
-        else:  # the next mission opens: this chip is not there to be seen checked
-            tap(page, card, role="checkbox")
+    missions = rnd["missions"]
+    for index, mission in enumerate(missions):
+        mission_opened(page, index)
+        for _, tapped in mission_outcome_taps(page, mission, names, index == len(missions) - 1):
+            tapped()
     if then_save:
         save(page, "Save round", f"Round {number} saved")
+
+
+def mission_opened(page: Page, index: int) -> None:
+    """Wait until mission `index` (from 0) is the one shown (its tab the selected one)."""
+    page.get_by_role("checkbox", name=f"Mission {index + 1}", checked=True).wait_for()
+
+
+def mission_outcome_taps(
+    page: Page, mission: dict[str, Any], names: list[str], last: bool
+) -> list[tuple[str, Callable[[], None]]]:
+    """The taps that enter `mission` in outcome form, each named, in a table's order: its
+    marks (above 21, 21, no cards), a perfect 21's token back, the "!" marks, the items used,
+    who won unless the marks decided it, and its card, after which the next mission opens by
+    itself unless it is the `last`."""
+    outcome = mission["outcome"]
+    marks = {mark: frozenset(outcome.get(mark, [])) for mark in MARKS}
+    chips = [
+        f"{name}: {label}"
+        for mark, label in MARKS.items()
+        for name in sorted(marks[mark], key=names.index)
+    ]
+    chips += [f"Perfect 21: {name} returns a token" for name in mission.get("perfect_return", [])]
+    taps: list[tuple[str, Callable[[], None]]] = [
+        (label, lambda label=label: chip(page, label)) for label in chips
+    ]
+    if mission.get("alarm"):
+        alarm = "!" * mission["alarm"]
+        taps.append((alarm, lambda: tap(page, alarm)))
+    for effect in mission.get("effects", []):
+        used = effect_chip(effect)
+        taps.append((used, lambda used=used: chip(page, used)))
+    if kompromat.decided_by_marks(names, marks) != (True, outcome["winner"]):
+        winner = f"{outcome['winner']} wins" if outcome["winner"] else "Nobody wins"
+        taps.append((winner, lambda: tap(page, winner)))
+    card = f"Mission card: {mission_card_text(mission['card'])}"
+    if last:
+        taps.append((card, lambda: chip(page, card)))
+    else:  # the next mission opens: this chip is not there to be seen checked
+        taps.append((card, lambda: tap(page, card, role="checkbox")))
+    return taps
 
 
 def type_pile(page: Page, value: int, low: int, high: int) -> None:
