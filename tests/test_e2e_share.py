@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import json
 import re
-import struct
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -33,7 +32,7 @@ from tools.browser import (
     tap,
 )
 from tools.join_weight import join
-from views.result import PICTURE_SCALE
+from views.result import PICTURE_SCALE, picture_size
 
 pytestmark = pytest.mark.e2e
 BLACK_SPY = json.loads((SCENARIOS / "black-spy-basic.json").read_text())
@@ -161,7 +160,9 @@ def card_pictured(page: Page, winners: list[str]) -> None:
     assert re.fullmatch(r"debrief-black-spy-\d{4}-\d\d-\d\d\.png", download.suggested_filename)
     png = Path(download.path()).read_bytes()
     assert png[:8] == b"\x89PNG\r\n\x1a\n"
-    width, height = struct.unpack(">II", png[16:24])  # the IHDR chunk's first fields
+    size = picture_size(png)
+    assert size is not None
+    width, height = size
     first = page.get_by_text(re.compile(r"^1\. ")).first.bounding_box()  # the winner's line
     headline = f"Game over: {' & '.join(winners)} won!"
     top = page.get_by_text(headline, exact=True).bounding_box()

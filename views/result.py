@@ -242,7 +242,7 @@ def picture_sharer(picture: ft.Screenshot, name: str, text: str) -> Callable[[],
             # desktop's screen): drawn again as many pixels a point as the screen has, which
             # it holds whole.
             png = await picture.capture(pixel_ratio=screen_ratio(page), delay=STILL)
-        if in_a_phones_app(ft.context.page):
+        if in_a_phones_app(page):
             shared = ft.ShareFile.from_bytes(png, mime_type="image/png", name=name)
             await ft.Share().share_files([shared], text=text)
             return
@@ -254,13 +254,18 @@ def picture_sharer(picture: ft.Screenshot, name: str, text: str) -> Callable[[],
 def cut_to_the_screen(png: bytes, page: ft.Page) -> bool:
     """Whether a PNG is exactly the screen's size in device pixels (a capture the screen's
     canvas cut; the card itself is narrower than the screen)."""
-    if png[12:16] != b"IHDR":
-        return False
-    width, height = int.from_bytes(png[16:20], "big"), int.from_bytes(png[20:24], "big")
+    size = picture_size(png)
     ratio, screen = screen_ratio(page), (page.width, page.height)
-    if screen[0] is None or screen[1] is None:  # not told yet: nothing to compare with
+    if size is None or screen[0] is None or screen[1] is None:  # nothing to compare with
         return False
-    return (width, height) == (round(screen[0] * ratio), round(screen[1] * ratio))
+    return size == (round(screen[0] * ratio), round(screen[1] * ratio))
+
+
+def picture_size(png: bytes) -> tuple[int, int] | None:
+    """A PNG's width and height in pixels (its IHDR chunk's first fields), if it is one."""
+    if png[12:16] != b"IHDR":
+        return None
+    return int.from_bytes(png[16:20], "big"), int.from_bytes(png[20:24], "big")
 
 
 def screen_ratio(page: ft.Page) -> float:
