@@ -7,6 +7,7 @@ import json
 import random
 import re
 from collections.abc import Callable
+from typing import Any
 
 import generators
 import pytest
@@ -350,6 +351,19 @@ def test_a_tap_on_the_chosen_chip_keeps_it_chosen(table: Seat) -> None:
     shown(page, "Ben found Anna's Safe 1")
 
 
+KOMPROMAT_NAMES = ["Anna", "Ben"]
+
+
+def kompromat_before_round_3(table: Seat) -> tuple[Page, dict[str, Any]]:
+    """A generated Kompromat game in outcome form ("!" marks, marks that decide, items) at the
+    table with its first two rounds saved; the page and the whole record."""
+    record = generators.in_outcome_form(
+        generators.kompromat_record(random.Random(20261122), names=KOMPROMAT_NAMES)
+    )
+    _, page = table("kompromat", KOMPROMAT_NAMES, record["options"], record["rounds"][:2])
+    return page, record
+
+
 def test_each_tap_on_a_kompromat_mission_is_answered_in_one_drawing(table: Seat) -> None:
     """A tap that changes the round's draft and the mission shown (a mission's card opens the
     next one; who won, tapped after the card) comes back as one drawing of the whole screen.
@@ -357,17 +371,15 @@ def test_each_tap_on_a_kompromat_mission_is_answered_in_one_drawing(table: Seat)
     ended) and the second moved what the next tap was aimed at: under load a winner tapped
     was lost and the round could not be saved. (One round only: after a Save, its note goes
     away by itself a few seconds later, a drawing of its own that no tap asked for.)"""
-    names = ["Anna", "Ben"]
-    record = generators.in_outcome_form(
-        generators.kompromat_record(random.Random(20261122), names=names)
-    )
-    _, page = table("kompromat", names, record["options"], record["rounds"][:2])
+    page, record = kompromat_before_round_3(table)
     tap_starting(page, "Enter round 3 of 6")
     choose_form(page, "Quick")
     missions = record["rounds"][2]["missions"]
     for index, mission in enumerate(missions):
         mission_opened(page, index)
-        for name, tapped in mission_outcome_taps(page, mission, names, index == len(missions) - 1):
+        for name, tapped in mission_outcome_taps(
+            page, mission, KOMPROMAT_NAMES, index == len(missions) - 1
+        ):
             before = received(page)
             tapped()
             settled(page)
@@ -379,12 +391,8 @@ def test_a_save_is_drawn_before_its_note(table: Seat) -> None:
     """Save's note ("Round 3 saved") comes after the screen it is about: sent at once from the
     tap's handler, it reached the page before the new screen, which came a drawing later (two
     drawings for one Save, the screen that answers it last)."""
-    names = ["Anna", "Ben"]
-    record = generators.in_outcome_form(
-        generators.kompromat_record(random.Random(20261122), names=names)
-    )
-    _, page = table("kompromat", names, record["options"], record["rounds"][:2])
-    enter_kompromat_outcomes(page, 3, names, record["rounds"][2], then_save=False)
+    page, record = kompromat_before_round_3(table)
+    enter_kompromat_outcomes(page, 3, KOMPROMAT_NAMES, record["rounds"][2], then_save=False)
     keeping_answers(page)
     save(page, "Save round", "Round 3 saved")
     drawings = kept_answers(page)
