@@ -48,6 +48,7 @@ from tools.browser import (
     reload,
     see,
     settled,
+    showing,
     tap,
     type_text,
 )
@@ -385,6 +386,19 @@ def test_each_tap_on_a_kompromat_mission_is_answered_in_one_drawing(table: Seat)
             settled(page)
             assert received(page) - before == 1, (index + 1, name)
     save(page, "Save round", "Round 3 saved")
+
+
+def test_a_saves_note_gives_way_to_the_next_tap(table: Seat) -> None:
+    """Save's note ("Deal 1 saved.") lies over the bottom of the screen, where the next deal's
+    entry has its Save and Next pile: a table that types a deal in less than the note's four
+    seconds tapped the note instead, and the tap was lost. The next tap puts it away: the app
+    closes it, the page does not wait for its time to run out (and then tell the app so)."""
+    _, page = black_spy_after_one_deal(table, entered=True)
+    see(page, "Deal 1 saved")
+    tap(page, "Enter deal 2")
+    sent = messages_sent(page)
+    showing(page, "Deal 1 saved").first.wait_for(state="detached", timeout=15_000)
+    assert messages_sent(page) == sent, "the note stayed over the entry until its time ran out"
 
 
 def test_a_save_is_drawn_before_its_note(table: Seat) -> None:
