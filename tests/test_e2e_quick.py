@@ -30,7 +30,7 @@ from ui import (
 
 import scoring
 from scoring import black_spy
-from tools.browser import see, tap
+from tools.browser import see, tap, tap_unchanged
 
 pytestmark = pytest.mark.e2e
 BLACK_SPY = json.loads((SCENARIOS / "black-spy-basic.json").read_text())
@@ -73,7 +73,7 @@ def test_a_quick_deal_is_corrected_on_the_pad_and_the_form_is_remembered(table: 
         enter_deal_quickly(page, number, NAMES, deal, OPTIONS)
     tap_starting(page, "Edit deal 1")  # a deal typed as points opens as points
     shown(page, "Anna's pile: 18")
-    tap(page, "Anna's pile: 18")
+    tap_unchanged(page, "Anna's pile: 18")  # the pile the pad is on: chosen again, as it was
     rules = black_spy.Options(NAMES[0], frozenset(), 150)
     type_pile(page, 28, *black_spy.pile_limits(rules, moon=False))
     tap(page, "Dirk's pile: −8")  # filled in: Dirk gives the 10 back; typed here too
@@ -101,7 +101,7 @@ def test_a_saved_quick_deal_is_corrected_on_the_pad_at_once(table: Seat) -> None
     tap(page, "8")
     shown(page, "Anna's pile: 28")
     shown(page, "Dirk's pile: −8")  # filled in: 60 − 28 − 20 − 20
-    tap(page, "Ben's pile: 20")
+    tap_unchanged(page, "Ben's pile: 20")  # where the pad went after 28: chosen again
     tap(page, "Next pile")  # on to Carla
     tap(page, "1")
     tap(page, "5")

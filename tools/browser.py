@@ -590,6 +590,18 @@ def click_answered(page: Page, target: Locator, name: str, timeout: float = 15_0
         ) from None
 
 
+def tap_unchanged(page: Page, name: str, role: str = "button", timeout: float = 15_000) -> None:
+    """Tap a control whose tap changes nothing on the screen (the pile being typed, tapped
+    again): the app answers with no drawing, so wait only until the tap has gone up the
+    websocket, ahead of the next one. (Such a tap seemed answered while a note was up: by
+    the note going away.)"""
+    target = page.get_by_role(role, name=name, exact=True).first  # type: ignore[arg-type]
+    target.wait_for(state="visible", timeout=timeout)
+    _, sent = in_view(page, target)
+    target.click(timeout=timeout)
+    page.wait_for_function("sent => window.__debrief.sent > sent", arg=sent, timeout=timeout)
+
+
 # What a lost tap hit: the accessibility node at the control's centre, and what had focus.
 HIT = """([x, y]) => {
     const named = (e) =>

@@ -15,7 +15,9 @@ Effects of our own go through `safe_effect`, so their failure is told the same w
 reaches Flet's crash report.
 
 The same loop draws the components a change touched in no set order; the guard draws them from
-the outside in, so that a tap is answered in one drawing (`waiting_around`).
+the outside in, so that a tap is answered in one drawing (`waiting_around`). And a player's tap
+puts away the notes shown before it (`widgets.put_away`), which would lie over the controls
+at the bottom of the next screen.
 """
 
 from __future__ import annotations
@@ -28,7 +30,7 @@ import flet as ft
 from flet.components.component import Component
 from flet.messaging.session import Session
 
-from .widgets import show_note
+from .widgets import PLAYERS_STEPS, notes_up, put_away, show_note
 
 logger = logging.getLogger("debrief")
 _messages: weakref.WeakKeyDictionary[Session, Callable[[], str]] = weakref.WeakKeyDictionary()
@@ -63,9 +65,18 @@ def install() -> None:
         logger.error("an event or effect failed; the session goes on:\n%s", message)
         tell_player(session)
 
+    dispatch = Session.dispatch_event
+
+    async def dispatched(session: Session, control_id: int, name: str, data: object) -> None:
+        notes = notes_up(session) if name in PLAYERS_STEPS else []
+        await dispatch(session, control_id, name, data)
+        if notes:
+            put_away(session.page, notes)  # the player has moved on (`put_away`)
+
     setattr(guarded_update, _GUARDED, True)
     Component.update = guarded_update  # type: ignore[method-assign]
     Session.error = reported_error  # type: ignore[method-assign, assignment]
+    Session.dispatch_event = dispatched  # type: ignore[method-assign, assignment]
 
 
 def waiting_around(component: Component) -> Component | None:

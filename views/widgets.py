@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Callable
 from typing import TypedDict, Unpack
 
 import flet as ft
+from flet.messaging.session import Session
 
 from .hooks import memo
 from .i18n import Translator
@@ -91,13 +93,45 @@ def show_note(
         on_action=(lambda: act()) if act is not None else None,
     )
 
-    async def show() -> None:  # a task: it runs after the drawings the tap asked for
+    def shown() -> None:
         page.show_dialog(note)
+        _notes.setdefault(page.session, []).append(note)
+
+    async def show() -> None:  # a task: it runs after the drawings the tap asked for
+        shown()
 
     if page.session.connection is None:  # a tab that is away: kept for when it is back
-        page.show_dialog(note)
+        shown()
     else:
         page.run_task(show)
+
+
+# The notes each session has shown, to put away those still up (`notes_up`, `put_away`).
+_notes: weakref.WeakKeyDictionary[Session, list[ft.SnackBar]] = weakref.WeakKeyDictionary()
+# The events of a player's tap (or typing) on a control: the player has moved on.
+PLAYERS_STEPS = frozenset({"click", "select", "change", "submit", "delete"})
+
+
+def notes_up(session: Session) -> list[ft.SnackBar]:
+    """The notes this session shows now (or has waiting behind the one shown): a list of its
+    own, which a note shown later does not join."""
+    still = [note for note in _notes.get(session, []) if note.open]
+    _notes[session] = still
+    return list(still)
+
+
+def put_away(page: ft.Page, notes: list[ft.SnackBar]) -> None:
+    """Close `notes`, after the drawings of the tap that is being answered (a task, as
+    `show_note` shows one): a note lies over the bottom of the screen, where the next deal's
+    entry has its Save and Next pile, and a tap meant for them while it was up was lost. The
+    player's next step is the note's end: the screen answers first, then the note goes."""
+
+    async def close_them() -> None:
+        for note in notes:
+            if note.open:
+                close(note)
+
+    page.run_task(close_them)
 
 
 def chip(label: ft.Control, selected: bool = False, **options: Unpack[ChipOptions]) -> ft.Control:
