@@ -45,7 +45,7 @@ def test_import_export_import_gives_the_same_games(tmp_path: Path) -> None:
     first, second = tmp_path / "first", tmp_path / "second"
     done = storage("import", *RECORDS, "--data-dir", first)
     assert done.returncode == 0, done.stderr
-    assert done.stdout.count("1 games added") == len(RECORDS)
+    assert done.stdout.count("1 game added, 0 already there") == len(RECORDS)  # one, not "1 games"
     backup = tmp_path / "backup.json"
     done = storage("--data-dir", first, "export", "--out", backup)
     assert done.returncode == 0 and backup.exists()
@@ -91,7 +91,7 @@ def test_a_file_with_a_bad_record_adds_nothing_and_names_the_problem(tmp_path: P
     )
     assert data_files(folder) == before
     done = storage("--data-dir", folder, "import", mixed, fine)  # each file on its own
-    assert done.returncode == 2 and "fine.json: 1 games added" in done.stdout
+    assert done.returncode == 2 and "fine.json: 1 game added" in done.stdout
     assert len(export(folder)["games"]) == 1
 
 
