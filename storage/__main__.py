@@ -106,10 +106,15 @@ def _import(store: Store, args: argparse.Namespace) -> int:
             continue
         backup.apply_import(store, plan)
         print(
-            f"{path}: {len(plan.games)} games added, {len(plan.skipped)} already there, "
-            f"{len(plan.players)} players added"
+            f"{path}: {counted(len(plan.games), 'game')} added, {len(plan.skipped)} already "
+            f"there, {counted(len(plan.players), 'player')} added"
         )
     return EXIT_REFUSED if refused else 0
+
+
+def counted(count: int, thing: str) -> str:
+    """ "1 game", "2 games" (the command line speaks English, as its problems do)."""
+    return f"{count} {thing}" if count == 1 else f"{count} {thing}s"
 
 
 def _export(store: Store, args: argparse.Namespace) -> int:
