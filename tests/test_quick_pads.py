@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from scoring import black_spy
 from views.games._spywhere_quick import Tally
+from views.games.black_spy import Counted
 from views.numpad import DELETE, NEXT
 
 FOUR = ["Anna", "Ben", "Carla", "Dirk"]
@@ -62,7 +63,6 @@ def test_a_minus_typed_on_the_pile_that_fills_itself_in_shows_and_stops_filling_
     """Three piles typed, the fourth filled in; choosing it and tapping Minus starts a number
     of its own: the pile shows "−" (the tap showed nothing before: the filled-in points stayed,
     and a player saw a lost tap) and is no longer filled in."""
-    from views.games.black_spy import Counted
     from views.numpad import MINUS
 
     options = black_spy.Options("Anna", frozenset(), 150)
@@ -78,11 +78,9 @@ def test_a_minus_typed_on_the_pile_that_fills_itself_in_shows_and_stops_filling_
 
 def test_a_saved_deal_corrected_on_the_pad_moves_on_as_on_paper() -> None:
     """A saved quick deal opens with the pad on the first pile and the last one filled in;
-    a full number or Next moves to the next typed pile in seating order, the filled-in pile
-    is skipped, and after the last the pad stops (issue 24: the pad was dead)."""
-    from views.games.black_spy import Counted
-    from views.numpad import NEXT
-
+    a full number or Next moves to the next typed pile in seating order (a Next right after
+    the pad moved on by itself keeps it there), the filled-in pile is skipped, and after the
+    last the pad stops (issue 24: the pad was dead)."""
     options = black_spy.Options("Anna", frozenset(), 150)
     saved = {"points": {"Anna": 18, "Ben": 20, "Carla": 20, "Dirk": 2}}
     counted = Counted.of_round(saved, FOUR)
@@ -90,8 +88,37 @@ def test_a_saved_deal_corrected_on_the_pad_moves_on_as_on_paper() -> None:
     assert counted.piles(options) == saved["points"]
     counted = counted.pressed("2", options).pressed("8", options)
     assert counted.active == "Ben" and counted.piles(options)["Dirk"] == -8
-    counted = counted.pressed(NEXT, options)
+    counted = counted.pressed(NEXT, options)  # right after the pad moved on: it stays
+    assert counted.active == "Ben"
+    counted = counted.pressed(NEXT, options)  # Ben's 20 kept: on to Carla
     assert counted.active == "Carla"
     counted = counted.pressed("1", options).pressed("5", options)
     assert counted.active is None
     assert counted.to_round(options) == {"points": {"Anna": 28, "Ben": 20, "Carla": 15, "Dirk": -3}}
+
+
+def test_next_right_after_the_pad_moved_on_by_itself_keeps_the_pile_it_moved_to() -> None:
+    """Found by a new player: after "15" the pad moves on to Ben by itself, and a Next tapped
+    out of habit (type, Next, type, Next) skipped Ben; the 20 meant for him went to Carla,
+    the last pile filled itself in, the deal still added up and nothing warned. Next right
+    after the pad moved on by itself confirms the pile just typed: the pad stays. A Next of
+    its own still moves on (a pile left for later)."""
+    options = black_spy.Options("Anna", frozenset(), 150)
+    counted = keyed(Counted.blank(FOUR), ["1", "5", NEXT, "2", "0", NEXT, "5"], options)
+    assert counted.typed == {"Anna": "15", "Ben": "20", "Carla": "5", "Dirk": ""}
+    assert counted.pressed(NEXT, options).active == "Dirk"  # "5" may grow: Next moves on
+    assert Counted.blank(FOUR).pressed(NEXT, options).active == "Ben"
+    again = Counted.from_json(keyed(Counted.blank(FOUR), ["2", "0"], options).to_json(), FOUR)
+    assert again.pressed(NEXT, options).active == "Ben"  # kept in the draft too
+
+    tally = typed(Tally.blank(FOUR), "5").pressed(NEXT, 18)  # 50: more than a hand holds
+    tally = typed(tally, "3").pressed(NEXT, 18)
+    tally = typed(tally, "6")
+    assert tally.typed == {"Anna": "5", "Ben": "3", "Carla": "6", "Dirk": ""}
+    assert Tally.from_json(tally.to_json(), FOUR) == tally
+
+
+def keyed(counted: Counted, keys: list[str], options: black_spy.Options) -> Counted:
+    for key in keys:
+        counted = counted.pressed(key, options)
+    return counted
