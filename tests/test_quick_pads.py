@@ -106,7 +106,8 @@ def test_next_right_after_the_pad_moved_on_by_itself_keeps_the_pile_it_moved_to(
     options = black_spy.Options("Anna", frozenset(), 150)
     counted = keyed(Counted.blank(FOUR), ["1", "5", NEXT, "2", "0", NEXT, "5"], options)
     assert counted.typed == {"Anna": "15", "Ben": "20", "Carla": "5", "Dirk": ""}
-    assert counted.pressed(NEXT, options).active == "Dirk"  # "5" may grow: Next moves on
+    assert counted.pressed(NEXT, options).active is None  # "5" may grow: Next moves on (and
+    # Dirk's pile, the last, fills itself in: nothing is left to type)
     assert Counted.blank(FOUR).pressed(NEXT, options).active == "Ben"
     again = Counted.from_json(keyed(Counted.blank(FOUR), ["2", "0"], options).to_json(), FOUR)
     assert again.pressed(NEXT, options).active == "Ben"  # kept in the draft too

@@ -2,6 +2,12 @@
 
 Its keys never move: every key is drawn in every state (a key that does nothing now is
 disabled, not removed), so a finger that taps quickly always lands on the key it aimed at.
+
+A pad moves on to the next pile by itself once no digit could follow what was typed; a Next
+tapped right after that keeps the pad where it moved to. A table types "15, Next, 20, Next" out
+of habit: the Next after 15 skipped a pile, and 20 went on the pile after it (the last pile
+filled itself in, so the deal still added up and nothing warned). Such a Next confirms the pile
+just typed; a Next of its own still moves on (a pile left for later).
 """
 
 from __future__ import annotations

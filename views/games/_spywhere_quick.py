@@ -29,13 +29,15 @@ class Tally:
     """The end of a game in counts form being entered: what is typed for each player's own
     cards ("" while nothing is), how many opponents each identified, who ended the game (None:
     the draw pile ran out), and the player the number pad types for (a tap on a player
-    chooses them; `fresh`: the next digit starts their number afresh)."""
+    chooses them; `fresh`: the next digit starts their number afresh; `moved`: the pad has
+    just moved on to them by itself, see `pressed`)."""
 
     typed: dict[str, str]  # every player, seating order
     correct: dict[str, int]
     ended_by: str | None
     active: str | None
     fresh: bool = True
+    moved: bool = False
 
     @classmethod
     def blank(cls, names: list[str]) -> Tally:
@@ -69,7 +71,8 @@ class Tally:
         correct = {n: as_whole(counts.get(n)) or 0 for n in names}
         ended_by = raw.get("ended_by") if raw.get("ended_by") in names else None
         active = raw.get("active") if raw.get("active") in names else None
-        return cls(typed, correct, ended_by, active, bool(raw.get("fresh", True)))
+        fresh, moved = bool(raw.get("fresh", True)), bool(raw.get("moved", False))
+        return cls(typed, correct, ended_by, active, fresh, moved)
 
     def to_json(self) -> Record:
         return {
@@ -78,6 +81,7 @@ class Tally:
             "ended_by": self.ended_by,
             "active": self.active,
             "fresh": self.fresh,
+            "moved": self.moved,
         }
 
     def own_cards(self, name: str) -> int | None:
@@ -96,31 +100,33 @@ class Tally:
         return {"counts": counts, "ended_by": self.ended_by}
 
     def chosen(self, name: str) -> Tally:
-        return replace(self, active=name, fresh=True)
+        return replace(self, active=name, fresh=True, moved=False)
 
     def with_correct(self, name: str, count: int) -> Tally:
-        return replace(self, correct={**self.correct, name: count})
+        return replace(self, correct={**self.correct, name: count}, moved=False)
 
     def with_ended_by(self, name: str | None) -> Tally:
-        return replace(self, ended_by=name)
+        return replace(self, ended_by=name, moved=False)
 
     def pressed(self, key: str, limit: int) -> Tally:
         """A key of the number pad. The pad moves on to the next player by itself once no
-        digit could follow (with at most 18 cards: a 2 or more, or two digits), else by Next."""
+        digit could follow (with at most 18 cards: a 2 or more, or two digits), else by Next.
+        A Next right after it moved on by itself keeps it there (views/numpad.py)."""
         name = self.active
         if name is None:
             return self
         if key == NEXT:
-            return self.advanced()
+            return replace(self, moved=False) if self.moved else self.advanced()
         if key == DELETE:
-            return replace(self, typed={**self.typed, name: self.typed[name][:-1]}, fresh=False)
+            text = self.typed[name][:-1]
+            return replace(self, typed={**self.typed, name: text}, fresh=False, moved=False)
         text = ("" if self.fresh else self.typed[name]) + key
         if len(text) > 2 or int(text) > limit:  # no hand holds that many: start again
             text = key
-        typed = replace(self, typed={**self.typed, name: text}, fresh=False)
+        typed = replace(self, typed={**self.typed, name: text}, fresh=False, moved=False)
         number = int(text)
         may_grow = number > 0 and number * 10 <= limit
-        return typed if may_grow else typed.advanced()
+        return typed if may_grow else replace(typed.advanced(), moved=True)
 
     def advanced(self) -> Tally:
         """On to the next player whose own cards are not typed yet, in seating order."""
@@ -128,7 +134,7 @@ class Tally:
         start = names.index(self.active) + 1 if self.active in names else 0
         following = names[start:] + names[:start]
         waiting = [n for n in following if n != self.active and not self.typed[n]]
-        return replace(self, active=waiting[0] if waiting else None, fresh=True)
+        return replace(self, active=waiting[0] if waiting else None, fresh=True, moved=False)
 
 
 TallyChange = Callable[[Callable[[Tally], Tally]], None]

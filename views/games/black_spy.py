@@ -1144,13 +1144,15 @@ VIEW = GameView(
 class Counted:
     """A deal being entered in points form: the text typed for each pile ("−1" while typing),
     the pile the number pad types into (a tap on a pile chooses it; its next key starts it
-    afresh), and the moon. The one pile left untyped fills itself in from the deal's total."""
+    afresh), and the moon. The one pile left untyped fills itself in from the deal's total.
+    `moved`: the pad has just moved on to `active` by itself (see `pressed`)."""
 
     typed: dict[str, str]  # every player, seating order; "" when nothing is typed
     active: str | None
     fresh: bool = True
     moon_taker: str | None = None
     moon_choice: str | None = None
+    moved: bool = False
 
     @classmethod
     def blank(cls, names: list[str]) -> Counted:
@@ -1182,7 +1184,8 @@ class Counted:
         choice = (
             raw.get("moon_choice") if raw.get("moon_choice") in black_spy.MOON_CHOICES else None
         )
-        return cls(typed, active, bool(raw.get("fresh", True)), taker, choice)
+        fresh, moved = bool(raw.get("fresh", True)), bool(raw.get("moved", False))
+        return cls(typed, active, fresh, taker, choice, moved)
 
     def to_json(self) -> Record:
         return {
@@ -1191,6 +1194,7 @@ class Counted:
             "fresh": self.fresh,
             "moon_taker": self.moon_taker,
             "moon_choice": self.moon_choice,
+            "moved": self.moved,
         }
 
     def value(self, name: str) -> int | None:
@@ -1227,24 +1231,27 @@ class Counted:
         return deal
 
     def chosen(self, name: str) -> Counted:
-        return replace(self, active=name, fresh=True)
+        return replace(self, active=name, fresh=True, moved=False)
 
     def with_moon(self, name: str) -> Counted:
         """`name` took all 16 black cards (a second tap takes it back); their pile is next."""
         taker = None if self.moon_taker == name else name
-        return replace(self, moon_taker=taker, moon_choice=None, active=name, fresh=True)
+        return replace(
+            self, moon_taker=taker, moon_choice=None, active=name, fresh=True, moved=False
+        )
 
     def with_moon_choice(self, choice: str) -> Counted:
-        return replace(self, moon_choice=choice)
+        return replace(self, moon_choice=choice, moved=False)
 
     def pressed(self, key: str, options: black_spy.Options) -> Counted:
         """A key of the number pad. A pile moves on to the next by itself once no digit could
-        follow (18; 8, since 80 is only a moon; −5, since −50 is below −20); else by Next."""
+        follow (18; 8, since 80 is only a moon; −5, since −50 is below −20); else by Next.
+        A Next right after it moved on by itself keeps it there (views/numpad.py)."""
         name = self.active
         if name is None:
             return self
         if key == NEXT:
-            return self.advanced()
+            return replace(self, moved=False) if self.moved else self.advanced()
         text = "" if self.fresh else self.typed[name]
         if key == DELETE:
             return self.typing(name, self.typed[name][:-1])
@@ -1258,10 +1265,10 @@ class Counted:
         low, high = black_spy.pile_limits(options, moon=name == self.moon_taker)
         if black_spy.can_grow(int(digits), negative, low, high):
             return typed
-        return typed.advanced()
+        return replace(typed.advanced(), moved=True)
 
     def typing(self, name: str, text: str) -> Counted:
-        return replace(self, typed={**self.typed, name: text}, fresh=False)
+        return replace(self, typed={**self.typed, name: text}, fresh=False, moved=False)
 
     def advanced(self) -> Counted:
         """On to the next pile not typed yet, in seating order. When only the pile that fills
@@ -1274,9 +1281,10 @@ class Counted:
         if not waiting or (just_typed and len(waiting) == 1):  # that one fills itself in
             filler = waiting[0] if waiting else None
             later = [n for n in names[start:] if n != filler]
-            return replace(self, active=later[0] if later else None, fresh=True)
+            return replace(self, active=later[0] if later else None, fresh=True, moved=False)
         following = names[start:] + names[:start]
-        return replace(self, active=next(n for n in following if n in waiting), fresh=True)
+        active = next(n for n in following if n in waiting)
+        return replace(self, active=active, fresh=True, moved=False)
 
 
 def minus_sign(value: object) -> str:
