@@ -4,8 +4,10 @@ drafts that round-trip to the record format, the scoresheet, the boards, score p
 from __future__ import annotations
 
 import json
+import random
 from fractions import Fraction
 
+import generators
 from builders import SCENARIOS, T5, item, kompromat_game, mission
 
 import scoring
@@ -72,6 +74,23 @@ def test_the_kompromat_board() -> None:
     assert board.next_round == (2, "Ben")
     assert [m.winner for m in board.rounds[0][:2]] == ["Anna", "Ben"]
     assert (kompromat.MissionCard("target", vp=5), 1) not in board.cards_left
+
+
+def test_a_kompromat_game_over_warns_of_no_loss() -> None:
+    """Found by a new player: at the end of the sixth round the winner's card still said "1
+    more and Anna loses!" under "Game over". A finished game warns nobody, 8 tokens or 9."""
+    record = generators.kompromat_record(random.Random(0), max_rounds=6, names=["Anna", "Ben"])
+    played = scoring.replay(record)
+    assert played.finished and len(record["rounds"]) == 6
+    board = kompromat.RULES.board(played.state)
+    assert [player.tokens for player in board.players] == [8, 5]
+    assert not any(player.near_loss for player in board.players)
+    going_on = kompromat.RULES.board(
+        scoring.replay({**record, "rounds": record["rounds"][:5]}).state
+    )
+    assert any(player.near_loss for player in going_on.players)  # before the last round: warned
+    lost = scoring.replay(scenario("kompromat-short-final-round-outcome"))  # Ben at 9
+    assert not any(player.near_loss for player in kompromat.RULES.board(lost.state).players)
 
 
 def test_the_spy_board() -> None:
