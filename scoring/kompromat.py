@@ -497,6 +497,7 @@ class Standing:
     victory_points: int
     breakdown: dict[str, int]
     unused_items: tuple[str, ...]
+    playing: bool = True  # the game goes on
 
     @property
     def to_loss(self) -> int:
@@ -505,8 +506,9 @@ class Standing:
 
     @property
     def near_loss(self) -> bool:
-        """Two tokens or fewer from the loss (the screen warns)."""
-        return self.to_loss <= 2
+        """Two tokens or fewer from the loss while the game goes on (the screen warns; a
+        finished game warns nobody)."""
+        return self.playing and self.to_loss <= 2
 
 
 @dataclass(frozen=True)
@@ -1488,6 +1490,7 @@ class Kompromat(GameRules[Options, KompromatRound, State]):
 
     def board(self, state: State) -> Board:
         """The table screen's view of the game."""
+        playing = not self.finished(state)
         players = tuple(
             Standing(
                 name,
@@ -1495,11 +1498,12 @@ class Kompromat(GameRules[Options, KompromatRound, State]):
                 held.victory_points,
                 held.breakdown(),
                 tuple(held.unused_items()),
+                playing,
             )
             for name, held in state.holdings.items()
         )
         next_round = None
-        if not self.finished(state):
+        if playing:
             number = state.rounds_played + 1
             next_round = (
                 number,
