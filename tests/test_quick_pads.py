@@ -123,3 +123,19 @@ def keyed(counted: Counted, keys: list[str], options: black_spy.Options) -> Coun
     for key in keys:
         counted = counted.pressed(key, options)
     return counted
+
+
+def test_a_moon_pile_says_what_it_scores_with_the_minus_of_the_piles() -> None:
+    """Found by a new player: with a moon, a pile of 75 said "→ -5", a hyphen where every pile
+    and total has the minus sign ("−5")."""
+    from fractions import Fraction
+
+    from views.games.black_spy import moon_score
+    from views.i18n import Translator
+
+    english = Translator("en")
+    counted = Counted.blank(FOUR).with_moon("Ben")
+    assert moon_score(english, counted, 75, Fraction(-5)) == "→ −5"
+    assert moon_score(english, counted, 0, Fraction(60)) == "→ 60"
+    assert moon_score(english, counted, 20, Fraction(20)) == ""  # as typed: nothing to say
+    assert moon_score(english, Counted.blank(FOUR), 75, Fraction(-5)) == ""  # no moon
