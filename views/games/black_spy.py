@@ -91,7 +91,7 @@ END_VALUE_STEP = 10
 END_VALUE_RANGE = (10, 1000)
 
 
-def signed(t: Translator, points: int) -> str:
+def signed(t: Translator, points: int | Fraction) -> str:
     """−5 with a real minus sign, as printed on the cards."""
     return f"−{t.number(-points)}" if points < 0 else t.number(points)
 
@@ -1388,12 +1388,18 @@ def pile_row(
     makes them differ, and the moon; a tap chooses it for the pad."""
     filled = counted.auto == name
     shown = minus_sign(pile) if filled else counted.typed[name]
-    scored = ""
-    if counted.moon_taker is not None and result is not None and result != pile:
-        scored = "→ " + t.number(result)
+    scored = moon_score(t, counted, pile, result)
     pile_shown = PileShown(name, shown, filled, scored, counted.active == name)
     moon = counted.moon_taker == name
     return PileRow(t, pile_shown, moon, change, pad_row_key(name), key=name)
+
+
+def moon_score(t: Translator, counted: Counted, pile: int | None, result: Fraction | None) -> str:
+    """What a pile scores where a moon makes it differ from its points ("→ −5", with the
+    minus sign the piles show), else nothing."""
+    if counted.moon_taker is None or result is None or result == pile:
+        return ""
+    return "→ " + signed(t, result)
 
 
 @dataclass(frozen=True)
