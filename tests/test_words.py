@@ -70,3 +70,20 @@ def test_a_shared_result_says_who_won_why_and_the_places() -> None:
         "Kompromat, 1 Nov 2026: Game over: Ben won! Anna reached 9 tokens and lost at once. "
         "1. Ben 1, 2. Anna 22"
     )
+
+
+@pytest.mark.parametrize(
+    ("language", "seated", "said"),
+    [
+        ("en", 3, "Kompromat: 2 players. Chosen so far: 3."),
+        ("de", 3, "Kompromat: 2 Spieler. Bisher gewählt: 3."),
+        ("en", 2, None),  # enough: Start says it all
+        ("en", 0, None),  # nobody chosen yet: the players' note says what to do
+    ],
+)
+def test_a_start_that_cannot_be_tapped_says_why(language: str, seated: int, said: str) -> None:
+    """Found by a new player: with a third player chosen for Kompromat, Start was greyed out
+    and nothing said why."""
+    from views.new_game import seating_problem
+
+    assert seating_problem(translator(language), "Kompromat", 2, 2, seated) == said
