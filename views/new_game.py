@@ -137,13 +137,17 @@ def NewGameView(state: AppState) -> ft.View:
         controls += players_section(
             state, draft, view, new_name, set_new_name, seat, add_new_player, move
         )
-        enough = rules.min_players <= len(draft.seats) <= rules.max_players
+        seated = len(draft.seats)
+        enough = rules.min_players <= seated <= rules.max_players
         if enough:
             form = games.NewGameForm(
                 t, draft.seats, draft.options, set_options, draft.born, set_born
             )
             controls += view.options_form(form)
         controls.append(error_box(problems))
+        why_not = seating_problem(t, view.title, rules.min_players, rules.max_players, seated)
+        if why_not is not None:
+            controls.append(note(why_not))
         controls.append(
             ft.FilledButton(
                 t("Start {game}", game=view.title),
@@ -208,6 +212,17 @@ def player_count(t: Translator, low: int, high: int) -> str:
     if low == high:
         return t.plural("{count} player", "{count} players", low)
     return t("{low} to {high} players", low=low, high=high)
+
+
+def seating_problem(t: Translator, game: str, low: int, high: int, seated: int) -> str | None:
+    """Why Start cannot be tapped with `seated` players chosen; None where it can, or where
+    nobody is chosen yet (the players' note above says what to do)."""
+    if seated == 0 or low <= seated <= high:
+        return None
+    players = player_count(t, low, high)
+    return t(
+        "{game}: {players}. Chosen so far: {chosen}.", game=game, players=players, chosen=seated
+    )
 
 
 def players_section(
