@@ -168,6 +168,23 @@ def test_each_record_is_held_by_the_first_game_to_reach_it() -> None:
     assert "Most moons shot in a game" not in {f.kind.title for f in records(black[:1])}  # none
 
 
+def test_a_record_two_players_set_in_the_same_game_names_both() -> None:
+    """Found by a new player: "Most perfect 21s in a game: 1 · Clara", where Anna had one in
+    the same game too. Players level in the game that set a record share it; a later game
+    that only equals it still takes nothing."""
+    first = game(
+        {"Clara": 1, "Anna": 2},
+        "kompromat",
+        facts={"Clara": {"perfect": 1}, "Anna": {"perfect": 1}},
+    )
+    later = game({"Ben": 1, "Anna": 2}, "kompromat", facts={"Ben": {"perfect": 1}})
+    found = {feat.kind.title: feat for feat in records([first, later])}
+    perfect = found["Most perfect 21s in a game"]
+    assert (perfect.value, perfect.holders, perfect.game_id) == (1, ("Clara", "Anna"), first.id)
+    assert perfect.holder == "Clara & Anna"
+    assert found["Highest victory points"].holders == ("Clara",)  # 9 against 8: no tie
+
+
 def test_a_year_in_review_counts_its_own_games_and_the_records_it_set() -> None:
     from scoring.group_stats import year_in_review
 
