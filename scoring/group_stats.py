@@ -24,7 +24,7 @@ from __future__ import annotations
 import datetime as dt
 from collections import Counter
 from collections.abc import Collection, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from functools import lru_cache
 from typing import Protocol
@@ -229,13 +229,19 @@ def _most(times: Counter[str], together: Counter[str], people: People) -> str | 
 @dataclass(frozen=True)
 class Feat:
     """A record and the game it happened in (the first game to reach it: a tie later does not
-    take it); for a "count" record, how many games, and the latest of them."""
+    take it; players level in that game share it); for a "count" record, how many games, and
+    the latest of them."""
 
     game: str  # the game's id ("black-spy")
     kind: RecordKind
     value: int | float
-    holder: str  # the player's name in that game
+    holders: tuple[str, ...]  # the players' names in that game, in seating order
     game_id: str
+
+    @property
+    def holder(self) -> str:
+        """Who holds it, as the screens name winners ("Clara & Anna")."""
+        return " & ".join(self.holders)
 
 
 def records(games: Sequence[TimedSummary]) -> list[Feat]:
@@ -262,13 +268,15 @@ def _feat(games: Sequence[TimedSummary], kind: RecordKind) -> Feat | None:
             if kind.best == "count":
                 if value:
                     count += 1
-                    best = Feat(summary.game, kind, count, name, summary.id)
+                    best = Feat(summary.game, kind, count, (name,), summary.id)
                 continue
             better = best is None or (
                 value < best.value if kind.best == "lowest" else value > best.value
             )
             if better and (value or kind.best == "lowest"):
-                best = Feat(summary.game, kind, value, name, summary.id)
+                best = Feat(summary.game, kind, value, (name,), summary.id)
+            elif best is not None and best.game_id == summary.id and value == best.value:
+                best = replace(best, holders=(*best.holders, name))  # level in that game
     return best
 
 
