@@ -139,3 +139,23 @@ def test_a_moon_pile_says_what_it_scores_with_the_minus_of_the_piles() -> None:
     assert moon_score(english, counted, 0, Fraction(60)) == "→ 60"
     assert moon_score(english, counted, 20, Fraction(20)) == ""  # as typed: nothing to say
     assert moon_score(english, Counted.blank(FOUR), 75, Fraction(-5)) == ""  # no moon
+
+
+def test_a_moon_taker_s_pile_says_it_takes_the_points_as_counted() -> None:
+    """Found by a new player: after tapping the moon beside Ben, nothing said that his pile
+    takes the points as counted (60 to 80), not what he scores (−5); he typed 5, and the first
+    error named another pile. The pile says it in the place "filled in" takes, where it moves
+    nothing under a finger."""
+    from views.games.black_spy import pile_hint
+    from views.i18n import Translator
+
+    english, german = Translator("en"), Translator("de")
+    options = black_spy.Options("Anna", frozenset(), 150)
+    counted = Counted.blank(FOUR).with_moon("Ben")
+    assert pile_hint(english, counted, "Ben", options) == "as counted: 60–80"
+    assert pile_hint(german, counted, "Ben", options) == "wie gezählt: 60–80"
+    assert pile_hint(english, counted, "Anna", options) == ""
+    no_good = black_spy.Options("Anna", frozenset({"no-good-spies"}), 150)
+    assert pile_hint(english, counted, "Ben", no_good) == "as counted: 80"
+    typed = keyed(Counted.blank(FOUR), ["2", "0", "2", "0", "2", "0"], options)
+    assert pile_hint(english, typed, "Dirk", options) == "filled in"
