@@ -155,6 +155,7 @@ def test_a_moon_taker_s_pile_says_it_takes_the_points_as_counted() -> None:
     assert pile_hint(english, counted, "Ben", options) == "as counted: 60–80"
     assert pile_hint(german, counted, "Ben", options) == "wie gezählt: 60–80"
     assert pile_hint(english, counted, "Anna", options) == ""
+    assert pile_hint(english, keyed(counted, ["7", "5"], options), "Ben", options) == ""  # typed
     no_good = black_spy.Options("Anna", frozenset({"no-good-spies"}), 150)
     assert pile_hint(english, counted, "Ben", no_good) == "as counted: 80"
     typed = keyed(Counted.blank(FOUR), ["2", "0", "2", "0", "2", "0"], options)

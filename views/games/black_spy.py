@@ -1312,7 +1312,7 @@ def counted_fields(entering: Entering[Counted]) -> Drawn:
         [
             note(t("Type each pile's points; the last pile fills itself in.")),
             *[
-                pile_row(t, counted, name, piles.get(name), points.get(name), change)
+                pile_row(t, counted, options, name, piles.get(name), points.get(name), change)
                 for name in names
             ],
             moon_choice_line(t, counted, options, change),
@@ -1379,6 +1379,7 @@ ENTRY = RoundEntryOf(
 def pile_row(
     t: Translator,
     counted: Counted,
+    options: black_spy.Options,
     name: str,
     pile: int | None,
     result: Fraction | None,
@@ -1389,9 +1390,23 @@ def pile_row(
     filled = counted.auto == name
     shown = minus_sign(pile) if filled else counted.typed[name]
     scored = moon_score(t, counted, pile, result)
-    pile_shown = PileShown(name, shown, filled, scored, counted.active == name)
+    hint = pile_hint(t, counted, name, options)
+    pile_shown = PileShown(name, shown, hint, scored, counted.active == name)
     moon = counted.moon_taker == name
     return PileRow(t, pile_shown, moon, change, pad_row_key(name), key=name)
+
+
+def pile_hint(t: Translator, counted: Counted, name: str, options: black_spy.Options) -> str:
+    """The small words beside a pile's points: "filled in" for the pile that fills itself in;
+    for a moon's taker, until their pile is typed, that it takes its points as counted ("as
+    counted: 60–80"), not what the moon makes of them (then the name has its room again)."""
+    if counted.moon_taker == name and not counted.typed[name]:
+        low, high = black_spy.pile_limits(options, moon=True)
+        span = t.number(high) if low == high else f"{t.number(low)}–{t.number(high)}"
+        return t("as counted: {points}", points=span)
+    if counted.auto == name:
+        return t("filled in")
+    return ""
 
 
 def moon_score(t: Translator, counted: Counted, pile: int | None, result: Fraction | None) -> str:
@@ -1408,7 +1423,7 @@ class PileShown:
 
     name: str
     shown: str  # typed, or filled in
-    filled: bool
+    hint: str  # "filled in", a moon's "as counted: 60–80", else ""
     scored: str  # "→ −5" with a moon, else ""
     active: bool  # the pad types into it
 
@@ -1428,7 +1443,7 @@ def PileRow(
     face = ft.Row(
         [
             ft.Text(name, weight=ft.FontWeight.BOLD, size=16, expand=True, no_wrap=True),
-            ft.Text(t("filled in") if pile.filled and pile.shown else "", italic=True, size=12),
+            ft.Text(pile.hint, italic=True, size=12),
             ft.Text(
                 pile.shown,
                 size=26,
