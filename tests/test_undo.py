@@ -108,6 +108,27 @@ def test_undo_and_redo_put_the_game_back_also_after_a_restart(folder: Path, what
     store.close()
 
 
+def test_undo_goes_back_step_by_step_and_redo_comes_forward_again(store: Store) -> None:
+    """Found by a new player: after one Undo the bar offered only Redo; the saves before it
+    could not be undone. Each Undo offers the change before it, each Redo the one after."""
+    game_id = a_game(store)
+    state = tab(store, game_id)
+    saved = [store.load_game(game_id)["rounds"]]
+    for deal in deals(7, 3):
+        make(state, game_id, "save", deal)
+        saved.append(store.load_game(game_id)["rounds"])
+    for index in (2, 1, 0):
+        assert offered(state, game_id)[0] == ("save", index)
+        assert state.undo(game_id) is not None
+        assert store.load_game(game_id)["rounds"] == saved[index]
+    assert offered(state, game_id) == (None, ("save", 0))
+    for index in (0, 1, 2):
+        assert offered(state, game_id)[1] == ("save", index)
+        assert state.redo(game_id) is not None
+        assert store.load_game(game_id)["rounds"] == saved[index + 1]
+    assert offered(state, game_id) == (("save", 2), None)
+
+
 def test_a_step_no_longer_applies_once_another_device_changed_the_game(store: Store) -> None:
     first, second = deals(4, 2)
     game_id = a_game(store)
