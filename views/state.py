@@ -155,6 +155,15 @@ NAME_KEY = "debrief.device_name"  # where a device keeps its name (its shared pr
 REMOVE, INSERT, REPLACE = "remove", "insert", "replace"  # what a step does to the rounds
 
 
+def again_on_top(steps: tuple[Step, ...], revision: int) -> tuple[Step, ...]:
+    """The steps left once the last one was undone (or redone), the new last one made for the
+    game's `revision`: the game is as it was right after that step again, so it applies (a
+    step applies to the revision it was made at; without this, one Undo was all there was)."""
+    if not steps:
+        return steps
+    return (*steps[:-1], replace(steps[-1], revision=revision))
+
+
 def operation(what: str, backwards: bool) -> str:
     """What undoing (`backwards`) or redoing the change `what` does to its round: undoing a
     save takes the round out, redoing it puts it back in; a correction puts a round in its
@@ -1071,8 +1080,9 @@ class AppState(Announcing):
                 did = operation(step.what, backwards)
                 described = self._described(what, step.index, did=did)
                 self._store.set_record(game_id, record, step.revision, described)
-                back = Step(step.what, step.index, taken, self._store.revision(game_id), self.tab)
-                steps, others = steps[:-1], (*others, back)
+                revision = self._store.revision(game_id)
+                back = Step(step.what, step.index, taken, revision, self.tab)
+                steps, others = again_on_top(steps[:-1], revision), (*others, back)
                 history = History(steps, others) if backwards else History(others, steps)
                 self._set_history(game_id, history)
         except REFUSALS:
