@@ -130,6 +130,22 @@ def test_undo_goes_back_step_by_step_and_redo_comes_forward_again(store: Store) 
     assert offered(state, game_id) == (("save", 2), None)
 
 
+def test_undo_stops_where_another_device_changed_the_game_in_between(store: Store) -> None:
+    """This tab saves deal 1, another device deal 2, this tab deal 3: Undo takes deal 3 back
+    and stops there. Taking deal 1 out from under the other device's deal 2 would change a deal
+    this tab never made (its dealer, its passing)."""
+    first, second, third = deals(5, 3)
+    game_id = a_game(store)
+    state = tab(store, game_id)
+    make(state, game_id, "save", first)
+    store.append_round(game_id, second)  # another device
+    make(state, game_id, "save", third)
+    assert offered(state, game_id) == (("save", 2), None)
+    assert state.undo(game_id) is not None
+    assert offered(state, game_id) == (None, ("save", 2))
+    assert store.load_game(game_id)["rounds"] == [first, second]
+
+
 def test_a_step_no_longer_applies_once_another_device_changed_the_game(store: Store) -> None:
     first, second = deals(4, 2)
     game_id = a_game(store)
