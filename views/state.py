@@ -158,7 +158,9 @@ REMOVE, INSERT, REPLACE = "remove", "insert", "replace"  # what a step does to t
 def again_on_top(steps: tuple[Step, ...], revision: int) -> tuple[Step, ...]:
     """The steps left once the last one was undone (or redone), the new last one made for the
     game's `revision`: the game is as it was right after that step again, so it applies (a
-    step applies to the revision it was made at; without this, one Undo was all there was)."""
+    step applies to the revision it was made at; without this, one Undo was all there was).
+    The steps of a history follow one another with no other change between them (`_stepped`
+    starts afresh after one), so this holds all the way down."""
     if not steps:
         return steps
     return (*steps[:-1], replace(steps[-1], revision=revision))
@@ -1028,7 +1030,10 @@ class AppState(Announcing):
         here."""
         if before.correction is None:
             step = replace(change, revision=self._store.revision(game_id), tab=self.tab)
-            undo = (*self.history(game_id).undo, step)[-UNDO_LIMIT:]
+            earlier = self.history(game_id).undo
+            if earlier and earlier[-1].revision != before.revision:
+                earlier = ()  # the game changed elsewhere in between: they undo nothing now
+            undo = (*earlier, step)[-UNDO_LIMIT:]
             self._set_history(game_id, History(undo, ()))
 
     @allowed(*EVERYONE, shared_game=True)
