@@ -87,3 +87,18 @@ def test_a_start_that_cannot_be_tapped_says_why(language: str, seated: int, said
     from views.new_game import seating_problem
 
     assert seating_problem(translator(language), "Kompromat", 2, 2, seated) == said
+
+
+@pytest.mark.parametrize("language", ["en", "de"])
+def test_history_and_the_result_name_a_games_day_alike(language: str) -> None:
+    """Found by a new player: History said "2026-11-27", the result card "27 Nov 2026"."""
+    from types import SimpleNamespace
+
+    from views.history import when
+    from views.result import started_on
+
+    t = translator(language)
+    started = "2026-11-27T20:15:00+00:00"
+    listed = when(t, SimpleNamespace(started=started))  # type: ignore[arg-type]
+    assert listed == started_on(t, {"meta": {"started": started}})  # type: ignore[typeddict-item]
+    assert "2026" in listed and "11-27" not in listed
