@@ -35,8 +35,15 @@ def parse_time(text: str | None) -> dt.datetime | None:
 
 
 def when(t: Translator, summary: Summary) -> str:
+    """The day the game began, as its result card says it ("27 Nov 2026")."""
     started = parse_time(summary.started)
-    return started.strftime("%d.%m.%Y" if t.language == "de" else "%Y-%m-%d") if started else "?"
+    return t.day(started) if started else "?"
+
+
+def day_stamp(summary: Summary) -> str:
+    """The day the game began for a file name ("2026-11-27")."""
+    started = parse_time(summary.started)
+    return started.strftime("%Y-%m-%d") if started else "undated"
 
 
 def length(t: Translator, summary: Summary) -> str | None:
@@ -223,7 +230,7 @@ def GamePageView(state: AppState, game_id: str) -> ft.View:
             state.say(t("Game restored."))
 
     async def export(kind: str) -> None:
-        stem = f"debrief-{record['game']}-{when(t, summary)}"
+        stem = f"debrief-{record['game']}-{day_stamp(summary)}"
         if kind == "json":
             data = json.dumps(state.export(game_id), ensure_ascii=False, indent=1).encode()
             await ft.FilePicker().save_file(file_name=f"{stem}.json", src_bytes=data)

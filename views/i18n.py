@@ -7,6 +7,7 @@ and parameters; words inside the parameters (`Term`) are translated too.
 
 from __future__ import annotations
 
+import datetime as dt
 import gettext
 import locale
 import os
@@ -16,6 +17,7 @@ from fractions import Fraction
 from functools import cache
 from pathlib import Path
 
+from babel.dates import format_date
 from babel.messages.pofile import read_po
 from babel.numbers import format_decimal
 
@@ -123,6 +125,10 @@ class Translator:
     def number(self, value: Fraction | float | int) -> str:
         """37.5 as "37.5" or "37,5"; whole numbers without a fraction."""
         return number_text(self.language, value)
+
+    def day(self, moment: dt.datetime) -> str:
+        """A day as every screen names it: "27 Nov 2026", "27. Nov. 2026"."""
+        return format_date(moment, "d MMM yyyy", locale=self.language)
 
     def duration(self, minutes: int) -> str:
         """How long a game took: "3 min", "1 h", "1 h 12 min" ("1 Std. 12 Min.")."""

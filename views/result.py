@@ -9,7 +9,6 @@ from collections.abc import Awaitable, Callable
 
 import flet as ft
 import segno
-from babel.dates import format_date
 
 import scoring
 
@@ -201,7 +200,7 @@ def started_on(t: Translator, record: scoring.GameRecord) -> str:
     """The day the game began ("14 Nov 2026"), or "" when that is not known."""
     started = str(record.get("meta", {}).get("started") or "")
     try:
-        return format_date(dt.datetime.fromisoformat(started), "d MMM yyyy", locale=t.language)
+        return t.day(dt.datetime.fromisoformat(started))
     except ValueError:
         return ""
 
