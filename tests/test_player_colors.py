@@ -180,3 +180,18 @@ def test_a_chosen_colour_chip_rings_its_dot_in_the_colour_drawn_on_its_fill() ->
     assert isinstance(chosen.leading, ft.Container) and isinstance(other.leading, ft.Container)
     assert chosen.leading.border == ft.Border.all(2, ft.Colors.ON_PRIMARY)
     assert other.leading.border is None
+
+
+@pytest.mark.parametrize(("said", "dark"), [("dark", True), ("light", False)])
+def test_the_device_turning_dark_is_read_as_flets_client_sends_it(said: str, dark: bool) -> None:
+    """Flet's web client sends a change of the device's brightness as its name alone, which
+    Flet hands on as a plain event with that name as its `data`, not as a
+    PlatformBrightnessChangeEvent: reading `brightness` failed, the theme never followed, and
+    a reloaded page said "Something went wrong on this screen" (found reloading History)."""
+    from types import SimpleNamespace
+
+    from views.app import device_is_dark
+
+    assert device_is_dark(SimpleNamespace(data=said)) is dark
+    shade = ft.Brightness.DARK if dark else ft.Brightness.LIGHT
+    assert device_is_dark(SimpleNamespace(brightness=shade, data=None)) is dark
