@@ -155,7 +155,7 @@ def App(store: Store, device: str, sharing: Sharing | None, caller: Caller) -> l
         state.go("/")
 
     def on_brightness(event: ft.PlatformBrightnessChangeEvent) -> None:
-        state.platform_dark = event.brightness == ft.Brightness.DARK
+        state.platform_dark = device_is_dark(event)
 
     def on_locale(event: ft.LocaleChangeEvent) -> None:
         state.device_languages = [str(getattr(loc, "language_code", loc)) for loc in event.locales]
@@ -175,6 +175,14 @@ def App(store: Store, device: str, sharing: Sharing | None, caller: Caller) -> l
     page.theme_mode = state.theme_mode
     page.title = "Debrief"
     return screens_for(state)
+
+
+def device_is_dark(event: object) -> bool:
+    """Whether a change of the device's brightness made it dark. Flet's web client sends the
+    brightness's name alone ("dark"), which Flet hands on as a plain event with that name as
+    its `data`; a PlatformBrightnessChangeEvent has it as `brightness`."""
+    said = getattr(event, "brightness", None) or getattr(event, "data", None)
+    return str(getattr(said, "value", said)) == ft.Brightness.DARK.value
 
 
 def make_main(
