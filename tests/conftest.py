@@ -124,10 +124,24 @@ def serve(
 
 
 @pytest.fixture
-def app(tmp_path: Path, app_port: list[int]) -> Iterator[object]:
+def app(tmp_path: Path, app_port: list[int], request: pytest.FixtureRequest) -> Iterator[object]:
     server = serve(tmp_path / "data", app_port)
     yield server
     server.stop()
+    nothing_failed_in(server, request)
+
+
+def nothing_failed_in(server: Any, request: pytest.FixtureRequest) -> None:
+    """After a test: the app logged no traceback. A drawing, an event or an effect that fails
+    is told to the player in a short note and the session goes on (views/safe.py), so a
+    failure the page shows as a note is found here (a brightness event failed at every reload
+    unseen). A test that makes the app fail on purpose is marked `fails_on_purpose`."""
+    if request.node.get_closest_marker("fails_on_purpose") or not server.log.exists():
+        return
+    logged = server.log.read_text(errors="replace")
+    if "Traceback" in logged:
+        start = logged.index("Traceback")
+        pytest.fail(f"the app logged a failure:\n{logged[max(0, start - 300) : start + 3000]}")
 
 
 @pytest.fixture
@@ -273,6 +287,8 @@ def on_phone(
         if opened is not None:
             put_away(opened, request)
         server.stop()
+    for server, _ in served:
+        nothing_failed_in(server, request)
 
 
 @pytest.fixture

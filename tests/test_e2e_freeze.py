@@ -25,6 +25,7 @@ def wait_until(condition: Callable[[], bool], seconds: float = 15) -> None:
         time.sleep(0.05)
 
 
+@pytest.mark.fails_on_purpose
 def test_a_component_that_raises_once_does_not_freeze_the_session(
     on_phone: OnPhone, tmp_path: Path
 ) -> None:
