@@ -319,3 +319,28 @@ def test_the_same_entry_saved_twice_is_one_round(store: Store, game_id: str) -> 
         phone.save_round(game_id, None, MINE)  # the screen not drawn again in between
     assert rounds(store, game_id)[3:] == [MINE]
     assert phone.refusal(refused.value) == ["That was saved already; nothing was saved twice."]
+
+
+class SessionGone:
+    """A tab's page whose Flet session was destroyed (Flet raises when its session is asked
+    for): a phone that left while another device saved."""
+
+    @property
+    def session(self) -> object:
+        raise RuntimeError("An attempt to fetch destroyed session.")
+
+
+def test_a_tab_whose_session_is_gone_lets_a_change_elsewhere_pass(store: Store) -> None:
+    """Found by the browser tests' new look at the app's log: a change made while a guest's
+    session was being destroyed (Stop sharing) reached that tab's listener, which asked the
+    page for its session and raised ("a listener failed"). A tab that is gone redraws nothing."""
+    gone = AppState.load(
+        store,
+        "/",
+        device="phone",
+        tab="gone",
+        page=SessionGone(),
+        round_name_of=round_name_of,  # type: ignore[arg-type]
+    )
+    gone.changed_elsewhere()
+    gone.guests_changed()
