@@ -499,12 +499,14 @@ class AppState(Announcing):
 
     def _in_own_session(self, redraw: Callable[[], Awaitable[None]]) -> None:
         page = self._page
-        if page is None or page.session.connection is None:
-            return  # a tab that is away redraws when it comes back (`reconnected`)
+        if page is None:
+            return
         try:
+            if page.session.connection is None:
+                return  # a tab that is away redraws when it comes back (`reconnected`)
             # run_task binds the page to the caller's context: keep the caller's own intact.
             contextvars.copy_context().run(page.run_task, redraw)
-        except Exception:  # a session that has closed: it has nothing to redraw
+        except Exception:  # a session that has closed (Flet raises when asked for it): gone
             logger.debug("tab %s did not follow a change", self.tab, exc_info=True)
 
     # --- a shared table ----------------------------------------------------------------------
