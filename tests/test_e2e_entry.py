@@ -35,6 +35,7 @@ from ui import (
 from tools.browser import (
     AppServer,
     address_held,
+    gone_up,
     held_address,
     held_answers,
     keeping_answers,
@@ -335,7 +336,7 @@ def tap_chosen(page: Page, label: str) -> None:
     expect(target).to_have_attribute("aria-checked", "true")
     sent = messages_sent(page)
     target.click()
-    page.wait_for_function("sent => window.__debrief.sent > sent", arg=sent)
+    gone_up(page, sent, timeout=30_000)  # Playwright's own wait, as before
     painted(page)
 
 

@@ -568,9 +568,19 @@ def answered(page: Page, before: int, timeout: float = 15_000) -> None:
 def tap(page: Page, name: str, role: str = "button", timeout: float = 15_000) -> None:
     """Tap the control with this accessible name, once it is there and enabled, and wait for
     the app's answer."""
+    click_answered(page, shown_control(page, name, role, timeout), name, timeout)
+
+
+def shown_control(page: Page, name: str, role: str, timeout: float = 15_000) -> Locator:
+    """The control of this role and accessible name, once it is shown."""
     target = page.get_by_role(role, name=name, exact=True).first  # type: ignore[arg-type]
     target.wait_for(state="visible", timeout=timeout)
-    click_answered(page, target, name, timeout)
+    return target
+
+
+def gone_up(page: Page, sent: int, timeout: float = 15_000) -> None:
+    """Wait until the page has sent the server a message after its first `sent` ones."""
+    page.wait_for_function("sent => window.__debrief.sent > sent", arg=sent, timeout=timeout)
 
 
 def click_answered(page: Page, target: Locator, name: str, timeout: float = 15_000) -> None:
@@ -595,11 +605,10 @@ def tap_unchanged(page: Page, name: str, role: str = "button", timeout: float = 
     again): the app answers with no drawing, so wait only until the tap has gone up the
     websocket, ahead of the next one. (Such a tap seemed answered while a note was up: by
     the note going away.)"""
-    target = page.get_by_role(role, name=name, exact=True).first  # type: ignore[arg-type]
-    target.wait_for(state="visible", timeout=timeout)
+    target = shown_control(page, name, role, timeout)
     _, sent = in_view(page, target)
     target.click(timeout=timeout)
-    page.wait_for_function("sent => window.__debrief.sent > sent", arg=sent, timeout=timeout)
+    gone_up(page, sent, timeout)
 
 
 # What a lost tap hit: the accessibility node at the control's centre, and what had focus.
@@ -712,7 +721,7 @@ def type_text(page: Page, field: str, text: str, submit: bool = False, drawn: bo
     if drawn:
         answered(page, before)
     else:
-        page.wait_for_function("sent => window.__debrief.sent > sent", arg=sent, timeout=15_000)
+        gone_up(page, sent)
 
 
 EDITING = "field => window.__debrief.editing(field)"
