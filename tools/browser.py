@@ -347,7 +347,8 @@ def accessible(page: Page) -> None:
     page.wait_for_selector("flt-semantics", state="attached", timeout=30_000)
     # A function, not an expression: Playwright would eval() an expression (the policy forbids).
     page.wait_for_function(
-        "() => window.__debrief && window.__debrief.received > 0", timeout=30_000
+        "() => window.__debrief && window.__debrief.until(() => window.__debrief.received > 0)",
+        timeout=30_000,
     )
     painted(page)
 
@@ -366,6 +367,22 @@ WATCH_SERVER = """(() => {
     // only change the browser's address: the screen follows those a round trip later; nor
     // those that only say which services the page has).
     const counts = window.__debrief = {sent: 0, received: 0, answers: 0};
+    // `counts.until(test)`: a promise that resolves once `test()` holds, checked whenever a
+    // message comes or goes, once the page has handled it (Flutter's client reads a message
+    // in a task of its own). The waits below return it to Playwright, which then waits on it
+    // alone: a predicate that Playwright polls is run at every animation frame, and each such
+    // frame cost as much CPU as a seventh of the time waited.
+    const waiting = new Set();
+    counts.until = (test) => new Promise((done) => {
+        const check = () => {
+            if (!test()) return;
+            waiting.delete(check);
+            done(true);
+        };
+        waiting.add(check);
+        check();
+    });
+    const changed = () => setTimeout(() => waiting.forEach((check) => check()), 0);
     // A test may keep the server's drawing messages (`kept_answers`): each one's opening, as
     // text, to see what came in which order.
     counts.kept = null;  // null: none kept; a list: the openings of those that came since
@@ -414,6 +431,7 @@ WATCH_SERVER = """(() => {
                     counts.answers += 1;
                     keep(event);
                 }
+                changed();
             });
         }
         addEventListener(type, listener, options) {
@@ -426,6 +444,7 @@ WATCH_SERVER = """(() => {
                     if (!addressEvents.has(event)) counts.addressesHeld += 1;
                     addressEvents.add(event);
                     heldAddress.push(deliver);
+                    changed();
                 } else if (held) {
                     held.push(deliver);
                 } else {
@@ -434,7 +453,11 @@ WATCH_SERVER = """(() => {
             };
             return super.addEventListener(type, gated, options);
         }
-        send(data) { counts.sent += 1; return super.send(data); }
+        send(data) {
+            counts.sent += 1;
+            changed();
+            return super.send(data);
+        }
     }
     window.WebSocket = Watched;
     // The static site (tools/publish.py) runs the app in a worker of the page (Pyodide): its
@@ -448,10 +471,14 @@ WATCH_SERVER = """(() => {
                 if (!ArrayBuffer.isView(event.data) || printed(event.data)) return;
                 counts.received += 1;
                 if (!changesAddress(event) && !onlyServices(event)) counts.answers += 1;
+                changed();
             });
         }
         postMessage(data, ...rest) {
-            if (ArrayBuffer.isView(data)) counts.sent += 1;  // not the worker's start
+            if (ArrayBuffer.isView(data)) {  // not the worker's start
+                counts.sent += 1;
+                changed();
+            }
             return super.postMessage(data, ...rest);
         }
     }
@@ -512,7 +539,9 @@ def held_address(page: Page) -> None:
 def address_held(page: Page) -> None:
     """Wait until the server has sent a change of address that is held back, and for the
     frame that paints everything it sent before it."""
-    page.wait_for_function("() => window.__debrief.addressesHeld > 0", timeout=15_000)
+    page.wait_for_function(
+        "() => window.__debrief.until(() => window.__debrief.addressesHeld > 0)", timeout=15_000
+    )
     painted(page)
 
 
@@ -566,10 +595,10 @@ def painted(page: Page, timeout: float = PAGE_WAIT) -> None:
         raise AssertionError(f"the page drew no frame in {timeout / 1000:.0f} s") from None
 
 
-# True once the server has answered after `before` answers and two frames have been drawn since
-# (one wait, one round trip to the browser: each costs the CPU the tests are bound by).
-ANSWERED_AND_PAINTED = f"""before => window.__debrief.answers > before
-    && ({TWO_FRAMES})()"""
+# Resolves once the server has answered after `before` answers and two frames have been drawn
+# since (one wait, one round trip to the browser: each costs the CPU the tests are bound by).
+ANSWERED_AND_PAINTED = f"""before => window.__debrief.until(() => window.__debrief.answers > before)
+    .then({TWO_FRAMES})"""
 
 
 def answered(page: Page, before: int, timeout: float = 15_000) -> None:
@@ -592,7 +621,11 @@ def shown_control(page: Page, name: str, role: str, timeout: float = 15_000) -> 
 
 def gone_up(page: Page, sent: int, timeout: float = 15_000) -> None:
     """Wait until the page has sent the server a message after its first `sent` ones."""
-    page.wait_for_function("sent => window.__debrief.sent > sent", arg=sent, timeout=timeout)
+    page.wait_for_function(
+        "sent => window.__debrief.until(() => window.__debrief.sent > sent)",
+        arg=sent,
+        timeout=timeout,
+    )
 
 
 def click_answered(page: Page, target: Locator, name: str, timeout: float = 15_000) -> None:
