@@ -31,6 +31,31 @@ from .hooks import use_follow, use_made
 from .state import HOST, SCORER, VIEWER, AppState
 from .theme import DARK, LIGHT, theme
 
+# Flet imports the module of a control at the first use of its name (its package's
+# __getattr__). Those the first screen uses are imported with the app, before a page asks:
+# while its first screen waited for them, a phone waited 170 ms of CPU more on a computer and
+# three times that in the static site's Python (tests/test_first_screen.py).
+FIRST_SCREEN = (
+    ft.Column,
+    ft.Divider,
+    ft.FilledButton,
+    ft.Icon,
+    ft.IconButton,
+    ft.Icons,
+    ft.ListTile,
+    ft.OutlinedButton,
+    ft.ResponsiveRow,
+    ft.Row,
+    ft.SafeArea,
+    ft.SharedPreferences,
+    ft.SnackBar,
+    ft.Text,
+    ft.TextField,
+    ft.Theme,
+    ft.use_ref,
+    ft.use_state,
+)
+
 DEVICE_KEY = "debrief.device"
 # Shown before the guest's language is known (a refused session gets no more than this).
 GUEST_REFUSED = (
