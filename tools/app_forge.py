@@ -15,6 +15,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import re
 import select
 import signal
 import subprocess
@@ -65,6 +66,8 @@ def forge() -> None:
     import main  # noqa: F401  (everything `python main.py` imports, once)
     import web.serve  # noqa: F401
 
+    every_flet_name_the_views_use()
+
     # A fork copies only the thread that forks: a thread started by an import would be
     # missing in every copy, holding whatever lock it had.
     assert threading.active_count() == 1, "an import started a thread; forking is not safe"
@@ -72,6 +75,18 @@ def forge() -> None:
     print("ready", flush=True)
     for line in sys.stdin:
         print(serve_copy(json.loads(line)), flush=True)
+
+
+def every_flet_name_the_views_use() -> None:
+    """Flet imports a control's module at the first use of its name: the app imports those of
+    its first screen (views/app.FIRST_SCREEN), and every copy would import those of the other
+    screens again (some 50 ms of CPU each). Imported here once, for all copies."""
+    import flet
+
+    for source in sorted((ROOT / "views").glob("*.py")):
+        for name in re.findall(r"\bft\.(\w+)", source.read_text(encoding="utf-8")):
+            if name in flet._LAZY:
+                getattr(flet, name)
 
 
 class Forked:
