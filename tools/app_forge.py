@@ -83,9 +83,10 @@ def every_flet_name_the_views_use() -> None:
     screens again (some 50 ms of CPU each). Imported here once, for all copies."""
     import flet
 
-    for source in sorted((ROOT / "views").glob("*.py")):
+    lazy = getattr(flet, "_LAZY", {})  # Flet's own table of them; without it, nothing to do
+    for source in sorted((ROOT / "views").rglob("*.py")):
         for name in re.findall(r"\bft\.(\w+)", source.read_text(encoding="utf-8")):
-            if name in flet._LAZY:
+            if name in lazy:
                 getattr(flet, name)
 
 

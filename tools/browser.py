@@ -382,7 +382,9 @@ WATCH_SERVER = """(() => {
         waiting.add(check);
         check();
     });
-    const changed = () => setTimeout(() => waiting.forEach((check) => check()), 0);
+    const changed = () => {
+        if (waiting.size) setTimeout(() => waiting.forEach((check) => check()), 0);
+    };
     // A test may keep the server's drawing messages (`kept_answers`): each one's opening, as
     // text, to see what came in which order.
     counts.kept = null;  // null: none kept; a list: the openings of those that came since
@@ -396,9 +398,9 @@ WATCH_SERVER = """(() => {
     let held = null;  // null: messages are delivered; a list: the deliveries waiting
     counts.hold = () => { held = held || []; };
     counts.release = () => {
-        const waiting = held || [];
+        const due = held || [];
         held = null;
-        waiting.forEach(deliver => deliver());
+        due.forEach(deliver => deliver());
     };
     // Or hold back only the messages that change the browser's address (`holdAddress()`), to
     // see what the screen shows while the address has not followed yet.
@@ -407,9 +409,9 @@ WATCH_SERVER = """(() => {
     counts.addressesHeld = 0;
     counts.holdAddress = () => { heldAddress = heldAddress || []; };
     counts.releaseAddress = () => {
-        const waiting = heldAddress || [];
+        const due = heldAddress || [];
         heldAddress = null;
-        waiting.forEach(deliver => deliver());
+        due.forEach(deliver => deliver());
     };
     const shortSaying = (event, word) => (event.data instanceof ArrayBuffer
         || ArrayBuffer.isView(event.data))  // a websocket's buffer, or a worker's bytes
