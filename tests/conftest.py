@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import sys
+import threading
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -35,6 +36,31 @@ def playwright() -> Iterator[object]:
     browser.animation_speed = ANIMATION_SPEED
     with sync_playwright() as driver:
         yield driver
+
+
+# A browser test's page whose main thread never returns takes Playwright's timeouts with it
+# (their clean-up waits on the page): seen once, a Save whose page stayed busy for minutes, and
+# the whole run waited. After this long, far above any browser test's own time (the longest
+# takes about a minute under load), the pages still busy are ended: the test fails.
+WEDGED_AFTER_S = 300
+
+
+@pytest.fixture(autouse=True)
+def watchdog(request: pytest.FixtureRequest) -> Iterator[None]:
+    """For a browser test: its busy pages ended once it has run `WEDGED_AFTER_S` (see there)."""
+    if request.node.get_closest_marker("e2e") is None:
+        yield
+        return
+    from tools.browser import end_busy_renderers
+
+    ended: list[int] = []
+    timer = threading.Timer(WEDGED_AFTER_S, lambda: ended.extend(end_busy_renderers(os.getpid())))
+    timer.daemon = True
+    timer.start()
+    yield
+    timer.cancel()
+    if ended:
+        pytest.fail(f"a page stayed busy for {WEDGED_AFTER_S} s; its renderer was ended")
 
 
 @pytest.fixture(scope="session")

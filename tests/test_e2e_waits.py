@@ -6,14 +6,18 @@ run as much faster as the tests ask."""
 
 from __future__ import annotations
 
+import os
+import threading
 import time
 from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
+from playwright.sync_api import Browser
+from playwright.sync_api import Error as PlaywrightError
 
 from tools import browser
-from tools.browser import painted, settled
+from tools.browser import end_busy_renderers, new_device, painted, settled
 
 pytestmark = pytest.mark.e2e
 
@@ -164,3 +168,21 @@ def test_animations_run_as_much_faster_as_asked_and_their_clock_only_goes_forwar
         page.close()
     assert frames <= 15, frames  # at 60 a second: about 7, not 60 (a loaded page draws fewer)
     assert forward
+
+
+def test_a_page_whose_main_thread_never_returns_is_ended_by_the_watchdog(
+    browser: Browser,
+) -> None:
+    """A page busy in a loop that never returns takes Playwright's timeouts with it (their
+    clean-up waits on the page): the watchdog of every browser test ends its renderers, and
+    the test fails instead of holding its worker for ever (seen once: a Save whose page
+    stayed busy for minutes)."""
+    page = new_device(browser).new_page()
+    page.goto("about:blank")
+    watchdog = threading.Timer(0.5, end_busy_renderers, args=(os.getpid(),))
+    watchdog.start()
+    try:
+        with pytest.raises(PlaywrightError, match=r"crash|closed"):
+            page.evaluate("() => { while (true) {} }")
+    finally:
+        watchdog.cancel()

@@ -13,6 +13,7 @@ import http.client
 import os
 import secrets
 import shutil
+import signal
 import socket
 import subprocess
 import sys
@@ -230,6 +231,63 @@ def launch_phone(playwright: Playwright, profile: Path) -> BrowserContext:
         args=CHROMIUM_FLAGS,
         viewport=PHONE,
     )
+
+
+def busy_renderers(ancestor: int, seconds: float = 1.0) -> list[int]:
+    """Chromium's renderer processes below the process `ancestor` that used more than half a
+    core through `seconds` (read from /proc: Linux; elsewhere none)."""
+    if not Path("/proc/self/stat").exists():
+        return []
+
+    def cpu_of(pid: int) -> float:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+        fields = stat[stat.rfind(")") + 2 :].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+    renderers = [pid for pid in descendants(ancestor) if is_renderer(pid)]
+    before = {pid: cpu_of(pid) for pid in renderers}
+    time.sleep(seconds)
+    busy = []
+    for pid, used in before.items():
+        with contextlib.suppress(OSError):
+            if cpu_of(pid) - used > seconds / 2:
+                busy.append(pid)
+    return busy
+
+
+def descendants(ancestor: int) -> list[int]:
+    """Every process below `ancestor` (from /proc)."""
+    children: dict[int, list[int]] = {}
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            with contextlib.suppress(OSError):
+                stat = (entry / "stat").read_text()
+                parent = int(stat[stat.rfind(")") + 2 :].split()[1])
+                children.setdefault(parent, []).append(int(entry.name))
+    found, todo = [], [ancestor]
+    while todo:
+        for child in children.get(todo.pop(), []):
+            found.append(child)
+            todo.append(child)
+    return found
+
+
+def is_renderer(pid: int) -> bool:
+    try:
+        return b"--type=renderer" in Path(f"/proc/{pid}/cmdline").read_bytes()
+    except OSError:
+        return False
+
+
+def end_busy_renderers(ancestor: int) -> list[int]:
+    """End (SIGKILL) the renderers below `ancestor` that are busy (`busy_renderers`): a page
+    whose main thread never returns takes Playwright's timeouts with it (their clean-up waits
+    on the page), and its call then fails with the page's crash. Returns those ended."""
+    ended = busy_renderers(ancestor)
+    for pid in ended:
+        with contextlib.suppress(OSError):
+            os.kill(pid, signal.SIGKILL)
+    return ended
 
 
 # Everything a site keeps in the browser except the HTTP cache (which holds no state of ours).
