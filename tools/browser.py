@@ -234,8 +234,10 @@ def launch_phone(playwright: Playwright, profile: Path) -> BrowserContext:
 
 
 def busy_renderers(ancestor: int, seconds: float = 1.0) -> list[int]:
-    """Chromium's renderer processes below the process `ancestor` that used more than half a
-    core through `seconds` (read from /proc: Linux; elsewhere none)."""
+    """Chromium's renderer processes below the process `ancestor` that used more than a tenth
+    of a core through `seconds` (read from /proc: Linux; elsewhere none). A page that waits
+    uses next to none; one in a loop that never returns uses what it gets, on a loaded
+    machine a share of a core."""
     if not Path("/proc/self/stat").exists():
         return []
 
@@ -250,7 +252,7 @@ def busy_renderers(ancestor: int, seconds: float = 1.0) -> list[int]:
     busy = []
     for pid, used in before.items():
         with contextlib.suppress(OSError):
-            if cpu_of(pid) - used > seconds / 2:
+            if cpu_of(pid) - used > seconds / 10:
                 busy.append(pid)
     return busy
 
