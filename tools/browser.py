@@ -226,10 +226,7 @@ def launch_phone(playwright: Playwright, profile: Path) -> BrowserContext:
     the web client compiled from one page to the next. Its pages get a new device's storage
     with `forget_site`."""
     return playwright.chromium.launch_persistent_context(
-        str(profile),
-        executable_path=chromium_executable(),
-        args=CHROMIUM_FLAGS,
-        viewport=PHONE,
+        str(profile), executable_path=chromium_executable(), args=CHROMIUM_FLAGS, viewport=PHONE
     )
 
 
