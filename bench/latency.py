@@ -554,9 +554,9 @@ def floor_block(floor: FloorPage, taps: Taps, count: int) -> None:
 def cold_load(browser: Any, url: str, name: str) -> float:
     """Milliseconds of a cold load of the app at `url` in a new browser context, until its
     button `name` is in the accessibility tree."""
-    from tools.browser import PHONE, new_device
+    from tools.browser import PHONE
 
-    context = new_device(browser, viewport=PHONE)
+    context = browser.new_context(viewport=PHONE)
     try:
         page = context.new_page()
         start = time.perf_counter()
@@ -573,9 +573,9 @@ def cold_load(browser: Any, url: str, name: str) -> float:
 @contextmanager
 def opened(browser: Any, urls: list[str], counting: bool) -> Iterator[list[Any]]:
     """A page on each of `urls`, each of a new browser context (a device), closed after."""
-    from tools.browser import PHONE, new_device, open_app
+    from tools.browser import PHONE, open_app
 
-    contexts = [new_device(browser, viewport=PHONE) for _ in urls]
+    contexts = [browser.new_context(viewport=PHONE) for _ in urls]
     try:
         for context in contexts:
             context.add_init_script(TIMING)

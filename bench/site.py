@@ -24,7 +24,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT)]
 
 from tools import site_server  # noqa: E402
-from tools.browser import PHONE, chromium, new_device  # noqa: E402
+from tools.browser import PHONE, chromium  # noqa: E402
 from tools.publish import publish  # noqa: E402
 
 
@@ -45,7 +45,7 @@ def measure(dist: Path, starts: int) -> dict[str, object]:
     server = site_server.start(dist)
     url = f"http://localhost:{server.server_address[1]}/"
     with chromium() as browser:
-        context = new_device(browser, viewport=PHONE)
+        context = browser.new_context(viewport=PHONE)
         first_visit_s = to_home_screen(context, url)
         first_visit_bytes = server.sent
         context.set_offline(True)

@@ -21,16 +21,7 @@ from fontTools.ttLib import TTFont
 from playwright.sync_api import Browser, BrowserContext, FloatRect, Page, Response, Route
 
 from storage import Store
-from tools.browser import (
-    WATCH_SERVER,
-    AppServer,
-    accessible,
-    new_device,
-    painted,
-    see,
-    tap,
-    type_text,
-)
+from tools.browser import WATCH_SERVER, AppServer, accessible, painted, see, tap, type_text
 from tools.emoji_font import client_fallbacks
 
 pytestmark = pytest.mark.e2e
@@ -92,7 +83,7 @@ class Fonts:
 @pytest.fixture
 def offline(browser: Browser) -> Iterator[tuple[BrowserContext, Fonts]]:
     fonts = Fonts()
-    context = new_device(browser, viewport={"width": 400, "height": 800})
+    context = browser.new_context(viewport={"width": 400, "height": 800})
     context.route("**/*", fonts.route)
     context.on("response", fonts.response)
     try:

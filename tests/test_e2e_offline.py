@@ -21,7 +21,7 @@ from traffic import Traffic
 from ui import EN, chip, enter_deal, shown, start_game
 
 import scoring
-from tools.browser import AppServer, new_device, open_app, tap
+from tools.browser import AppServer, open_app, tap
 
 pytestmark = pytest.mark.e2e
 
@@ -35,7 +35,7 @@ def test_a_whole_game_asks_no_other_host_and_finds_every_file(
     names = [player["name"] for player in record["players"]]
     ending = BASIC_ENDING
 
-    context = new_device(browser, viewport={"width": 400, "height": 800})
+    context = browser.new_context(viewport={"width": 400, "height": 800})
     traffic = Traffic().watch(context)
     page = open_app(context, app.url)
     try:

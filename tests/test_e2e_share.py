@@ -25,7 +25,6 @@ from tools.browser import (
     AppServer,
     accessible,
     answered,
-    new_device,
     open_app,
     received,
     see,
@@ -251,7 +250,7 @@ def test_the_host_starts_and_stops_sharing_from_the_game(
     refused = viewer.goto(link)  # the old link (and the old cookie) at the new door
     assert refused is not None and refused.status == 403
     see(viewer, "Scan the host's new code")  # told as a guest, not as the host
-    german = new_device(browser, viewport=PHONE, locale="de-DE")  # a phone set to German
+    german = browser.new_context(viewport=PHONE, locale="de-DE")  # a phone set to German
     guest = open_app(german, new_link)
     shown(guest, "Wertungsblock")  # in its own language, whatever the host's
     assert guest.get_by_role("button", name="Mitschreiben").count() == 1
@@ -266,7 +265,7 @@ def test_a_guest_joins_light_comes_back_by_itself_and_sees_the_end_of_sharing(
     when the host stops sharing, every guest is told so over the last scores."""
     server, host = shared
     link = server.printed("Guests open:")
-    phone = new_device(browser, viewport=PHONE)  # nothing cached
+    phone = browser.new_context(viewport=PHONE)  # nothing cached
     first_page, first = join(phone, link)
     assert first.total <= FIRST_JOIN_BYTES, first.heaviest()
     first_page.close()

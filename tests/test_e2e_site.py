@@ -23,7 +23,7 @@ from ui import EN, enter_deal, exported_everything, shown, start_game
 import scoring
 from storage.errors import OpenInAnotherTab
 from tools import site_server
-from tools.browser import PHONE, new_device, open_app, see, tap
+from tools.browser import PHONE, open_app, see, tap
 from tools.publish import publish
 
 pytestmark = pytest.mark.e2e
@@ -61,7 +61,7 @@ def test_the_site_starts_offline_with_what_it_saved_even_closed_at_once(
     record = json.loads((SCENARIOS / "black-spy-basic.json").read_text())
     names = [player["name"] for player in record["players"]]
     deals = record["rounds"]
-    context = new_device(browser, viewport=PHONE)
+    context = browser.new_context(viewport=PHONE)
     traffic = Traffic().watch(context)
     url = address(site)
     page = open_app(context, url)

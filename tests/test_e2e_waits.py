@@ -17,7 +17,7 @@ from playwright.sync_api import Browser
 from playwright.sync_api import Error as PlaywrightError
 
 from tools import browser
-from tools.browser import end_busy_renderers, new_device, painted, settled
+from tools.browser import end_busy_renderers, painted, settled
 
 pytestmark = pytest.mark.e2e
 
@@ -177,7 +177,7 @@ def test_a_page_whose_main_thread_never_returns_is_ended_by_the_watchdog(
     clean-up waits on the page): the watchdog of every browser test ends its renderers, and
     the test fails instead of holding its worker for ever (seen once: a Save whose page
     stayed busy for minutes)."""
-    page = new_device(browser).new_page()
+    page = browser.new_page()
     page.goto("about:blank")
     watchdog = threading.Timer(0.5, end_busy_renderers, args=(os.getpid(),))
     watchdog.start()

@@ -25,7 +25,7 @@ from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from websockets.exceptions import InvalidStatus
 from websockets.sync.client import connect
 
-from tools.browser import AppServer, free_port, new_device, open_app
+from tools.browser import AppServer, free_port, open_app
 from web.guard import (
     GUEST_REFUSED_PAGE,
     REFUSED_PAGE,
@@ -164,7 +164,7 @@ def test_a_page_on_another_origin_cannot_reach_the_app(
 
     evil = http.server.ThreadingHTTPServer(("127.0.0.1", free_port()), Quiet)
     threading.Thread(target=evil.serve_forever, daemon=True).start()
-    context = new_device(browser)
+    context = browser.new_context()
     try:
         # The app's own page first, loaded to its first screen: while its 17 MB were still
         # coming, the foreign page's fetch waited behind them for a free connection to the

@@ -20,7 +20,6 @@ import sys
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any
 
 from playwright.sync_api import (
     Browser,
@@ -208,17 +207,8 @@ def chromium() -> Iterator[Browser]:
 
 
 def launch(playwright: Playwright) -> Browser:
-    """Headless Chromium: each `new_device` of it is a new device."""
+    """Headless Chromium: each `new_context` of it is a new device."""
     return playwright.chromium.launch(executable_path=chromium_executable(), args=CHROMIUM_FLAGS)
-
-
-def new_device(browser: Browser, **options: Any) -> BrowserContext:
-    """A new device of `browser` (its own storage, `options` as Playwright's `new_context`).
-    Tapped with a mouse's click, not a touch: with Flutter's accessibility tree on (the tests
-    find controls by it), a touch is held back by its engine and sent as the accessibility
-    tree's tap, as a screen reader's is, not as a finger's; and with touches, a page once
-    stopped answering altogether in a test's Save (its main thread busy for minutes)."""
-    return browser.new_context(**options)
 
 
 def launch_phone(playwright: Playwright, profile: Path) -> BrowserContext:
@@ -377,7 +367,7 @@ def open_app(
     screen drawn. From a `Browser`, the page is a new device (its own storage); from a page's
     `context`, it is another tab of that device. `before_load` is given the page before it
     loads the app (to route its connections, say)."""
-    context = new_device(browser, viewport=size) if isinstance(browser, Browser) else browser
+    context = browser.new_context(viewport=size) if isinstance(browser, Browser) else browser
     page = context.new_page()
     if before_load is not None:
         before_load(page)
@@ -691,7 +681,10 @@ def gone_up(page: Page, sent: int, timeout: float = 15_000) -> None:
 def click_answered(page: Page, target: Locator, name: str, timeout: float = 15_000) -> None:
     """Click a control that is there (brought into view first) and wait for the app's answer;
     if none comes, say which side lost the tap: the page never sent it, or the server never
-    answered."""
+    answered. A mouse's click, not a touch: with Flutter's accessibility tree on (the tests
+    find controls by it), its engine holds a touch back and sends it as the tree's tap, as a
+    screen reader's is, not as a finger's; and with touches, a page once stayed busy for
+    minutes in a test's Save (stop 47)."""
     before, sent = in_view(page, target)
     target.click(timeout=timeout)
     try:

@@ -86,7 +86,7 @@ def main() -> None:
     from playwright.sync_api import sync_playwright
 
     from tests.ui import seat_table
-    from tools.browser import PHONE, AppServer, launch, new_device, open_app
+    from tools.browser import PHONE, AppServer, launch, open_app
 
     folder = Path(tempfile.mkdtemp()) / "data"
     seat_table(folder, "black-spy", ["Anna", "Ben", "Carla", "Dirk"])
@@ -96,11 +96,11 @@ def main() -> None:
         with sync_playwright() as driver:
             browser = launch(driver)
             open_app(browser, server.url)  # the host opens the game the guests see
-            phone = new_device(browser, viewport=PHONE)
+            phone = browser.new_context(viewport=PHONE)
             first_page, first = join(phone, link)
             first_page.close()
             _, second = join(phone, link)
-            slow_phone = new_device(browser, viewport=PHONE)
+            slow_phone = browser.new_context(viewport=PHONE)
             started = time.monotonic()
             _, slow = join(slow_phone, link, FAST_3G)
             slow_seconds = time.monotonic() - started

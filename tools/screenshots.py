@@ -39,7 +39,7 @@ from scoring import black_spy  # noqa: E402
 from storage import Store  # noqa: E402
 from storage.backup import apply_import, plan_import  # noqa: E402
 from tools import seed  # noqa: E402
-from tools.browser import AppServer, chromium, new_device, open_app, see, shot, tap  # noqa: E402
+from tools.browser import AppServer, chromium, open_app, see, shot, tap  # noqa: E402
 from views.i18n import Translator  # noqa: E402
 
 OUT = ROOT / "docs" / "screenshots"
@@ -84,7 +84,7 @@ def main() -> int:
             games_in_progress(at_table, language)
             server = AppServer(at_table).start()
             try:
-                context = new_device(browser, color_scheme=scheme)
+                context = browser.new_context(color_scheme=scheme)  # type: ignore[arg-type]
                 take_every_screen(open_app(context, server.url), f"{language}-{scheme}")
             finally:
                 context.close()
@@ -249,7 +249,7 @@ def take_shared(browser, folder: Path) -> None:  # type: ignore[no-untyped-def]
         tap(host, "Sharing this table")  # --share: shared from the start
         shot(host, OUT / "16-share-this-table.png")
         for scheme in ("light", "dark"):
-            context = new_device(browser, color_scheme=scheme)
+            context = browser.new_context(color_scheme=scheme)
             contexts.append(context)
             viewer = open_app(context, server.printed("Guests open:"))
             see(viewer, "Scoresheet")
