@@ -30,35 +30,6 @@ from floor import BUTTON, floor_app  # noqa: E402
 
 from tools import browser  # noqa: E402
 
-TICK = os.sysconf("SC_CLK_TCK")
-
-
-def processes() -> dict[int, tuple[int, float]]:
-    """Every process on the system: its parent and the CPU seconds it has used, user and system."""
-    found = {}
-    for entry in os.listdir("/proc"):
-        if entry.isdigit():
-            try:
-                stat = Path(f"/proc/{entry}/stat").read_text()
-            except OSError:
-                continue  # it has ended
-            fields = stat[stat.rfind(")") + 2 :].split()  # after the name, which may hold spaces
-            found[int(entry)] = (int(fields[1]), (int(fields[11]) + int(fields[12])) / TICK)
-    return found
-
-
-def with_descendants(pid: int, running: dict[int, tuple[int, float]]) -> list[int]:
-    """`pid` and every process below it (Chromium's, Playwright's driver, the servers)."""
-    children: dict[int, list[int]] = {}
-    for child, (parent, _) in running.items():
-        children.setdefault(parent, []).append(child)
-    found, todo = [pid], [pid]
-    while todo:
-        for child in children.get(todo.pop(), []):
-            found.append(child)
-            todo.append(child)
-    return found
-
 
 def kind(pid: int) -> str | None:
     try:
@@ -81,8 +52,8 @@ def kind(pid: int) -> str | None:
 def cpu_by_kind() -> Counter[str]:
     """CPU seconds used so far by this process and those below it, by kind."""
     spent: Counter[str] = Counter()
-    running = processes()
-    for pid in with_descendants(os.getpid(), running):
+    running = browser.processes()
+    for pid in [os.getpid(), *browser.descendants(os.getpid(), running)]:
         name = kind(pid)
         if name is not None:
             spent[name] += running[pid][1]

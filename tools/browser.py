@@ -220,6 +220,35 @@ def launch_phone(playwright: Playwright, profile: Path) -> BrowserContext:
     )
 
 
+def processes() -> dict[int, tuple[int, float]]:
+    """Every process on the system (from /proc: Linux): its parent and the CPU seconds it has
+    used, user and system."""
+    tick = os.sysconf("SC_CLK_TCK")
+    found = {}
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                stat = Path(f"/proc/{entry}/stat").read_text()
+            except OSError:
+                continue  # it has ended
+            fields = stat[stat.rfind(")") + 2 :].split()  # after the name, which may hold spaces
+            found[int(entry)] = (int(fields[1]), (int(fields[11]) + int(fields[12])) / tick)
+    return found
+
+
+def descendants(ancestor: int, running: dict[int, tuple[int, float]]) -> list[int]:
+    """Every process below `ancestor` among `running` (`processes`)."""
+    children: dict[int, list[int]] = {}
+    for child, (parent, _) in running.items():
+        children.setdefault(parent, []).append(child)
+    found, todo = [], [ancestor]
+    while todo:
+        for child in children.get(todo.pop(), []):
+            found.append(child)
+            todo.append(child)
+    return found
+
+
 def busy_renderers(ancestor: int, seconds: float = 1.0) -> list[int]:
     """Chromium's renderer processes below the process `ancestor` that used more than a tenth
     of a core through `seconds` (read from /proc: Linux; elsewhere none). A page that waits
@@ -227,38 +256,12 @@ def busy_renderers(ancestor: int, seconds: float = 1.0) -> list[int]:
     machine a share of a core."""
     if not Path("/proc/self/stat").exists():
         return []
-
-    def cpu_of(pid: int) -> float:
-        stat = Path(f"/proc/{pid}/stat").read_text()
-        fields = stat[stat.rfind(")") + 2 :].split()
-        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-
-    renderers = [pid for pid in descendants(ancestor) if is_renderer(pid)]
-    before = {pid: cpu_of(pid) for pid in renderers}
+    before = processes()
+    renderers = [pid for pid in descendants(ancestor, before) if is_renderer(pid)]
     time.sleep(seconds)
-    busy = []
-    for pid, used in before.items():
-        with contextlib.suppress(OSError):
-            if cpu_of(pid) - used > seconds / 10:
-                busy.append(pid)
-    return busy
-
-
-def descendants(ancestor: int) -> list[int]:
-    """Every process below `ancestor` (from /proc)."""
-    children: dict[int, list[int]] = {}
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit():
-            with contextlib.suppress(OSError):
-                stat = (entry / "stat").read_text()
-                parent = int(stat[stat.rfind(")") + 2 :].split()[1])
-                children.setdefault(parent, []).append(int(entry.name))
-    found, todo = [], [ancestor]
-    while todo:
-        for child in children.get(todo.pop(), []):
-            found.append(child)
-            todo.append(child)
-    return found
+    after = processes()
+    used = {pid: after[pid][1] - before[pid][1] for pid in renderers if pid in after}
+    return [pid for pid, cpu in used.items() if cpu > seconds / 10]
 
 
 def is_renderer(pid: int) -> bool:
