@@ -114,6 +114,7 @@ def main() -> int:
     from playwright.sync_api import sync_playwright
 
     browser.animation_speed = float(os.environ.get("DEBRIEF_TEST_ANIMATION_SPEED") or 100)
+    browser.optimizing_compiler = os.environ.get("DEBRIEF_TEST_OPTIMIZE") == "1"  # as the tests
     with sync_playwright() as driver, tempfile.TemporaryDirectory() as profile:
         context = browser.launch_phone(driver, Path(profile))
         try:

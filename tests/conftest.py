@@ -24,6 +24,9 @@ FRAMES_PER_SECOND = int(os.environ.get("DEBRIEF_TEST_FPS") or 0) or None
 # tools/browser.py): a hundred times, unless DEBRIEF_TEST_ANIMATION_SPEED says otherwise (1:
 # real).
 ANIMATION_SPEED = float(os.environ.get("DEBRIEF_TEST_ANIMATION_SPEED") or 100)
+# Whether the browser tests' Chromium compiles the page's WebAssembly again with V8's optimizing
+# compiler, as a phone's does: not unless DEBRIEF_TEST_OPTIMIZE=1 (see tools/browser.py).
+OPTIMIZING_COMPILER = os.environ.get("DEBRIEF_TEST_OPTIMIZE") == "1"
 
 
 @pytest.fixture(scope="session")
@@ -34,6 +37,7 @@ def playwright() -> Iterator[object]:
 
     browser.frames_per_second = FRAMES_PER_SECOND
     browser.animation_speed = ANIMATION_SPEED
+    browser.optimizing_compiler = OPTIMIZING_COMPILER
     with sync_playwright() as driver:
         yield driver
 

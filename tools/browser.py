@@ -206,9 +206,23 @@ def chromium() -> Iterator[Browser]:
             browser.close()
 
 
+# Whether V8 compiles WebAssembly again with its optimizing compiler (TurboFan) once the code
+# runs hot, as on a phone. The browser tests turn it off (tests/conftest.py): Flutter's client
+# and Skia are WebAssembly, and a test's page lives a few seconds, in which those compiles (on
+# V8's background threads, about 170 ms of CPU a page load) cost more than the faster code gives
+# back (bench/tap_cost.py: a tap 10 % less CPU without them). The app does the same either way,
+# in the baseline compiler's (Liftoff's) code. The benchmarks of what a player feels keep it on.
+optimizing_compiler: bool = True
+
+
+def flags() -> list[str]:
+    """Chromium's command line: `CHROMIUM_FLAGS`, and V8's as `optimizing_compiler` says."""
+    return CHROMIUM_FLAGS if optimizing_compiler else [*CHROMIUM_FLAGS, "--js-flags=--liftoff-only"]
+
+
 def launch(playwright: Playwright) -> Browser:
     """Headless Chromium: each `new_context` of it is a new device."""
-    return playwright.chromium.launch(executable_path=chromium_executable(), args=CHROMIUM_FLAGS)
+    return playwright.chromium.launch(executable_path=chromium_executable(), args=flags())
 
 
 def launch_phone(playwright: Playwright, profile: Path) -> BrowserContext:
@@ -216,7 +230,7 @@ def launch_phone(playwright: Playwright, profile: Path) -> BrowserContext:
     the web client compiled from one page to the next. Its pages get a new device's storage
     with `forget_site`."""
     return playwright.chromium.launch_persistent_context(
-        str(profile), executable_path=chromium_executable(), args=CHROMIUM_FLAGS, viewport=PHONE
+        str(profile), executable_path=chromium_executable(), args=flags(), viewport=PHONE
     )
 
 
