@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
+import cpu_report
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -185,6 +186,14 @@ def store(tmp_path: Path) -> Iterator[Any]:
 
 
 FAILURE_SHOTS = Path(__file__).resolve().parent.parent / "test-failures"
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    cpu_report.add_option(parser)
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    cpu_report.configure(config)
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
