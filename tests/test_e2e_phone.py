@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 from conftest import open_on_phone, put_away
+from traffic import Traffic
 
 from tools.browser import see
 
@@ -37,3 +38,22 @@ def test_the_next_test_gets_the_page_as_a_new_device(
     assert second.evaluate(LEFT) == [None, None, False, False]
     assert second.evaluate(SESSION) not in (None, session)  # a session of its own
     put_away(second, request)
+
+
+def test_a_load_asks_nothing_that_the_server_refuses(
+    phone: Any, app: Any, request: pytest.FixtureRequest
+) -> None:
+    """Everything the page asks for is answered, the app's manifest too (the browser reads it
+    as the page loads): a manifest is asked for without cookies unless its link says
+    otherwise, and the guard refuses a request without the launch secret's cookie."""
+    traffic = Traffic().watch(phone)
+    with phone.expect_event("response", predicate=is_manifest, timeout=15_000) as manifest:
+        page = open_on_phone(phone, app)
+    assert manifest.value.status == 200, manifest.value.status
+    see(page, "New game")
+    assert traffic.refused == [], traffic.refused
+    put_away(page, request)
+
+
+def is_manifest(response: Any) -> bool:
+    return bool(response.url.endswith("/manifest.json"))
