@@ -6,6 +6,9 @@ with the note's texts in the caller's language: it keeps a closed connection fro
 and shows the note, and hands the closing on (Flet's client then connects again) once the
 server answers again. The guests' door closes each guest's connection with `SHARING_STOPPED`
 when the host stops sharing (web/guard.py), so that phones know the difference.
+
+The same pass links the page's manifest with the page's cookies (`MANIFEST_LINK`), which the
+guard asks of every request.
 """
 
 from __future__ import annotations
@@ -18,6 +21,10 @@ from .guard import HOST, ASGIApp, Message, Receive, Scope, Send, current_caller
 
 SHARING_STOPPED = 4001  # a websocket close code for applications (4000–4999)
 SCRIPT = (Path(__file__).parent / "connection_note.js").read_text(encoding="utf-8")
+# Flet's page links its manifest without `crossorigin`, so the browser asks for it without
+# cookies, and the guard refuses a request without the secret's cookie (403 at every load).
+MANIFEST_LINK = b'<link rel="manifest" href="manifest.json">'
+WITH_COOKIES = b'<link rel="manifest" href="manifest.json" crossorigin="use-credentials">'
 # The note's texts for a role ("host" or "guest") and the caller's languages, best first:
 # lost_title, lost_body, stopped_title, stopped_body.
 NoteTexts = Callable[[str, tuple[str, ...]], dict[str, str]]
@@ -72,6 +79,7 @@ def _with_scripts(send: Send, texts: Callable[[], dict[str, str]], config: bytes
             if message.get("more_body"):
                 return
             page = _inserted(b"".join(body), script_for(texts()), config)
+            page = page.replace(MANIFEST_LINK, WITH_COOKIES)
             headers = [
                 (name, value)
                 for name, value in started.get("headers", [])
