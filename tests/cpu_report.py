@@ -1,8 +1,8 @@
-"""What each test costs the machine: `--cpu-report FILE` appends one JSON
-line per test to FILE: the machine's busy CPU seconds while it ran (all processes: the app's
-server, Chromium, Playwright's driver, this one), its wall seconds, and what a browser test did
-that costs most: the app's page loads, taps and texts typed (`tools.browser.accessible`,
-`click_answered` and `tap_unchanged`, `type_text`).
+"""What each test costs the machine: `--cpu-report FILE` appends one JSON line per test to
+FILE: the machine's busy CPU seconds while it ran (all processes: the app's server, Chromium,
+Playwright's driver, this one), its wall seconds, and what a browser test did that costs most:
+the app's page loads, taps and texts typed (`tools.browser.accessible`, `click_answered` and
+`tap_unchanged`, `type_text`).
 
     python3 tools/dev.py test -p no:xdist --cpu-report /tmp/cpu.jsonl -m e2e
 

@@ -47,10 +47,13 @@ def test_a_load_asks_nothing_that_the_server_refuses(
     as the page loads): a manifest is asked for without cookies unless its link says
     otherwise, and the guard refuses a request without the launch secret's cookie."""
     traffic = Traffic().watch(phone)
-    with phone.expect_event("response", predicate=is_manifest, timeout=15_000) as manifest:
-        page = open_on_phone(phone, app)
+    try:
+        with phone.expect_event("response", predicate=is_manifest, timeout=15_000) as manifest:
+            page = open_on_phone(phone, app)
+        see(page, "New game")
+    finally:
+        traffic.unwatch(phone)
     assert manifest.value.status == 200, manifest.value.status
-    see(page, "New game")
     assert traffic.refused == [], traffic.refused
     put_away(page, request)
 

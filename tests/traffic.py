@@ -47,3 +47,9 @@ class Traffic:
         context.on("response", self.response)
         context.on("requestfailed", self.failure)
         return self
+
+    def unwatch(self, context: BrowserContext) -> None:
+        """Stop recording `context` (a phone kept for the session's later tests)."""
+        context.remove_listener("request", self.request)
+        context.remove_listener("response", self.response)
+        context.remove_listener("requestfailed", self.failure)
