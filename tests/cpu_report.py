@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import functools
 import json
+import os
 import time
 from collections import Counter
 from collections.abc import Callable, Iterator
@@ -37,7 +38,7 @@ def busy_cpu_seconds() -> float:
     waiting for the disk)."""
     with open("/proc/stat") as stat:
         user, nice, system, _idle, _iowait, *rest = map(int, stat.readline().split()[1:])
-    return (user + nice + system + sum(rest)) / 100  # USER_HZ: 100 on Linux
+    return (user + nice + system + sum(rest)) / os.sysconf("SC_CLK_TCK")  # its unit, USER_HZ
 
 
 def add_option(parser: pytest.Parser) -> None:
