@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import os
 import sys
 import threading
@@ -348,5 +349,79 @@ def table(
     ) -> tuple[Any, Any]:
         seat_table(tmp_path / "data", game, names, options, rounds, born)
         return on_phone(tmp_path / "data")
+
+    return seat
+
+
+# --- the screen tests: the app's screens in-process (tests/screens.py) ------------------------
+
+
+class FailuresLogged(logging.Handler):
+    """Every failure the app logged while a screen test ran: a drawing, an event or an effect
+    that fails is told to the player in a short note and the session goes on (views/safe.py),
+    which a test would not notice otherwise; a task that failed unseen, too."""
+
+    def __init__(self) -> None:
+        super().__init__(level=logging.ERROR)
+        self.failures: list[str] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.failures.append(self.format(record))
+
+
+@pytest.fixture
+def screen_tables(request: pytest.FixtureRequest) -> Iterator[Callable[..., Any]]:
+    """`screen_tables(folder, sharing=None)`: the app served in-process from `folder`
+    (`screens.Table`); every table is closed after the test, which fails if the app logged a
+    failure (unless marked `fails_on_purpose`)."""
+    from screens import Table
+
+    logged = FailuresLogged()
+    logging.getLogger().addHandler(logged)
+    opened: list[Any] = []
+
+    def open_table(folder: Path, sharing: Any = None) -> Any:
+        table = Table(folder, sharing)
+        table.loop.set_exception_handler(
+            lambda loop, context: logged.failures.append(str(context.get("message")))
+        )
+        table.reopen = open_table
+        opened.append(table)
+        return table
+
+    try:
+        yield open_table
+        for table in opened:
+            if not table.loop.is_closed():
+                table.close()
+    finally:
+        logging.getLogger().removeHandler(logged)
+    if logged.failures and not request.node.get_closest_marker("fails_on_purpose"):
+        pytest.fail("the app logged a failure:\n" + "\n".join(logged.failures)[:4000])
+
+
+@pytest.fixture
+def screen(screen_tables: Callable[..., Any], tmp_path: Path) -> Any:
+    """The app on a new data folder, in-process, and a phone's tab on it (`screens.Screen`)."""
+    return screen_tables(tmp_path / "data").screen()
+
+
+@pytest.fixture
+def seated(screen_tables: Callable[..., Any], tmp_path: Path) -> Callable[..., tuple[Any, Any]]:
+    """`seated(game, names, options=None, rounds=None, born=None)`: the app in-process with that
+    game at the table, as New game starts it (`ui.seat_table`), and a phone's tab on it;
+    returns (table, screen)."""
+    from ui import seat_table
+
+    def seat(
+        game: str,
+        names: list[str],
+        options: dict[str, Any] | None = None,
+        rounds: list[dict[str, Any]] | None = None,
+        born: dict[str, str] | None = None,
+    ) -> tuple[Any, Any]:
+        seat_table(tmp_path / "data", game, names, options, rounds, born)
+        table = screen_tables(tmp_path / "data")
+        return table, table.screen()
 
     return seat

@@ -1,7 +1,8 @@
-"""Playing the games through the app's screens, as a player would, for the browser tests.
+"""Playing the games through the app's screens, as a player would: in Chromium (a
+Playwright `Page`, the browser tests) or in-process (a `screens.Screen`, the screen tests).
 
 Each `enter_*` function takes a round as the game record writes it (e.g. from
-tests/scenarios) and enters it with the same taps a player would make.
+tests/scenarios) and enters it with the same taps a player would make, on either.
 """
 
 from __future__ import annotations
@@ -16,20 +17,13 @@ from typing import Any
 from PIL import Image
 from playwright.sync_api import Page
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
+from screens import Screen
 
 import scoring
 from scoring import black_spy, kompromat, spywhere
 from storage.colors import COLORS
-from tools.browser import (
-    AppServer,
-    click_answered,
-    css_string,
-    messages_sent,
-    see,
-    tap,
-    type_text,
-    where_it_went,
-)
+from tools import browser
+from tools.browser import AppServer, click_answered, css_string, messages_sent, where_it_went
 from views.games.kompromat import effect_label
 from views.i18n import Translator
 from views.theme import player_color
@@ -47,9 +41,58 @@ TARGETS = {
 }
 
 
-def chip(page: Page, label: str, role: str = "checkbox", checked: bool = True) -> None:
+# A player's device: a browser test's page, or a screen test's screen.
+Device = Page | Screen
+
+
+def tap(page: Device, name: str, role: str = "button", timeout: float = 15_000) -> None:
+    """Tap the control named `name` and wait for the app's answer."""
+    if isinstance(page, Screen):
+        page.tap(name, role)
+    else:
+        browser.tap(page, name, role, timeout)
+
+
+def see(page: Device, text: str, timeout: float = 15_000) -> None:
+    """Wait until the screen shows `text` (a screen has it at once, or not)."""
+    if isinstance(page, Screen):
+        page.see(text)
+    else:
+        browser.see(page, text, timeout)
+
+
+def type_text(
+    page: Device, field: str, text: str, submit: bool = False, drawn: bool = True
+) -> None:
+    """Type `text` into the field named `field` (and Enter, if `submit`)."""
+    if isinstance(page, Screen):
+        page.type_text(field, text, submit)
+    else:
+        browser.type_text(page, field, text, submit, drawn)
+
+
+def checked_shown(page: Device, label: str, role: str = "checkbox") -> None:
+    """Wait until the control named `label` is drawn checked."""
+    if isinstance(page, Screen):
+        assert page.checked(label, role), f"{label!r} is not checked; {page.texts()}"
+    else:
+        page.get_by_role(role, name=label, checked=True).first.wait_for()  # type: ignore[arg-type]
+
+
+def gone(page: Device, text: str) -> None:
+    """Wait until no control says `text`."""
+    if isinstance(page, Screen):
+        page.see_not(text)
+    else:
+        page.get_by_text(text).wait_for(state="detached", timeout=15_000)
+
+
+def chip(page: Device, label: str, role: str = "checkbox", checked: bool = True) -> None:
     """Make the chip, checkbox or radio named `label` checked (or not), and wait for the app's
     answer."""
+    if isinstance(page, Screen):
+        page.chip(label, checked, role)
+        return
     target = page.get_by_role(role, name=label, exact=True).first  # type: ignore[arg-type]
     target.wait_for(state="visible", timeout=15_000)
     want = "true" if checked else "false"
@@ -94,29 +137,39 @@ def players_colors_drawn(page: Page, count: int, dark: bool = False) -> None:
     assert wanted <= drawn_colors(page), f"not all of {sorted(wanted)} drawn"
 
 
-def choose_form(page: Page, form: str) -> None:
+def choose_form(page: Device, form: str) -> None:
     """Have the entry just opened in `form` (the switch's "Quick" or "Cards"): wait until the
     entry is drawn (its switch is there), then tap `form` unless it is the selected segment
     (Flutter marks it aria-current). Guessing the form from a control of one of them raced
     the drawing: looked for before the entry was drawn, it was missed."""
+    if isinstance(page, Screen):
+        if not page.checked(form, "button"):
+            page.tap(form)
+        return
     segment = page.get_by_role("button", name=form, exact=True).first
     segment.wait_for(state="attached", timeout=15_000)
     if segment.get_attribute("aria-current") != "true":
         tap(page, form)
 
 
-def shown(page: Page, text: str, timeout: float = 15_000) -> None:
+def shown(page: Device, text: str, timeout: float = 15_000) -> None:
     """Wait until a control says `text`: its whole label, or a whole line of its text (Flutter
     merges the texts of a card or a list row into one node, a line each)."""
+    if isinstance(page, Screen):
+        page.shown(text)
+        return
     line = re.compile(rf"(^|\n){re.escape(text)}(\n|$)")
     label = page.locator(f"flt-semantics[aria-label={css_string(text)}]")
     target = label.or_(page.get_by_text(line))
     target.first.wait_for(state="attached", timeout=timeout)
 
 
-def scrolled_into_view(page: Page, label: str, bottom: float | None = None) -> None:
+def scrolled_into_view(page: Device, label: str, bottom: float | None = None) -> None:
     """Wait until the control named `label` is wholly on the screen (above `bottom`, if
     given): the app has scrolled it there."""
+    if isinstance(page, Screen):
+        page.see(label)  # nothing scrolls here: that the app scrolls it is the browser's to see
+        return
     height = page.viewport_size["height"] if page.viewport_size else 0
     page.wait_for_function(
         """([label, limit]) => [...document.querySelectorAll('flt-semantics')].some(e => {
@@ -129,15 +182,18 @@ def scrolled_into_view(page: Page, label: str, bottom: float | None = None) -> N
     )
 
 
-def tap_starting(page: Page, prefix: str) -> None:
+def tap_starting(page: Device, prefix: str) -> None:
     """Tap the button whose name starts with `prefix` (a row whose texts are merged), and wait
     for the app's answer."""
+    if isinstance(page, Screen):
+        page.tap_starting(prefix)
+        return
     target = page.get_by_role("button", name=re.compile(rf"^{re.escape(prefix)}\b")).first
     target.wait_for(state="visible", timeout=15_000)
     click_answered(page, target, prefix)
 
 
-def save(page: Page, button: str, result: str) -> None:
+def save(page: Device, button: str, result: str) -> None:
     """Tap a save button and wait for what it says when saved."""
     tap(page, button)
     see(page, result)
@@ -178,7 +234,7 @@ def seat_table(
         store.close()
 
 
-def start_game(page: Page, title: str, names: list[str], known: bool = False) -> None:
+def start_game(page: Device, title: str, names: list[str], known: bool = False) -> None:
     """New game of `title` with `names` seated in this order: typed as new players, or, when
     they are `known` (in the roster), tapped on their chips."""
     tap(page, "New game")
@@ -188,14 +244,14 @@ def start_game(page: Page, title: str, names: list[str], known: bool = False) ->
             chip(page, name)
         else:
             type_text(page, "New player", name, submit=True)
-        page.get_by_role("button", name=f"Move {name} up").wait_for(timeout=15_000)
+        see(page, f"Move {name} up")
 
 
 # --- Black Spy ---------------------------------------------------------------------------------
 
 
 def open_cards_entry(
-    page: Page, label: str, cards: str = "Cards", device: str | None = None
+    page: Device, label: str, cards: str = "Cards", device: str | None = None
 ) -> None:
     """Open a deal's entry (`label`, e.g. "Enter deal 2") with the cards: a table's first entry
     is the quick one (the number pad's keys are there), which "Cards" switches for this game.
@@ -206,17 +262,17 @@ def open_cards_entry(
     choose_form(page, cards)
 
 
-def name_device(page: Page, name: str) -> None:
+def name_device(page: Device, name: str) -> None:
     """Answer "Whose phone is this?" (asked on a device's first scoring action at a shared
     table) with `name`."""
     see(page, "Whose phone is this?")
     type_text(page, "Device name", name, drawn=False)
     tap(page, "Save name")
-    page.get_by_text("Whose phone is this?").wait_for(state="detached", timeout=15_000)
+    gone(page, "Whose phone is this?")
 
 
 def enter_deal(
-    page: Page, number: int, names: list[str], deal: dict[str, Any], device: str | None = None
+    page: Device, number: int, names: list[str], deal: dict[str, Any], device: str | None = None
 ) -> None:
     """All players but the last, whose pile the app fills in with what is left. `device`: see
     `open_cards_entry`."""
@@ -236,8 +292,11 @@ def enter_deal(
     save(page, "Save deal", f"Deal {number} saved")
 
 
-def pile_shows(page: Page, name: str, points: int) -> None:
+def pile_shows(page: Device, name: str, points: int) -> None:
     """Wait until `name`'s pile card in the deal's entry says `points`."""
+    if isinstance(page, Screen):
+        assert page.says(f"{name}\n{points} points\n"), page.texts()
+        return
     page.wait_for_function(
         "start => [...document.querySelectorAll('flt-semantics[aria-label]')]"
         ".some(e => e.getAttribute('aria-label').startsWith(start))",
@@ -246,8 +305,11 @@ def pile_shows(page: Page, name: str, points: int) -> None:
     )
 
 
-def card_says(page: Page, name: str, text: str) -> None:
+def card_says(page: Device, name: str, text: str) -> None:
     """Wait until `name`'s pile card in the deal's entry says `text` (its texts are merged)."""
+    if isinstance(page, Screen):
+        assert page.says(f"{name}\n", text), page.texts()
+        return
     page.wait_for_function(
         "([start, text]) => [...document.querySelectorAll('flt-semantics[aria-label]')]"
         ".some(e => e.getAttribute('aria-label').startsWith(start)"
@@ -260,16 +322,18 @@ def card_says(page: Page, name: str, text: str) -> None:
 # --- SPY ---------------------------------------------------------------------------------------
 
 
-def enter_spy_event(page: Page, event: dict[str, Any], number: int) -> None:
+def enter_spy_event(page: Device, event: dict[str, Any], number: int) -> None:
     chip(page, f"Who spied?: {event['by']}")
     chip(page, f"On whose base?: {event['base']}")
     if event["event"] == "target":
         tap_starting(page, "Found")
     else:
         tap(page, "Lit a bomb" if event["event"] == "bomb-lit" else "Lit bomb exploded")
-    page.get_by_role(
-        "button", name=re.compile(rf"^{number} {re.escape(event['by'])} ")
-    ).first.wait_for(state="attached", timeout=15_000)
+    logged = re.compile(rf"^{number} {re.escape(event['by'])} ")
+    if isinstance(page, Screen):
+        assert page.find(logged, "button"), page.texts()
+        return
+    page.get_by_role("button", name=logged).first.wait_for(state="attached", timeout=15_000)
 
 
 # --- Spywhere ----------------------------------------------------------------------------------
@@ -284,7 +348,7 @@ NATIONALITIES = {
 }
 
 
-def enter_spywhere_counts(page: Page, names: list[str], ending: dict[str, Any]) -> None:
+def enter_spywhere_counts(page: Device, names: list[str], ending: dict[str, Any]) -> None:
     """The end in counts form, as a table enters it quickly: each player's own cards on the
     pad (it moves on by itself, or by "Next player" after a number that could grow), how many
     they named right (0 needs no tap), who ended the game (the pile running out needs none)."""
@@ -304,7 +368,7 @@ def enter_spywhere_counts(page: Page, names: list[str], ending: dict[str, Any]) 
     save(page, "Save scores", "Scores saved")
 
 
-def enter_spywhere_ending(page: Page, names: list[str], ending: dict[str, Any]) -> None:
+def enter_spywhere_ending(page: Device, names: list[str], ending: dict[str, Any]) -> None:
     """The end as laid open, in the wizard ("Cards": the first entry of a table is quick)."""
     choose_form(page, "Cards")
     two = len(names) == 2
@@ -340,14 +404,14 @@ def mission_card_text(card: dict[str, Any]) -> str:
     return card["kind"].capitalize()
 
 
-def open_round_with_cards(page: Page, number: int) -> None:
+def open_round_with_cards(page: Device, number: int) -> None:
     """Open Kompromat's round `number` with the cards: a table's first entry is the quick one
     (its missions' outcomes; no keypad of cards), which "Cards" switches for this game."""
     tap_starting(page, f"Enter round {number} of 6")
     choose_form(page, "Cards")
 
 
-def enter_kompromat_round(page: Page, number: int, names: list[str], rnd: dict[str, Any]) -> None:
+def enter_kompromat_round(page: Device, number: int, names: list[str], rnd: dict[str, Any]) -> None:
     """A round by its cards, as the table reads each mission: the cards each player laid, the
     "!" marks, a perfect 21's token back, and the mission card last, which opens the next
     mission by itself once everyone has laid cards there (or has none left)."""
@@ -371,7 +435,7 @@ def enter_kompromat_round(page: Page, number: int, names: list[str], rnd: dict[s
             chip(page, card)
         else:  # the next mission opens: this chip is not there to be seen checked
             tap(page, card, role="checkbox")
-            page.get_by_role("checkbox", name=f"Mission {index + 2}", checked=True).wait_for()
+            checked_shown(page, f"Mission {index + 2}")
     save(page, "Save round", f"Round {number} saved")
 
 
@@ -391,7 +455,7 @@ def effect_chip(effect: dict[str, Any]) -> str:
 
 
 def enter_kompromat_outcomes(
-    page: Page, number: int, names: list[str], rnd: dict[str, Any], then_save: bool = True
+    page: Device, number: int, names: list[str], rnd: dict[str, Any], then_save: bool = True
 ) -> None:
     """A round in outcome form, as a table enters it quickly (`mission_outcome_taps`), each
     mission once it has opened by itself (not after the mission that ended the game by 9
@@ -408,13 +472,13 @@ def enter_kompromat_outcomes(
         save(page, "Save round", f"Round {number} saved")
 
 
-def mission_opened(page: Page, index: int) -> None:
+def mission_opened(page: Device, index: int) -> None:
     """Wait until mission `index` (from 0) is the one shown (its tab the selected one)."""
-    page.get_by_role("checkbox", name=f"Mission {index + 1}", checked=True).wait_for()
+    checked_shown(page, f"Mission {index + 1}")
 
 
 def mission_outcome_taps(
-    page: Page, mission: dict[str, Any], names: list[str], last: bool
+    page: Device, mission: dict[str, Any], names: list[str], last: bool
 ) -> list[tuple[str, Callable[[], None]]]:
     """The taps that enter `mission` in outcome form, each named, in a table's order: its
     marks (above 21, 21, no cards), a perfect 21's token back, the "!" marks, the items used,
@@ -448,7 +512,7 @@ def mission_outcome_taps(
     return taps
 
 
-def type_pile(page: Page, value: int, low: int, high: int) -> None:
+def type_pile(page: Device, value: int, low: int, high: int) -> None:
     """Type one pile's points on the number pad; "Next pile" only where the pad cannot know
     the number is whole (a 2 may become 20)."""
     if value < 0:
@@ -460,7 +524,7 @@ def type_pile(page: Page, value: int, low: int, high: int) -> None:
 
 
 def enter_deal_quickly(
-    page: Page, number: int, names: list[str], deal: dict[str, Any], options: dict[str, Any]
+    page: Device, number: int, names: list[str], deal: dict[str, Any], options: dict[str, Any]
 ) -> None:
     """A deal in points form as a table types it: each pile but the last (which fills itself
     in), a tap on the moon of who took all 16 black cards, the choice, Save."""
@@ -480,11 +544,15 @@ def enter_deal_quickly(
     save(page, "Save deal", f"Deal {number} saved")
 
 
-def exported_everything(page: Page, folder: Path) -> tuple[Path, dict[str, Any]]:
+def exported_everything(page: Device, folder: Path) -> tuple[Path, dict[str, Any]]:
     """On Settings: "Export everything", its download kept as `folder`/backup.json; the file
     and the backup it holds."""
+    saved = folder / "backup.json"
+    if isinstance(page, Screen):
+        tap(page, "Export everything")
+        saved.write_bytes(page.downloads[-1][1])
+        return saved, json.loads(saved.read_text(encoding="utf-8"))
     with page.expect_download(timeout=30_000) as download:
         tap(page, "Export everything")
-    saved = folder / "backup.json"
     download.value.save_as(saved)
     return saved, json.loads(saved.read_text(encoding="utf-8"))

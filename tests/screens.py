@@ -1,0 +1,737 @@
+"""The app's screens played in-process, without a browser: the screen tests' harness.
+
+A `Table` is what `python main.py --web` serves, minus the web server: the app's own `main`
+(`views.app.make_main`) on a data folder, run in Flet's own `Session` objects on an event loop
+of the test's. Each `Screen` is one device's tab: a Flet connection that answers the app's
+calls to the device as Flet's web client does (its shared preferences, the browser's address,
+a file saved or picked) and sends the events a finger's tap makes there (a button's "click", a
+chip's "select" with its new state, a text field's new value and "change"). Nothing is drawn:
+what a screen shows is read from the controls the app built, named as Flutter's accessibility
+tree names them for the browser tests (a button by the texts inside it, one per line; a text
+by its `semantics_label`, else its value).
+
+What this tier drives is all of the app's own code: its components, their hooks and
+redrawing, the rules behind every entry, the storage, and the patches Flet sends a client.
+What it cannot see is Flutter's: a drawing, a lost tap, a control off the screen or too small.
+Those are the browser tests' (`tests/test_e2e_*.py`, which also play each game through once).
+A screen test costs a few hundred milliseconds of CPU where a browser test cost seconds
+(README, "Tests").
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextvars
+import dataclasses
+import json
+import re
+from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Any
+
+import flet as ft
+import msgpack
+from flet.controls.base_control import BaseControl
+from flet.controls.context import _context_page
+from flet.messaging.connection import Connection
+from flet.messaging.protocol import (
+    Message,
+    MessageAction,
+    RegisterClientResponseBody,
+    configure_encode_object_for_msgpack,
+)
+from flet.messaging.session import Session
+from flet.pubsub.pubsub_hub import PubSubHub
+
+from web.guard import Caller, _caller
+
+# What Flet's web client tells the server of a phone's page when it registers (400×800).
+PHONE_PAGE: dict[str, Any] = {
+    "route": "/",
+    "platform": "android",
+    "width": 400.0,
+    "height": 800.0,
+    "web": True,
+    "pwa": False,
+    "debug": False,
+    "wasm": True,
+    "test": False,
+    "multi_view": False,
+    "platform_brightness": "light",
+    "media": {},
+    "window": {},
+}
+USER_AGENT = "Mozilla/5.0 (Linux; Android 14; Pixel 8) Chrome/140.0 Mobile Safari/537.36"
+# A screen is settled once the loop has had nothing to run for this many turns in a row.
+QUIET_TURNS = 3
+# ... and it gives up (a screen that never stops changing) after this many.
+MOST_TURNS = 20_000
+
+# Controls a finger taps, by the event the client sends when it is tapped.
+CLICKED = (
+    ft.Button,
+    ft.FilledButton,
+    ft.FilledTonalButton,
+    ft.OutlinedButton,
+    ft.TextButton,
+    ft.IconButton,
+    ft.ListTile,
+    ft.Container,
+    ft.Card,
+)
+# Whose semantics merge every text inside them into their own name, one line each.
+MERGING = (*CLICKED, ft.Chip, ft.Segment, ft.Radio, ft.Checkbox)
+
+
+class NotOnScreen(AssertionError):
+    """The control asked for is not on the screen (or cannot be tapped there)."""
+
+
+@dataclasses.dataclass
+class Node:
+    """A control as the accessibility tree names it."""
+
+    control: Any
+    name: str
+    role: str  # "button", "checkbox", "radio", "textbox" or "text"
+    enabled: bool = True
+    checked: bool | None = None
+
+
+class Table:
+    """The app served from `folder` (with `sharing`, a shared table's host), on a loop of its
+    own: `screen()` opens a device on it, `restart()` stops it and serves it again."""
+
+    def __init__(self, folder: Path, sharing: Any = None) -> None:
+        from views.app import make_main
+
+        self.folder = folder
+        self.sharing = sharing
+        self.loop = asyncio.new_event_loop()
+        self.executor = ThreadPoolExecutor(max_workers=4, thread_name_prefix="screen")
+        self.hub = PubSubHub(loop=self.loop, executor=self.executor)
+        self.main = make_main(str(folder), sharing)
+        self.screens: list[Screen] = []
+        # How `restart` serves the folder again (the screen tests' fixture sets its own, which
+        # also closes the new table after the test).
+        self.reopen: Callable[[Path, Any], Table] = Table
+
+    def screen(
+        self,
+        device: Screen | None = None,
+        route: str = "/",
+        caller: Caller | None = None,
+        **page: Any,
+    ) -> Screen:
+        """A new tab: of `device` (its shared preferences: the same device), else of a new
+        device; opened on `route`, as `caller` (the guard's view of who connected; None: the
+        host's own browser) with `page` fields told as the client tells them."""
+        screen = Screen(self, device.preferences if device else {}, caller)
+        self.screens.append(screen)
+        screen.open(route, **page)
+        return screen
+
+    def run(self, coroutine: Any) -> Any:
+        return self.loop.run_until_complete(coroutine)
+
+    def settle(self) -> None:
+        """Run the loop until every session has answered: nothing ready to run, no update or
+        effect pending, for `QUIET_TURNS` turns in a row. Timers set for later (a note's four
+        seconds) are not waited for."""
+        quiet = 0
+        for _ in range(MOST_TURNS):
+            self.loop.run_until_complete(asyncio.sleep(0))
+            if self._busy():
+                quiet = 0
+            else:
+                quiet += 1
+                if quiet >= QUIET_TURNS:
+                    return
+        raise AssertionError("the app never settled: it kept changing the screen")
+
+    def _busy(self) -> bool:
+        loop: Any = self.loop
+        now = loop.time()
+        due = any(not timer.cancelled() and timer.when() <= now for timer in loop._scheduled)
+        return bool(loop._ready) or due
+
+    def close(self) -> None:
+        """Every tab closed (as the server closes its sessions when it stops), the store
+        released, the loop ended."""
+        from storage import Store
+        from views.state import LATER
+
+        for screen in self.screens:
+            screen.close()
+        self.screens.clear()
+        self.settle()
+        LATER.submit(lambda: None).result()  # the last route written
+        opened = Store._instances.get(self.folder.resolve())
+        if opened is not None:
+            opened.close()  # its drafts written, the folder released
+        tasks = asyncio.all_tasks(self.loop)
+        for task in tasks:
+            task.cancel()
+        if tasks:
+            self.loop.run_until_complete(asyncio.gather(*tasks, return_exceptions=True))
+        self.executor.shutdown(wait=True)
+        self.loop.close()
+
+    def restart(self) -> Table:
+        """The app stopped and served again from the same folder: a new table (the screens
+        of this one are closed; open new ones on it, of the same devices if need be)."""
+        self.close()
+        return self.reopen(self.folder, self.sharing)
+
+
+class Screen(Connection):
+    """One tab of a device on a `Table`: Flet's connection for its session, answering the
+    app's calls as a browser's client does, and a finger that taps what the screen shows."""
+
+    def __init__(self, table: Table, preferences: dict[str, Any], caller: Caller | None) -> None:
+        super().__init__()
+        self.table = table
+        self.preferences = preferences  # the device's: localStorage on the web
+        self.caller = caller
+        self.loop = table.loop
+        self.executor = table.executor
+        self.pubsubhub = table.hub
+        self.page_url = "http://127.0.0.1:8550"
+        self.page_name = ""
+        self.sent: list[Message] = []  # every message the server sent this tab
+        self.sent_bytes = 0  # ... and their size on the wire
+        self.downloads: list[tuple[str, bytes]] = []  # files saved (their names and bytes)
+        self.files_to_pick: list[tuple[str, bytes]] = []  # the next pick_files' answer
+        self.launched: list[str] = []  # addresses opened outside the app
+        self.clipboard: str | None = None
+        self.session: Session | None = None
+
+    # --- the connection ----------------------------------------------------------------------
+
+    def open(self, route: str, **fields: Any) -> None:
+        """Register as Flet's web client does on a page load, and wait for the first screen."""
+        session = Session(self)
+        self.session = session
+        context = contextvars.copy_context()
+        context.run(self._register, session, route, fields)
+        self.table.settle()
+
+    def _register(self, session: Session, route: str, fields: dict[str, Any]) -> None:
+        _context_page.set(session.page)
+        _caller.set(self.caller)
+        session.apply_page_patch({**PHONE_PAGE, **fields, "route": route})
+        session.page.client_ip = self.caller.address if self.caller else "127.0.0.1"
+        session.page.client_user_agent = USER_AGENT
+        answer = RegisterClientResponseBody(session.id, session.get_page_patch(), "")
+        self.send_message(Message(MessageAction.REGISTER_CLIENT, answer))  # the page mounted
+        self.loop.create_task(self._run_main(session))
+
+    async def _run_main(self, session: Session) -> None:
+        _context_page.set(session.page)
+        await self.table.main(session.page)
+        await session.after_event(session.page)
+
+    def send_message(self, message: Message) -> None:
+        # Packed as Flet's web server packs it: packing also takes the snapshots Flet's next
+        # diff compares with (flet.messaging.protocol), so an unpacked message breaks patches.
+        packed = msgpack.packb(
+            [message.action, message.body], default=configure_encode_object_for_msgpack(BaseControl)
+        )
+        self.sent.append(message)
+        self.sent_bytes += len(packed) + 1
+        if message.action == MessageAction.INVOKE_METHOD:
+            body = message.body
+            self.loop.call_soon(self._answer, body.control_id, body.call_id, body.name, body.args)
+
+    def _answer(self, control_id: int, call_id: str, name: str, args: Any) -> None:
+        """What Flet's web client answers to a call of the app's (see `send_message`)."""
+        session = self.session
+        if session is None:
+            return
+        result = self._result(control_id, name, args or {})
+        session.handle_invoke_method_results(control_id, call_id, result, None)
+
+    def _result(self, control_id: int, name: str, args: dict[str, Any]) -> Any:
+        assert self.session is not None
+        control = self.session.index.get(control_id)
+        if name == "push_route":  # the browser's address changes, and the page says so
+            self.loop.call_soon(self._route_changed, args["route"])
+            return None
+        if isinstance(control, ft.SharedPreferences):
+            return self._preference(name, args)
+        if name == "save_file":
+            self.downloads.append((args["file_name"], bytes(args.get("src_bytes") or b"")))
+            return None
+        if name == "pick_files":
+            picked = [
+                {"id": number, "name": file, "size": len(data), "bytes": data}
+                for number, (file, data) in enumerate(self.files_to_pick)
+            ]
+            self.files_to_pick = []
+            return picked
+        if name == "launch_url":
+            self.launched.append(str(args.get("url")))
+            return None
+        if isinstance(control, ft.Clipboard) and name == "set":
+            self.clipboard = str(args.get("data"))
+            return None
+        return None
+
+    def _preference(self, name: str, args: dict[str, Any]) -> Any:
+        kept = self.preferences
+        if name == "get":
+            return kept.get(args["key"])
+        if name == "set":
+            kept[args["key"]] = args["value"]
+            return True
+        if name == "remove":
+            return kept.pop(args["key"], None) is not None
+        if name == "contains_key":
+            return args["key"] in kept
+        if name == "get_keys":
+            return [key for key in kept if key.startswith(args.get("key_prefix", ""))]
+        if name == "clear":
+            kept.clear()
+            return True
+        raise NotImplementedError(f"SharedPreferences.{name}")
+
+    def _route_changed(self, route: str) -> None:
+        assert self.session is not None
+        page = self.session.page
+        self.session.apply_page_patch({"route": route})
+        self._dispatch(page._i, "route_change", {"route": route})
+
+    def _dispatch(self, control_id: int, name: str, data: Any) -> None:
+        assert self.session is not None
+        self.loop.create_task(self.session.dispatch_event(control_id, name, data))
+
+    def get_upload_url(self, file_name: str, expires: int) -> str:
+        return f"{self.page_url}/upload/{file_name}"
+
+    def close(self) -> None:
+        """The tab closed: its session ends as the server ends a closed tab's."""
+        if self.session is not None:
+            session, self.session = self.session, None
+
+            async def gone() -> None:
+                await session.disconnect(0)
+                session.close()
+
+            self.loop.run_until_complete(gone())
+
+    def reload(self) -> None:
+        """The tab reloaded: a new session of the same device, on the address it showed."""
+        route = self.route
+        self.close()
+        self.open(route)
+
+    @property
+    def route(self) -> str:
+        assert self.session is not None
+        return str(self.session.page.route or "/")
+
+    @property
+    def page(self) -> ft.Page:
+        assert self.session is not None
+        return self.session.page
+
+    # --- what the screen shows --------------------------------------------------------------
+
+    def nodes(self) -> list[Node]:
+        """Everything the accessibility tree would have now, in the screen's order: the top
+        screen, or the dialog over it (a modal dialog hides what is under it from taps), and
+        the notes at the bottom."""
+        page = self.page
+        views = [view for view in _unwrapped(page.views) if _shown(view)]
+        dialogs = [d for d in page._dialogs.controls if getattr(d, "open", False)]
+        modal = [d for d in dialogs if not isinstance(d, ft.SnackBar)]
+        notes = [d for d in dialogs if isinstance(d, ft.SnackBar)]
+        roots = [modal[-1]] if modal else views[-1:]
+        found: list[Node] = []
+        for root in [*roots, *notes]:
+            _collect(root, True, found)
+        return found
+
+    def texts(self) -> list[str]:
+        """Every name on the screen (what a failure says the screen showed)."""
+        return [node.name for node in self.nodes()]
+
+    def find(
+        self,
+        name: str | re.Pattern[str],
+        role: str | None = None,
+        enabled: bool | None = None,
+    ) -> list[Node]:
+        """The nodes named `name` (a whole name, or a pattern searched in it), of `role`."""
+        return [
+            node
+            for node in self.nodes()
+            if (role is None or node.role == role)
+            and (enabled is None or node.enabled == enabled)
+            and (name.search(node.name) if isinstance(name, re.Pattern) else node.name == name)
+        ]
+
+    def shows(self, text: str) -> bool:
+        """Whether a control says `text`: its whole name, or a whole line of it (as the
+        browser tests' `ui.shown`)."""
+        return any(node.name == text or text in node.name.split("\n") for node in self.nodes())
+
+    def says_somewhere(self, text: str) -> bool:
+        """Whether a control's name holds `text`, in any case (as the browser tests' `see`)."""
+        wanted = text.casefold()
+        return any(wanted in node.name.casefold() for node in self.nodes())
+
+    def shown(self, text: str) -> None:
+        if not self.shows(text):
+            raise NotOnScreen(f"{text!r} is not on the screen; it shows {self.texts()}")
+
+    def see(self, text: str) -> None:
+        if not self.says_somewhere(text):
+            raise NotOnScreen(f"{text!r} is not on the screen; it shows {self.texts()}")
+
+    def see_not(self, text: str) -> None:
+        if self.says_somewhere(text):
+            raise AssertionError(f"{text!r} is on the screen: {self.texts()}")
+
+    def starting(self, prefix: str) -> bool:
+        """Whether a name on the screen starts with `prefix` (a whole word)."""
+        pattern = re.compile(rf"^{re.escape(prefix)}\b")
+        return any(pattern.search(node.name) for node in self.nodes())
+
+    def says(self, start: str, text: str = "") -> bool:
+        """Whether a node's name (a card's texts, a line each) starts with `start` and holds
+        `text`."""
+        return any(node.name.startswith(start) and text in node.name for node in self.nodes())
+
+    def checked(self, label: str, role: str = "checkbox") -> bool:
+        return any(node.checked for node in self.find(label, role))
+
+    def field_value(self, label: str) -> str:
+        node = self._one(label, "textbox")
+        return str(node.control.value or "")
+
+    # --- a finger -----------------------------------------------------------------------------
+
+    def tap(self, name: str, role: str = "button") -> None:
+        """Tap the control named `name` (see `_one`) and wait for the app's answer."""
+        self._tap(self._one(name, role))
+
+    def tap_starting(self, prefix: str) -> None:
+        """Tap the button whose name starts with `prefix` (a row whose texts are merged)."""
+        pattern = re.compile(rf"^{re.escape(prefix)}\b")
+        matches = self.find(pattern, "button")
+        if not matches:
+            raise NotOnScreen(f"no button starts with {prefix!r}; the screen shows {self.texts()}")
+        self._tap(matches[0])
+
+    def chip(self, label: str, checked: bool = True, role: str = "checkbox") -> None:
+        """Make the chip (checkbox, radio) named `label` checked (or not)."""
+        node = self._one(label, role)
+        if bool(node.checked) != checked:
+            self._tap(node)
+        if self.checked(label, role) != checked:
+            raise AssertionError(f"{label!r} tapped: the app drew it checked={not checked}")
+
+    def type_text(self, label: str, text: str, submit: bool = False) -> None:
+        """Type `text` into the field `label` (its whole text), as the client sends it: the new
+        value, then "change" (and "submit" for Enter)."""
+        node = self._one(label, "textbox")
+        field = node.control
+        self._send(field, "focus", None)
+        self._set(field, {"value": text})
+        self._send(field, "change", text)
+        if submit:
+            self._send(field, "submit", text)
+
+    def blur(self, label: str) -> None:
+        """The field `label` loses the keyboard (a tap elsewhere, or Done)."""
+        self._send(self._one(label, "textbox").control, "blur", None)
+
+    def back(self) -> None:
+        """The browser's or phone's back: Flutter pops the top screen (page.on_view_pop)."""
+        views = [view for view in _unwrapped(self.page.views) if _shown(view)]
+        self._send(self.page, "view_pop", {"route": views[-1].route})
+
+    def dismiss(self) -> None:
+        """A tap outside the dialog on top (its barrier)."""
+        dialogs = [d for d in self.page._dialogs.controls if getattr(d, "open", False)]
+        dialog = [d for d in dialogs if not isinstance(d, ft.SnackBar)][-1]
+        self._set(dialog, {"open": False})
+        self._send(dialog, "dismiss", None)
+
+    def _one(self, name: str, role: str) -> Node:
+        """The first control named `name` of `role` that a finger can tap (a button's name
+        may be a chip's, as in the browser tests' roles; see `Node.role`)."""
+        matches = self.find(name, role) or (self.find(name) if role == "button" else [])
+        if not matches:
+            raise NotOnScreen(f"no {role} {name!r} on the screen; it shows {self.texts()}")
+        return next((node for node in matches if node.enabled), matches[0])
+
+    def _tap(self, node: Node) -> None:
+        if not node.enabled:
+            raise AssertionError(f"{node.name!r} cannot be tapped: it is disabled")
+        control = node.control
+        if isinstance(control, ft.Chip) and control.on_select is not None:
+            selected = not bool(control.selected)
+            self._set(control, {"selected": selected})
+            self._send(control, "select", selected)
+        elif isinstance(control, ft.Checkbox):
+            value = not bool(control.value)
+            self._set(control, {"value": value})
+            self._send(control, "change", value)
+        elif isinstance(control, ft.Radio):
+            group = _ancestor(control, ft.RadioGroup)
+            assert group is not None, "a Radio outside a RadioGroup"
+            self._set(group, {"value": control.value})
+            self._send(group, "change", control.value)
+        elif isinstance(control, ft.Segment):
+            buttons = _ancestor(control, ft.SegmentedButton)
+            assert buttons is not None, "a Segment outside a SegmentedButton"
+            chosen = [control.value]
+            self._set(buttons, {"selected": chosen})
+            self._send(buttons, "change", chosen)
+        else:
+            self._send(control, "click", None)
+
+    def _set(self, control: Any, props: dict[str, Any]) -> None:
+        """A property the client changed itself (as its UPDATE_CONTROL_PROPS)."""
+        assert self.session is not None
+        self.session.apply_patch(control._i, props)
+
+    def _send(self, control: Any, name: str, data: Any) -> None:
+        """An event from the client, then the app's whole answer."""
+        self._dispatch(control._i, name, data)
+        self.table.settle()
+
+    # --- what the server sent ---------------------------------------------------------------
+
+    def messages(self, action: MessageAction) -> int:
+        return sum(1 for message in self.sent if message.action == action)
+
+
+def _unwrapped(controls: Any) -> list[Any]:
+    """Controls (one, or a list) with the components among them replaced by what they
+    drew."""
+    found: list[Any] = []
+    for control in controls if isinstance(controls, (list, tuple)) else [controls]:
+        while control is not None and hasattr(control, "_b") and not isinstance(control, ft.View):
+            control = control._b
+        if isinstance(control, list):
+            found.extend(_unwrapped(control))
+        elif control is not None:
+            found.append(control)
+    return found
+
+
+def _shown(control: Any) -> bool:
+    return getattr(control, "visible", True) is not False
+
+
+def _ancestor(control: Any, kind: type) -> Any:
+    parent = control.parent
+    while parent is not None and not isinstance(parent, kind):
+        parent = parent.parent
+    return parent
+
+
+# A screen's parts in the order Flutter's accessibility tree has them (its fields' order
+# puts the bar last).
+VIEW_PARTS = ("appbar", "controls", "floating_action_button", "bottom_appbar", "navigation_bar")
+
+
+def _children(control: Any) -> Iterator[Any]:
+    """The controls a control holds, in its fields' order (a component: what it drew)."""
+    if hasattr(control, "_b") and not isinstance(control, ft.View):
+        yield from _unwrapped([control._b])
+        return
+    if isinstance(control, ft.View):
+        for part in VIEW_PARTS:
+            yield from _controls_in(getattr(control, part, None))
+        return
+    given = getattr(control, "_values", None)
+    structural = getattr(type(control), "_structural_fields", frozenset())
+    for name in _field_names(type(control)):
+        if name in structural or given is None or name in given:
+            yield from _controls_in(getattr(control, name, None))
+
+
+_FIELD_NAMES: dict[type, tuple[str, ...]] = {}
+
+
+def _field_names(kind: type) -> tuple[str, ...]:
+    """The fields of a kind of control that may hold controls, in their order (cached: asking
+    `dataclasses.fields` at every control took most of a screen test's time)."""
+    names = _FIELD_NAMES.get(kind)
+    if names is None:
+        names = tuple(
+            field.name
+            for field in dataclasses.fields(kind)
+            if not field.metadata.get("skip")
+            and field.name not in ("_parent", "data", "key", "ref")
+            and not field.name.startswith("on_")
+        )
+        _FIELD_NAMES[kind] = names
+    return names
+
+
+def _controls_in(value: Any) -> Iterator[Any]:
+    if isinstance(value, BaseControl):
+        yield from _unwrapped([value])
+    elif isinstance(value, (list, tuple)):
+        for item in value:
+            yield from _controls_in(item)
+    elif isinstance(value, dict):
+        for item in value.values():
+            yield from _controls_in(item)
+
+
+def _label(control: Any) -> str | None:
+    """A leaf's own name: a text's label or value, an icon's label."""
+    if isinstance(control, ft.Text):
+        said = control.semantics_label or control.value
+        if said is None and control.spans:
+            said = "".join(span.text or "" for span in control.spans)
+        return str(said) if said else None
+    if isinstance(control, ft.Icon):
+        return control.semantics_label or None
+    return None
+
+
+def _merged(control: Any) -> list[str]:
+    """The names inside `control`, as Flutter merges them into a button's: each line one."""
+    if not _shown(control):
+        return []
+    if isinstance(control, ft.Semantics):
+        if control.exclude_semantics:
+            return [control.label] if control.label else []
+        own = [control.label] if control.label else []
+        return own + [line for child in _children(control) for line in _merged(child)]
+    own_label = _label(control)
+    if own_label is not None:
+        return [own_label]
+    return _written(control) + [line for child in _children(control) for line in _merged(child)]
+
+
+# A control's fields that may hold its text as a plain string (a button's content, a segment's
+# label), which Flet's client draws as a Text.
+WRITTEN = ("content", "text", "label", "title")
+
+
+def _written(control: Any) -> list[str]:
+    return [
+        value
+        for name in WRITTEN
+        if isinstance(value := getattr(control, name, None), str) and value
+    ]
+
+
+def _role(control: Any) -> str:
+    if isinstance(control, ft.Radio):
+        return "radio"
+    if isinstance(control, (ft.Checkbox, ft.Switch)):
+        return "checkbox"
+    if isinstance(control, ft.Chip):
+        return "checkbox"  # as Flutter marks every chip: checked or not
+    if isinstance(control, ft.TextField):
+        return "textbox"
+    return "button"
+
+
+def _tappable(control: Any) -> bool:
+    if isinstance(control, (ft.Chip, ft.Segment, ft.Radio, ft.Checkbox)):
+        return True
+    if isinstance(control, (ft.Container, ft.Card, ft.ListTile)):
+        return getattr(control, "on_click", None) is not None
+    return isinstance(control, CLICKED)
+
+
+def _collect(control: Any, enabled: bool, found: list[Node]) -> None:
+    """The accessibility nodes of `control`'s subtree, into `found`."""
+    if not _shown(control):
+        return
+    enabled = enabled and not getattr(control, "disabled", False)
+    if isinstance(control, ft.Semantics) and control.exclude_semantics:
+        if control.label:
+            found.append(Node(control, control.label, "text", enabled))
+        return
+    if isinstance(control, ft.Semantics) and control.label:
+        # A label over a tappable (a pile's box, say): one button, named by the label.
+        target = _first_tappable(control)
+        if target is not None:
+            enabled = enabled and not getattr(target, "disabled", False)
+            name = "\n".join(_merged(control))
+            found.append(Node(target, name, _role(target), enabled, _checked(target)))
+            return
+    if isinstance(control, ft.TextField):
+        label = control.label if isinstance(control.label, str) else None
+        found.append(Node(control, label or str(control.hint_text or ""), "textbox", enabled))
+        return
+    if _tappable(control):
+        name = "\n".join(_merged(control))
+        found.append(Node(control, name, _role(control), enabled, _checked(control)))
+        return
+    label = _label(control)
+    if label is not None:
+        found.append(Node(control, label, "text", enabled))
+        return
+    if isinstance(control, ft.Card):
+        # A card is one node of its texts (a line each); its buttons and chips are their own.
+        found.append(Node(control, "\n".join(_texts_outside_buttons(control)), "text", enabled))
+        inside: list[Node] = []
+        for child in _children(control):
+            _collect(child, enabled, inside)
+        found.extend(node for node in inside if node.role != "text")
+        return
+    for child in _children(control):
+        _collect(child, enabled, found)
+
+
+def _texts_outside_buttons(control: Any) -> list[str]:
+    lines: list[str] = []
+    for child in _children(control):
+        if not _shown(child) or _tappable(child) or isinstance(child, ft.TextField):
+            continue
+        if isinstance(child, ft.Semantics) and child.exclude_semantics:
+            lines.extend([child.label] if child.label else [])
+            continue
+        label = _label(child)
+        lines.extend([label] if label is not None else _texts_outside_buttons(child))
+    return lines
+
+
+def _first_tappable(control: Any) -> Any:
+    for child in _children(control):
+        if not _shown(child):
+            continue
+        if _tappable(child):
+            return child
+        found = _first_tappable(child)
+        if found is not None:
+            return found
+    return None
+
+
+def _checked(control: Any) -> bool | None:
+    if isinstance(control, ft.Chip):
+        return bool(control.selected)
+    if isinstance(control, ft.Checkbox):
+        return bool(control.value)
+    if isinstance(control, ft.Radio):
+        group = _ancestor(control, ft.RadioGroup)
+        return group is not None and group.value == control.value
+    if isinstance(control, ft.Segment):
+        buttons = _ancestor(control, ft.SegmentedButton)
+        return buttons is not None and control.value in (buttons.selected or [])
+    return None
+
+
+def record_of(folder: Path, game_id: str) -> dict[str, Any]:
+    """A game's record as the app stored it (read back through the store)."""
+    from storage import Store
+
+    store = Store.open(folder)
+    return json.loads(json.dumps(store.load_game(game_id)))
+
+
+Seat = Callable[..., tuple[Table, Screen]]

@@ -1,0 +1,91 @@
+"""Games played through the app's screens in-process (tests/screens.py): a whole game in
+outcome form, the last round that ends a game, a correction and a refused entry. The totals and
+the winner the screens show are checked against `scoring`. (Each game is also played through
+once in Chromium: tests/test_e2e_games.py.)"""
+
+from __future__ import annotations
+
+import copy
+import random
+from typing import Any
+
+import generators
+from screens import Seat
+from test_e2e_games import later_kompromat_rounds, names_of, scenario, winner_line
+from ui import (
+    EN,
+    card_says,
+    chip,
+    enter_kompromat_outcomes,
+    enter_kompromat_round,
+    open_cards_entry,
+    shown,
+    tap_starting,
+)
+
+import scoring
+
+
+def test_kompromat_last_round_entered_with_the_cards_ends_the_game(seated: Seat) -> None:
+    """Five rounds saved (the scenario's and four more), the sixth entered with the cards: the
+    game is over, with the totals and the winner as `scoring` says."""
+    record = scenario("kompromat-first-round")
+    names = names_of(record)
+    rounds = record["rounds"] + later_kompromat_rounds(record)
+    _, screen = seated("kompromat", names, record["options"], rounds=rounds[:5])
+    enter_kompromat_round(screen, 6, names, rounds[5])
+    final = scoring.standings({**record, "rounds": rounds})
+    assert final["finished"]
+    for name, total in final["totals"].items():
+        shown(screen, f"{name}: {EN.number(total)} VP")
+    shown(screen, winner_line(final))
+
+
+def test_a_wrong_entry_is_explained_and_cannot_be_saved(seated: Seat) -> None:
+    _, screen = seated("black-spy", ["Anna", "Ben", "Carla"])
+    open_cards_entry(screen, "Enter deal 1")
+    chip(screen, "Anna: black Spies: 4")
+    chip(screen, "Ben: black Spies: 3")  # 7 black Spies: Carla, filled in, cannot make it add up
+    problem = "the black Spies add up to 7, but a deal has 6"
+    in_card = problem[:1].upper() + problem[1:]
+    card_says(screen, "Ben", in_card)  # in the card of the pile just changed, under the finger
+    screen.tap("Save deal")
+    screen.see(f"Not saved: Deal 1: {problem}")  # and at the bottom, where Save was tapped
+    card_says(screen, "Ben", in_card)  # still there: nothing saved
+    screen.tap("Discard")
+    shown(screen, "Enter deal 1")  # the deal was not saved
+
+
+def test_a_past_round_is_edited_and_the_totals_follow(seated: Seat) -> None:
+    record = scenario("black-spy-basic")
+    _, screen = seated("black-spy", names_of(record), rounds=record["rounds"][:2])
+    tap_starting(screen, "Edit deal 1")  # the row of deal 1 on the scoresheet
+    shown(screen, "Correct deal 1")
+    chip(screen, "Anna: coloured Spies: 0")
+    chip(screen, "Ben: coloured Spies: 1")
+    screen.tap("Save deal")
+    edited: dict[str, Any] = copy.deepcopy(record)
+    edited["rounds"] = edited["rounds"][:2]
+    edited["rounds"][0]["cards"]["Anna"]["colored_spies"] = 0
+    edited["rounds"][0]["cards"]["Ben"]["colored_spies"] = 1
+    for name, total in scoring.standings(edited)["totals"].items():
+        shown(screen, f"{name}: total {EN.number(total)}")
+
+
+def test_kompromat_whole_game_in_outcome_form(seated: Seat) -> None:
+    """Every mission entered by how it ended (quick entry), a game with "!" marks, players
+    above 21, at 21 (tokens back), without cards, to its end: every total as `scoring` says."""
+    names = ["Anna", "Ben"]
+    played = generators.kompromat_record(random.Random(20261122), names=names)
+    record = generators.in_outcome_form(played)
+    assert scoring.standings(record)["totals"] == scoring.standings(played)["totals"]
+    _, screen = seated("kompromat", names, record["options"])
+    rounds = record["rounds"]
+    for number, rnd in enumerate(rounds, start=1):
+        enter_kompromat_outcomes(screen, number, names, rnd)
+        so_far = scoring.standings({**record, "rounds": rounds[:number]})
+        for name, total in so_far["totals"].items():
+            shown(screen, f"{name}: {EN.number(total)} VP")
+    final = scoring.standings(record)
+    assert final["finished"]
+    shown(screen, winner_line(final))
