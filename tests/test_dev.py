@@ -55,12 +55,19 @@ def test_without_browser_tests_no_chromium_is_needed(monkeypatch: pytest.MonkeyP
 def recorded_test_run(monkeypatch: pytest.MonkeyPatch, arguments: list[str]) -> list[list[str]]:
     """Run `dev.test` with every command recorded instead of run."""
     ran: list[list[str]] = []
+    # Whatever the run sets for its tests goes with this test (set, then unset: restored).
+    monkeypatch.setenv(dev.SITE_VARIABLE, "")
+    monkeypatch.delenv(dev.SITE_VARIABLE)
     monkeypatch.setattr(dev, "ensure_environment", lambda extras: None)
     monkeypatch.setattr(
         dev, "ensure_chromium", lambda arguments: ran.append(["chromium?", *arguments])
     )
     monkeypatch.setattr(dev, "run", lambda command: ran.append(command) or 0)
-    monkeypatch.setattr(dev, "start_compressing", lambda: ran.append(["compress"]))
+    monkeypatch.setattr(
+        dev,
+        "start_compressing",
+        lambda site: ran.append(["compress", *([str(site)] if site else [])]),
+    )
     monkeypatch.setattr(dev, "finish", lambda compressing: ran.append(["compressed"]))
     dev.test(arguments)
     return ran
@@ -77,6 +84,19 @@ def test_fast_runs_everything_but_the_browser_tests_and_says_how_long_it_took(
     assert ran[0] == ["chromium?", "-m", "not e2e", "-k", "kompromat"]  # no browser needed
     assert ran.index(["compressed"]) == len(ran) - 2  # the web client is ready for the tests
     assert capsys.readouterr().out.splitlines()[-1].startswith("== took 0 min ")
+
+
+def test_the_whole_suite_has_its_static_site_published_beside_mypy(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The site's browser test takes the site the command published while mypy ran (on the
+    other core); a run of chosen tests publishes none."""
+    ran = recorded_test_run(monkeypatch, [])
+    started = next(command for command in ran if command[0] == "compress")
+    assert len(started) == 2 and dev.os.environ[dev.SITE_VARIABLE] == started[1]
+    assert ran.index(started) < ran.index(["compressed"]) < len(ran) - 1  # before pytest
+    assert ["compress"] in recorded_test_run(monkeypatch, ["-k", "kompromat"])
+    assert dev.SITE_VARIABLE not in dev.os.environ
 
 
 def test_the_full_command_runs_two_workers_more_than_cores_unless_told_otherwise(
@@ -134,6 +154,9 @@ def test_start_fetches_the_window_client_before_a_window_is_wanted(
     """Issue 31: while the machine is online, at setup, so that a start without internet later
     opens the window too; not where no window will open (a browser is asked for, no screen)."""
     ran: list[list[str]] = []
+    # Whatever the run sets for its tests goes with this test (set, then unset: restored).
+    monkeypatch.setenv(dev.SITE_VARIABLE, "")
+    monkeypatch.delenv(dev.SITE_VARIABLE)
     monkeypatch.setattr(dev, "ensure_environment", lambda extras: None)
     monkeypatch.setattr(dev, "compress_web_client", lambda: None)
     monkeypatch.setattr(dev, "run", lambda command: ran.append(command[1:]))
@@ -159,6 +182,9 @@ def test_start_without_a_window_client_to_be_had_opens_the_browser(
     """main.py --window-client said it has none (exit 3, its one line printed): the app is
     started for the browser, not made to try the download a second time."""
     ran: list[list[str]] = []
+    # Whatever the run sets for its tests goes with this test (set, then unset: restored).
+    monkeypatch.setenv(dev.SITE_VARIABLE, "")
+    monkeypatch.delenv(dev.SITE_VARIABLE)
     monkeypatch.setattr(dev, "ensure_environment", lambda extras: None)
     monkeypatch.setattr(dev, "compress_web_client", lambda: None)
     monkeypatch.setattr(dev, "run", lambda command: ran.append(command[1:]))

@@ -9,6 +9,7 @@ with the network gone, from what its service worker kept.
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Iterator
 from pathlib import Path
 from urllib.parse import urlsplit
@@ -33,8 +34,14 @@ FIRST_VISIT_BYTES = 12_000_000  # issue 32: on the wire, brotli
 
 @pytest.fixture(scope="module")
 def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[site_server.Site]:
-    dist = tmp_path_factory.mktemp("site") / "dist"
-    publish(dist)
+    """The site as `tools/publish.py` builds it: published by the test command for this run,
+    while mypy ran (tools/dev.py, DEBRIEF_TEST_SITE), else here."""
+    given = os.environ.get("DEBRIEF_TEST_SITE")
+    if given and (Path(given) / "index.html").is_file():
+        dist = Path(given)
+    else:
+        dist = tmp_path_factory.mktemp("site") / "dist"
+        publish(dist)
     server = site_server.start(dist)
     yield server
     server.shutdown()

@@ -15,10 +15,12 @@ from __future__ import annotations
 
 import hashlib
 import importlib.util
+import json
 import os
 import shutil
 import subprocess
 import sys
+import tempfile
 import time
 import venv
 from pathlib import Path
@@ -104,10 +106,25 @@ def compress_web_client() -> None:
     run([str(PYTHON), *COMPRESS])
 
 
-def start_compressing() -> subprocess.Popen[bytes]:
+def start_compressing(site: Path | None = None) -> subprocess.Popen[bytes]:
     """`compress_web_client` on the other core while ruff and mypy run (13 s of CPU, once
-    per machine: in CI, every time); `finish` waits for it before the tests need it."""
-    return subprocess.Popen([str(PYTHON), *COMPRESS], cwd=ROOT)
+    per machine: in CI, every time); `finish` waits for it before the tests need it. With
+    `site`, the static site is then published there for its browser test
+    (tests/test_e2e_site.py, told by DEBRIEF_TEST_SITE), which would publish it itself
+    meanwhile the other tests wait for the cores: 16 s of CPU that fit beside mypy."""
+    steps = [[str(PYTHON), *COMPRESS]]
+    if site is not None:
+        steps.append([str(PYTHON), str(ROOT / "tools" / "publish.py"), str(site)])
+    one_after_another = (
+        "import json, subprocess, sys\n"
+        "for step in json.loads(sys.argv[1]):\n"
+        "    subprocess.run(step, check=True)"
+    )
+    return subprocess.Popen(
+        [str(PYTHON), "-c", one_after_another, json.dumps(steps)],
+        cwd=ROOT,
+        stdout=subprocess.DEVNULL if site is not None else None,
+    )
 
 
 def finish(process: subprocess.Popen[bytes]) -> None:
@@ -151,24 +168,34 @@ FAST = ["-m", "not e2e"]  # `test --fast`: everything but the browser tests
 
 def test(arguments: list[str]) -> None:
     began = time.monotonic()
+    scratch = Path(tempfile.mkdtemp(prefix="debrief-test-"))
     try:
         fast = "--fast" in arguments
         if fast:
             arguments = [*FAST, *(a for a in arguments if a != "--fast")]
         ensure_environment("web,desktop,test")
         ensure_chromium(arguments)
-        compressing = start_compressing()
+        # The whole suite (no arguments) has the static site's test: its site is published
+        # beside mypy. A run of chosen tests leaves that to the test, if it is chosen.
+        site = None if arguments else scratch / "site"
+        compressing = start_compressing(site)
         keep_compiled_modules()
         print("== ruff", flush=True)
         run([str(PYTHON), "-m", "ruff", "check", "."])
         print("== mypy --strict " + " ".join(TYPED), flush=True)
         run([str(PYTHON), "-m", "mypy", "--strict", *TYPED])
         finish(compressing)
+        if site is not None:
+            os.environ[SITE_VARIABLE] = str(site)
         print("== pytest", flush=True)
         run([str(PYTHON), "-m", "pytest", *parallel(arguments), *arguments])
     finally:
+        shutil.rmtree(scratch, ignore_errors=True)
         minutes, seconds = divmod(round(time.monotonic() - began), 60)
         print(f"== took {minutes} min {seconds:02d} s", flush=True)
+
+
+SITE_VARIABLE = "DEBRIEF_TEST_SITE"  # a site published for this run (tests/test_e2e_site.py)
 
 
 def keep_compiled_modules() -> None:
