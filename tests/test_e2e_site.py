@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import os
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from urllib.parse import urlsplit
@@ -25,6 +26,7 @@ import scoring
 from storage.errors import OpenInAnotherTab
 from tools import site_server
 from tools.browser import PHONE, open_app, see, tap
+from tools.dev import SITE_VARIABLE, site_ready
 from tools.publish import publish
 
 pytestmark = pytest.mark.e2e
@@ -34,10 +36,10 @@ FIRST_VISIT_BYTES = 12_000_000  # issue 32: on the wire, brotli
 
 @pytest.fixture(scope="module")
 def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[site_server.Site]:
-    """The site as `tools/publish.py` builds it: published by the test command for this run,
-    while mypy ran (tools/dev.py, DEBRIEF_TEST_SITE), else here."""
-    given = os.environ.get("DEBRIEF_TEST_SITE")
-    if given and (Path(given) / "index.html").is_file():
+    """The site as `tools/publish.py` builds it: published by the test command for this run
+    beside its setup (tools/dev.py, DEBRIEF_TEST_SITE), else here."""
+    given = os.environ.get(SITE_VARIABLE)
+    if given and published(Path(given)):
         dist = Path(given)
     else:
         dist = tmp_path_factory.mktemp("site") / "dist"
@@ -45,6 +47,19 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[site_server.Site]
     server = site_server.start(dist)
     yield server
     server.shutdown()
+
+
+def published(site: Path) -> bool:
+    """Whether the test command's publishing of `site` ended well: it says so in a file when
+    it ends (tools/dev.py, `site_ready`), which is looked for until then."""
+    ready = site_ready(site)
+    deadline = time.monotonic() + PUBLISHING_S
+    while not ready.exists() and time.monotonic() < deadline:
+        time.sleep(0.2)  # another process's state, which nothing here can wait on
+    return ready.exists() and ready.read_text() == "0"
+
+
+PUBLISHING_S = 300  # far above the 20 s it takes: a publishing that hangs fails the test
 
 
 def address(server: site_server.Site) -> str:

@@ -106,30 +106,56 @@ def compress_web_client() -> None:
     run([str(PYTHON), *COMPRESS])
 
 
-def start_compressing(site: Path | None = None) -> subprocess.Popen[bytes]:
-    """`compress_web_client` on the other core while ruff and mypy run (13 s of CPU, once
-    per machine: in CI, every time); `finish` waits for it before the tests need it. With
-    `site`, the static site is then published there for its browser test
-    (tests/test_e2e_site.py, told by DEBRIEF_TEST_SITE), which would publish it itself
-    meanwhile the other tests wait for the cores: 16 s of CPU that fit beside mypy."""
+def start_compressing(site: Path | None = None) -> subprocess.Popen[str]:
+    """`compress_web_client` on the other core while Chromium is installed and ruff and mypy
+    run (13 s of CPU, once per machine: in CI, every time); `finish` waits for it before the
+    tests need it. With `site`, the static site is then published there for its browser test
+    (tests/test_e2e_site.py, told by DEBRIEF_TEST_SITE, waits for `site_ready(site)`), which
+    would publish it itself while the other tests want both cores: 16 s of CPU, which fit
+    beside the setup and ruff and mypy instead. Each step's output goes to stderr; the process
+    says on its stdout when each has ended."""
     steps = [[str(PYTHON), *COMPRESS]]
     if site is not None:
         steps.append([str(PYTHON), str(ROOT / "tools" / "publish.py"), str(site)])
-    one_after_another = (
-        "import json, subprocess, sys\n"
-        "for step in json.loads(sys.argv[1]):\n"
-        "    subprocess.run(step, check=True)"
-    )
+    return in_turn(steps, site_ready(site) if site is not None else None)
+
+
+# Runs commands one after another, each one's output to stderr; prints how each ended on
+# stdout, and writes how the second ended to a file (whole: a reader never sees half of it).
+IN_TURN = """import json, os, pathlib, subprocess, sys
+steps, ready = json.loads(sys.argv[1]), sys.argv[2]
+for number, step in enumerate(steps):
+    ended = subprocess.run(step, stdout=sys.stderr).returncode
+    print(ended, flush=True)
+    if number == 1:
+        pathlib.Path(ready + ".new").write_text(str(ended))
+        os.replace(ready + ".new", ready)
+    if ended:
+        sys.exit(ended)
+"""
+
+
+def in_turn(steps: list[list[str]], ready: Path | None) -> subprocess.Popen[str]:
+    """`steps` run one after another in the background (see `IN_TURN`)."""
     return subprocess.Popen(
-        [str(PYTHON), "-c", one_after_another, json.dumps(steps)],
+        [str(PYTHON), "-c", IN_TURN, json.dumps(steps), str(ready or "")],
         cwd=ROOT,
-        stdout=subprocess.DEVNULL if site is not None else None,
+        stdout=subprocess.PIPE,
+        text=True,
     )
 
 
-def finish(process: subprocess.Popen[bytes]) -> None:
-    if process.wait() != 0:
-        sys.exit(process.returncode)
+def site_ready(site: Path) -> Path:
+    """Where `start_compressing` writes how publishing `site` ended ("0": published)."""
+    return site.with_name(site.name + ".ready")
+
+
+def finish(process: subprocess.Popen[str]) -> None:
+    """Wait until the web client is compressed (the site, if any, may still be published)."""
+    assert process.stdout is not None
+    ended = process.stdout.readline().strip()
+    if ended != "0":
+        sys.exit(int(ended) if ended.isdigit() else process.wait() or 1)
 
 
 def ensure_chromium(arguments: list[str]) -> None:
@@ -169,16 +195,17 @@ FAST = ["-m", "not e2e"]  # `test --fast`: everything but the browser tests
 def test(arguments: list[str]) -> None:
     began = time.monotonic()
     scratch = Path(tempfile.mkdtemp(prefix="debrief-test-"))
+    compressing: subprocess.Popen[str] | None = None
     try:
         fast = "--fast" in arguments
         if fast:
             arguments = [*FAST, *(a for a in arguments if a != "--fast")]
         ensure_environment("web,desktop,test")
-        ensure_chromium(arguments)
         # The whole suite (no arguments) has the static site's test: its site is published
-        # beside mypy. A run of chosen tests leaves that to the test, if it is chosen.
+        # meanwhile. A run of chosen tests leaves that to the test, if it is chosen.
         site = None if arguments else scratch / "site"
         compressing = start_compressing(site)
+        ensure_chromium(arguments)
         keep_compiled_modules()
         print("== ruff", flush=True)
         run([str(PYTHON), "-m", "ruff", "check", "."])
@@ -190,6 +217,8 @@ def test(arguments: list[str]) -> None:
         print("== pytest", flush=True)
         run([str(PYTHON), "-m", "pytest", *parallel(arguments), *arguments])
     finally:
+        if compressing is not None and compressing.poll() is None:
+            compressing.kill()  # a run stopped early: no publishing left behind
         shutil.rmtree(scratch, ignore_errors=True)
         minutes, seconds = divmod(round(time.monotonic() - began), 60)
         print(f"== took {minutes} min {seconds:02d} s", flush=True)
