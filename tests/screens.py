@@ -21,10 +21,10 @@ A screen test costs a few hundred milliseconds of CPU where a browser test cost 
 from __future__ import annotations
 
 import asyncio
-import contextvars
 import dataclasses
 import json
 import re
+import threading
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -44,7 +44,9 @@ from flet.messaging.protocol import (
 from flet.messaging.session import Session
 from flet.pubsub.pubsub_hub import PubSubHub
 
-from web.guard import Caller, _caller
+from web.guard import GUEST, HOST, Caller, _caller
+from web.limits import GUEST_SESSION_SECONDS
+from web.sharing import GuestSession, Sharing
 
 # What Flet's web client tells the server of a phone's page when it registers (400×800).
 PHONE_PAGE: dict[str, Any] = {
@@ -63,10 +65,20 @@ PHONE_PAGE: dict[str, Any] = {
     "window": {},
 }
 USER_AGENT = "Mozilla/5.0 (Linux; Android 14; Pixel 8) Chrome/140.0 Mobile Safari/537.36"
+# How long a step on the app's loop may take before the test fails (a hang, not a wait).
+RUN_S = 60
 # A screen is settled once the loop has had nothing to run for this many turns in a row.
 QUIET_TURNS = 3
 # ... and it gives up (a screen that never stops changing) after this many.
 MOST_TURNS = 20_000
+# How long the server keeps a session whose page went, for its tab to come back (a reload):
+# flet_web's default, which the host's app keeps.
+SESSION_KEPT = 3600
+# Who the guard says connected (web/guard.py's `Caller`, handed to the session as web/serve.py's
+# guard hands it): the host's browser on this computer, and a guest's phone on the local network
+# (a documentation address), each asking for English (Chromium's default Accept-Language).
+HOST_BROWSER = Caller(HOST, "127.0.0.1", ("en",))
+GUEST_PHONE = Caller(GUEST, "192.0.2.7", ("en",))
 
 # Controls a finger taps, by the event the client sends when it is tapped.
 CLICKED = (
@@ -80,8 +92,6 @@ CLICKED = (
     ft.Container,
     ft.Card,
 )
-# Whose semantics merge every text inside them into their own name, one line each.
-MERGING = (*CLICKED, ft.Chip, ft.Segment, ft.Radio, ft.Checkbox)
 
 
 class NotOnScreen(AssertionError):
@@ -108,11 +118,17 @@ class Table:
 
         self.folder = folder
         self.sharing = sharing
+        # The app's loop runs in a thread of its own, as a server's does (and a test's thread
+        # may hold another: Playwright's, after a browser test in the same worker).
         self.loop = asyncio.new_event_loop()
+        self.thread = threading.Thread(target=self.loop.run_forever, name="screens", daemon=True)
+        self.thread.start()
         self.executor = ThreadPoolExecutor(max_workers=4, thread_name_prefix="screen")
         self.hub = PubSubHub(loop=self.loop, executor=self.executor)
         self.main = make_main(str(folder), sharing)
         self.screens: list[Screen] = []
+        if isinstance(getattr(sharing, "door", None), Door):
+            sharing.door.table = self  # the guests it lets in are this table's screens
         # How `restart` serves the folder again (the screen tests' fixture sets its own, which
         # also closes the new table after the test).
         self.reopen: Callable[[Path, Any], Table] = Table
@@ -133,15 +149,27 @@ class Table:
         return screen
 
     def run(self, coroutine: Any) -> Any:
-        return self.loop.run_until_complete(coroutine)
+        """`coroutine` run on the app's loop; its result, once it has ended."""
+        return asyncio.run_coroutine_threadsafe(coroutine, self.loop).result(timeout=RUN_S)
+
+    def call(self, function: Callable[..., Any], *args: Any) -> Any:
+        """`function(*args)` called on the app's loop (in a task: its context is its own)."""
+
+        async def calling() -> Any:
+            return function(*args)
+
+        return self.run(calling())
 
     def settle(self) -> None:
-        """Run the loop until every session has answered: nothing ready to run, no update or
-        effect pending, for `QUIET_TURNS` turns in a row. Timers set for later (a note's four
-        seconds) are not waited for."""
+        """Wait until every session has answered: the loop has had nothing to run, no update
+        or effect pending, for `QUIET_TURNS` turns in a row. Timers set for later (a note's
+        four seconds) are not waited for."""
+        self.run(self._quiet())
+
+    async def _quiet(self) -> None:
         quiet = 0
         for _ in range(MOST_TURNS):
-            self.loop.run_until_complete(asyncio.sleep(0))
+            await asyncio.sleep(0)
             if self._busy():
                 quiet = 0
             else:
@@ -168,15 +196,20 @@ class Table:
         self.settle()
         LATER.submit(lambda: None).result()  # the last route written
         opened = Store._instances.get(self.folder.resolve())
-        if opened is not None:
-            opened.close()  # its drafts written, the folder released
-        tasks = asyncio.all_tasks(self.loop)
-        for task in tasks:
-            task.cancel()
-        if tasks:
-            self.loop.run_until_complete(asyncio.gather(*tasks, return_exceptions=True))
+        if opened is not None:  # its drafts written, the folder released: in the thread that
+            self.call(opened.close)  # opened it (its lock on the folder is that thread's)
+        self.run(self._ended())
+        self.loop.call_soon_threadsafe(self.loop.stop)
+        self.thread.join()
         self.executor.shutdown(wait=True)
         self.loop.close()
+
+    async def _ended(self) -> None:
+        """Every task left (Flet's update loops, a note's timer) cancelled."""
+        tasks = [task for task in asyncio.all_tasks() if task is not asyncio.current_task()]
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
 
     def restart(self) -> Table:
         """The app stopped and served again from the same folder: a new table (the screens
@@ -213,8 +246,7 @@ class Screen(Connection):
         """Register as Flet's web client does on a page load, and wait for the first screen."""
         session = Session(self)
         self.session = session
-        context = contextvars.copy_context()
-        context.run(self._register, session, route, fields)
+        self.table.call(self._register, session, route, fields)
         self.table.settle()
 
     def _register(self, session: Session, route: str, fields: dict[str, Any]) -> None:
@@ -303,8 +335,11 @@ class Screen(Connection):
         self._dispatch(page._i, "route_change", {"route": route})
 
     def _dispatch(self, control_id: int, name: str, data: Any) -> None:
+        """An event from the client, on its way to the session (not waited for)."""
         assert self.session is not None
-        self.loop.create_task(self.session.dispatch_event(control_id, name, data))
+        asyncio.run_coroutine_threadsafe(
+            self.session.dispatch_event(control_id, name, data), self.loop
+        )
 
     def get_upload_url(self, file_name: str, expires: int) -> str:
         return f"{self.page_url}/upload/{file_name}"
@@ -318,13 +353,53 @@ class Screen(Connection):
                 await session.disconnect(0)
                 session.close()
 
-            self.loop.run_until_complete(gone())
+            self.table.run(gone())
 
     def reload(self) -> None:
-        """The tab reloaded: a new session of the same device, on the address it showed."""
+        """The tab reloaded, on the address it showed: the same session, resumed. Flet's web
+        client keeps its session's id in the tab (sessionStorage) and registers with it
+        again; the server kept the session since the old page went and resumes it (flet_web's
+        FletApp: `disconnect_session`, then `reconnect_session`): the app's `main` does not
+        run again, the whole page is sent again and the page's "connect" event follows. The
+        app sees the same tab (`page.session.id`: its undo steps stay its own). A new tab of
+        the same device is `table.screen(device=...)`."""
+        session = self.session
+        assert session is not None
         route = self.route
-        self.close()
-        self.open(route)
+        self.table.run(session.disconnect(SESSION_KEPT))  # the old page went
+        self.table.settle()
+        self.table.call(self._resume, session, route)
+        self.table.settle()
+
+    def _resume(self, session: Session, route: str) -> None:
+        """Register again with the session's id, as flet_web's FletApp answers it."""
+        _context_page.set(session.page)
+        _caller.set(self.caller)
+        session.apply_page_patch({"route": route})  # the client tells its address again
+        answer = RegisterClientResponseBody(session.id, session.page, "")  # the whole page
+        self.send_message(Message(MessageAction.REGISTER_CLIENT, answer))
+        session.attach_connection(self)
+        self.loop.create_task(session.dispatch_connect_event())
+
+    def lose_connection(self) -> None:
+        """The tab's network is gone (a phone off the Wi-Fi): its websocket closes and the
+        server keeps the session for it to come back (flet_web's `disconnect_session`; the
+        guests' door keeps a guest's for `GUEST_SESSION_SECONDS`). Nothing is sent to it
+        meanwhile. How Flet's web client notices and connects again is the browser's."""
+        session = self.session
+        assert session is not None
+        guest = self.caller is not None and self.caller.role == GUEST
+        kept = GUEST_SESSION_SECONDS if guest else SESSION_KEPT
+        self.table.run(session.disconnect(kept))
+        self.table.settle()
+
+    def come_back(self) -> None:
+        """The network is back: Flet's web client connects again and registers with its
+        session's id, which the server resumes (as after a reload, `reload`)."""
+        session = self.session
+        assert session is not None and session.connection is None, "the tab is not away"
+        self.table.call(self._resume, session, self.route)
+        self.table.settle()
 
     @property
     def route(self) -> str:
@@ -396,7 +471,7 @@ class Screen(Connection):
 
     def starting(self, prefix: str) -> bool:
         """Whether a name on the screen starts with `prefix` (a whole word)."""
-        pattern = re.compile(rf"^{re.escape(prefix)}\b")
+        pattern = _starting(prefix)
         return any(pattern.search(node.name) for node in self.nodes())
 
     def says(self, start: str, text: str = "") -> bool:
@@ -417,9 +492,23 @@ class Screen(Connection):
         """Tap the control named `name` (see `_one`) and wait for the app's answer."""
         self._tap(self._one(name, role))
 
+    def tap_node(self, node: Node) -> None:
+        """Tap `node` as `find` found it, whatever the app has drawn since: a tab that still
+        shows an older screen (its client had not drawn the app's latest answers) sends the
+        event for the control it shows, which the session may no longer have."""
+        self._tap(node)
+
+    def press(self, name: str) -> None:
+        """Tap the button `name` without waiting for the app's answer: a finger on another
+        device may tap before it comes (`Table.settle` then runs both taps and answers)."""
+        node = self._one(name, "button")
+        if not node.enabled:
+            raise AssertionError(f"{name!r} cannot be tapped: it is disabled")
+        self._dispatch(node.control._i, "click", None)
+
     def tap_starting(self, prefix: str) -> None:
         """Tap the button whose name starts with `prefix` (a row whose texts are merged)."""
-        pattern = re.compile(rf"^{re.escape(prefix)}\b")
+        pattern = _starting(prefix)
         matches = self.find(pattern, "button")
         if not matches:
             raise NotOnScreen(f"no button starts with {prefix!r}; the screen shows {self.texts()}")
@@ -491,13 +580,17 @@ class Screen(Connection):
             chosen = [control.value]
             self._set(buttons, {"selected": chosen})
             self._send(buttons, "change", chosen)
+        elif isinstance(control, ft.SnackBar):  # its action; the note then closes
+            self._send(control, "action", None)
+            self._set(control, {"open": False})
+            self._send(control, "dismiss", None)
         else:
             self._send(control, "click", None)
 
     def _set(self, control: Any, props: dict[str, Any]) -> None:
         """A property the client changed itself (as its UPDATE_CONTROL_PROPS)."""
         assert self.session is not None
-        self.session.apply_patch(control._i, props)
+        self.table.call(self.session.apply_patch, control._i, props)
 
     def _send(self, control: Any, name: str, data: Any) -> None:
         """An event from the client, then the app's whole answer."""
@@ -508,6 +601,13 @@ class Screen(Connection):
 
     def messages(self, action: MessageAction) -> int:
         return sum(1 for message in self.sent if message.action == action)
+
+
+def _starting(prefix: str) -> re.Pattern[str]:
+    """A name that starts with `prefix` (a whole word), a space in it any white space: as
+    Playwright matches a name, its lines joined by spaces ("1 Round 1" is a list row's
+    "1\\nRound 1\\n...")."""
+    return re.compile(r"^" + r"\s+".join(re.escape(word) for word in prefix.split()) + r"\b")
 
 
 def _unwrapped(controls: Any) -> list[Any]:
@@ -571,8 +671,18 @@ def _field_names(kind: type) -> tuple[str, ...]:
             and field.name not in ("_parent", "data", "key", "ref")
             and not field.name.startswith("on_")
         )
+        for drawn, first in DRAWN_FIRST.items():
+            if issubclass(kind, drawn):  # Flutter's order, not the fields'
+                names = (*first, *(name for name in names if name not in first))
         _FIELD_NAMES[kind] = names
     return names
+
+
+# Controls whose parts Flutter lays out (and names) in another order than their fields': a list
+# row's leading part comes first ("1\nRound 1\n..."), where Flet declares it after the title.
+DRAWN_FIRST: dict[type, tuple[str, ...]] = {
+    ft.ListTile: ("leading", "title", "subtitle", "trailing"),
+}
 
 
 def _controls_in(value: Any) -> Iterator[Any]:
@@ -595,6 +705,8 @@ def _label(control: Any) -> str | None:
         return str(said) if said else None
     if isinstance(control, ft.Icon):
         return control.semantics_label or None
+    if isinstance(control, ft.Image):  # a picture is named by its label, unless left out
+        return None if control.exclude_from_semantics else control.semantics_label or None
     return None
 
 
@@ -663,6 +775,16 @@ def _collect(control: Any, enabled: bool, found: list[Node]) -> None:
             name = "\n".join(_merged(control))
             found.append(Node(target, name, _role(target), enabled, _checked(target)))
             return
+        # A label over nothing tappable (a chart, the PIN's dots): Flutter gives the label a
+        # node of its own; what is inside is named as anywhere else.
+        found.append(Node(control, control.label, "text", enabled))
+    if isinstance(control, ft.SnackBar):
+        # A note: its text, and its action (a button of its own, "Undo").
+        for child in _children(control):
+            _collect(child, enabled, found)
+        if isinstance(control.action, str) and control.action:
+            found.append(Node(control, control.action, "button", enabled))
+        return
     if isinstance(control, ft.TextField):
         label = control.label if isinstance(control.label, str) else None
         found.append(Node(control, label or str(control.hint_text or ""), "textbox", enabled))
@@ -735,3 +857,51 @@ def record_of(folder: Path, game_id: str) -> dict[str, Any]:
 
 
 Seat = Callable[..., tuple[Table, Screen]]
+
+
+class Door:
+    """A shared table's door for guests (web/sharing.py's `GuestDoor`), in-process: what
+    web/serve.py's `NetworkDoor` does to the app's sessions, without the network. A guest is a
+    screen of the table opened with a guest's `caller`, as the guard hands it to a session
+    (`GUEST_PHONE`); the app admits it (`Sharing.admit`) as it admits one from the door. The
+    link here only names the share (each start a new one): the link, its cookie and the door's
+    own limits are HTTP's (tests/test_door_attacks.py attacks them with a raw client)."""
+
+    def __init__(self) -> None:
+        self.table: Table | None = None  # set by the table served with this door's sharing
+        self.links: list[str] = []
+
+    async def open(self, pin: str) -> str:
+        self.links.append(f"http://192.0.2.1:8551/?share=share{len(self.links) + 1}")
+        return self.links[-1]
+
+    async def end(self, session: GuestSession) -> None:
+        """Flet drops the session (web/serve.py's `end_session`): its tab has nothing left."""
+        for screen in self.table.screens if self.table else []:
+            if screen.session is session:
+                screen.session = None
+        session.close()  # type: ignore[attr-defined]
+
+    async def close(self, guest_sessions: list[GuestSession]) -> None:
+        """Stop serving guests: every guest's connection closes (its page is told that sharing
+        stopped, web/connection_note.js: the browser's), then their sessions end."""
+        for screen in self.table.screens if self.table else []:
+            session = screen.session
+            guest = screen.caller is not None and screen.caller.role == GUEST
+            if guest and session is not None and session.connection is not None:
+                # In a task of its own, as the server ends each connection in that
+                # connection's task: Flet binds the task's page to the session it disconnects,
+                # which must not become the page of the host's task that stops sharing.
+                await asyncio.create_task(session.disconnect(GUEST_SESSION_SECONDS))
+        for session in guest_sessions:
+            await self.end(session)
+
+
+def shared_table(open_table: Callable[..., Table], folder: Path) -> Table:
+    """The app served from `folder` shared from its start, as `python main.py --web --share`
+    serves it: its `Sharing` (with a `Door` for the guests) started before any tab opens.
+    `open_table` is the `screen_tables` fixture; the PIN is `table.sharing.pin`."""
+    sharing = Sharing(Door())
+    table = open_table(folder, sharing)
+    table.run(sharing.start())
+    return table

@@ -331,7 +331,9 @@ def enter_spy_event(page: Device, event: dict[str, Any], number: int) -> None:
         tap(page, "Lit a bomb" if event["event"] == "bomb-lit" else "Lit bomb exploded")
     logged = re.compile(rf"^{number} {re.escape(event['by'])} ")
     if isinstance(page, Screen):
-        assert page.find(logged, "button"), page.texts()
+        # The row's texts are lines of its name here; Playwright matches them joined by spaces.
+        row = re.compile(rf"^{number}\s+{re.escape(event['by'])} ")
+        assert page.find(row, "button"), page.texts()
         return
     page.get_by_role("button", name=logged).first.wait_for(state="attached", timeout=15_000)
 

@@ -1,6 +1,7 @@
-"""Loaded at start by a test server (tests/startup.py `python_path`):
-registers Coin, the test's fifth game, in scoring and in views — the only two places a game
-is added."""
+"""Registers Coin, the test's fifth game, in scoring and in views — the only two places a game
+is added: at a test server's start (tests/startup.py `python_path`, `install`), or at once in
+the test's own process, where both registries are imported already
+(tests/test_screens_fifth_game.py calls `register_rules` and `register_view`)."""
 
 from __future__ import annotations
 

@@ -1,0 +1,221 @@
+"""Entering a round at a table, through the app's screens in-process (tests/screens.py): undo
+never costs a saved round, a half-entered round survives leaving, reloading and a server
+restart (and stays on its device), errors wait until spoken to, corrections of a moon deal and
+of a SPY event, and a one-of chip tapped again stays chosen. What needs Flutter stays in the
+browser (tests/test_e2e_entry.py): the address a reload reopens, taps that must not be lost,
+what a tap's answer draws and in how many drawings, a note that gives way to the next tap."""
+
+from __future__ import annotations
+
+import json
+import re
+
+from builders import SCENARIOS
+from screens import Screen, Seat, Table
+from ui import (
+    card_says,
+    chip,
+    choose_form,
+    enter_deal,
+    open_cards_entry,
+    open_round_with_cards,
+    pile_shows,
+    see,
+    shown,
+    start_game,
+    tap,
+    tap_starting,
+)
+
+BLACK_SPY = json.loads((SCENARIOS / "black-spy-basic.json").read_text())
+NAMES = [p["name"] for p in BLACK_SPY["players"]]
+# The log's row of event 3 by Carla: as Playwright matches its name, the row's lines joined by
+# white space ("3\nCarla found ...").
+CARLAS_EVENT_3 = re.compile(r"^3\s+Carla\s")
+
+
+def as_playwright_reads(name: str) -> str:
+    """A name as Playwright matches a role's name that is not exact: its white space (a line
+    break between merged texts) one space, in any case."""
+    return " ".join(name.split()).casefold()
+
+
+def absent(screen: Screen, name: str) -> None:
+    """No control is named `name` (or starts with it) on the screen, and no button's name holds
+    it (as Playwright's role name, not exact, matches)."""
+    wanted = as_playwright_reads(name)
+    for node in screen.nodes():
+        assert not node.name.startswith(name), (name, node.name)
+        held = wanted in as_playwright_reads(node.name)
+        assert node.role != "button" or not held, (name, node.name)
+
+
+def button_holding(screen: Screen, name: str) -> bool:
+    """Whether a button's name holds `name` (as Playwright's role name, not exact, matches)."""
+    wanted = as_playwright_reads(name)
+    buttons = screen.find(re.compile(""), "button")
+    return any(wanted in as_playwright_reads(node.name) for node in buttons)
+
+
+def spies_shown(screen: Screen, name: str, count: int) -> None:
+    """`name`'s pile card in the deal's entry shows `count` black Spies."""
+    label = f"{name}: black Spies: {count}"
+    assert screen.checked(label), f"{label!r} is not checked; {screen.texts()}"
+
+
+def black_spy_after_one_deal(seated: Seat, entered: bool = False) -> tuple[Table, Screen]:
+    """A Black Spy game at the table after the scenario's first deal: saved before the app
+    starts, or `entered` on this screen (so that this device can undo it)."""
+    if not entered:
+        return seated("black-spy", NAMES, rounds=BLACK_SPY["rounds"][:1])
+    table, screen = seated("black-spy", NAMES)
+    enter_deal(screen, 1, NAMES, BLACK_SPY["rounds"][0])
+    return table, screen
+
+
+def test_undo_never_removes_a_saved_deal_during_entry_and_redo_restores_it(seated: Seat) -> None:
+    _, screen = black_spy_after_one_deal(seated, entered=True)
+    open_cards_entry(screen, "Enter deal 2")
+    chip(screen, "Anna: black Spies: 1")
+    absent(screen, "Undo")  # during entry, undo would cost the saved deal: it is not offered
+    tap(screen, "Discard")
+    tap(screen, "Undo: save deal 1")
+    shown(screen, "Enter deal 1")
+    tap(screen, "Redo: save deal 1")
+    shown(screen, "Enter deal 2")
+    screen.reload()  # the history belongs to the device: it survives a reload
+    tap(screen, "Undo: save deal 1")
+    shown(screen, "Enter deal 1")
+
+
+def test_a_half_entered_deal_survives_back_reload_and_a_restart(seated: Seat) -> None:
+    table, screen = black_spy_after_one_deal(seated)
+    open_cards_entry(screen, "Enter deal 2")
+    chip(screen, "Anna: black Spies: 2")
+    pile_shows(screen, "Anna", 20)
+    tap(screen, "Back")
+    see(screen, "Deal 2 kept as a draft")
+    tap_starting(screen, "Black Spy · Anna, Ben, Carla, Dirk")
+    pile_shows(screen, "Anna", 20)  # the entry reopens on the draft
+    screen.reload()
+    pile_shows(screen, "Anna", 20)
+    other_device = table.screen()  # drafts belong to the device that typed them
+    shown(other_device, "Enter deal 2")
+    open_cards_entry(other_device, "Enter deal 2")
+    spies_shown(other_device, "Anna", 0)  # a blank entry, not the other device's draft
+    screen.close()
+    table = table.restart()
+    again = table.screen(device=screen)  # the same device after a server restart
+    pile_shows(again, "Anna", 20)
+    tap(again, "Discard")
+    shown(again, "Enter deal 2")
+    again.reload()
+    shown(again, "Enter deal 2")  # discarded for good
+
+
+def test_a_spywhere_ending_reopens_on_its_step_and_discard_starts_it_afresh(
+    seated: Seat,
+) -> None:
+    """Spywhere's end opens by itself while it is not saved: a draft reopens on the wizard's
+    step after a reload; Discard (it has no sheet to go back to) starts the end afresh."""
+    _, screen = seated("spywhere", ["Anna", "Ben", "Carla"])
+    choose_form(screen, "Cards")
+    chip(screen, "Anna's passport: Italy")
+    tap(screen, "Next")
+    second_step = "End of the game · step 2 of 4: Cards of their own nationality"
+    shown(screen, second_step)
+    screen.reload()
+    shown(screen, second_step)
+    choose_form(screen, "Quick")
+    tap(screen, "5")
+    shown(screen, "Anna's own cards: 5")
+    tap(screen, "Discard")
+    shown(screen, "Anna's own cards: nothing yet")
+    choose_form(screen, "Cards")
+    shown(screen, "End of the game · step 1 of 4: Passports")
+    italy = screen.find("Anna's passport: Italy", "checkbox")
+    assert italy, screen.texts()
+    assert not italy[0].checked  # the draft went with Discard
+
+
+def test_a_logged_spy_event_is_corrected_in_the_shared_entry(seated: Seat) -> None:
+    """A logged event opens its correction where the next event's panel was: a correction that
+    breaks a later event is refused in the entry, Discard leaves it, Delete event deletes (the
+    note saying so has Undo), and the panel for the next event is back."""
+    events = [
+        {"event": "bomb-lit", "by": "Anna", "base": "Ben"},
+        {"event": "target", "by": "Carla", "base": "Ben"},
+        {"event": "target", "by": "Carla", "base": "Anna"},
+    ]
+    _, screen = seated("spy", ["Anna", "Ben", "Carla"], rounds=events)
+    shown(screen, "What happened?")
+    tap_starting(screen, "2 Carla")
+    shown(screen, "Correct event 2")
+    tap(screen, "Lit bomb exploded")  # Carla out at event 2: her event 3 cannot stand
+    shown(screen, "Not saved: Event 3: Carla is already out of the game")
+    tap(screen, "Discard")
+    shown(screen, "What happened?")
+    tap_starting(screen, "3 Carla")
+    shown(screen, "Correct event 3")
+    tap(screen, "Delete event")
+    assert not screen.find(CARLAS_EVENT_3, "button"), screen.texts()
+    shown(screen, "What happened?")
+    tap(screen, "Undo")  # on the note that says it was deleted: the same undo as the bar's
+    assert screen.find(CARLAS_EVENT_3, "button"), screen.texts()
+    see(screen, "Undone: delete event 3")
+    assert button_holding(screen, "Redo: delete event 3"), screen.texts()
+
+
+def test_an_untouched_entry_shows_no_error_and_a_save_attempt_names_each_problem(
+    seated: Seat,
+) -> None:
+    _, screen = seated("kompromat", ["Anna", "Ben"])
+    open_round_with_cards(screen, 1)
+    see(screen, "Mission card")
+    screen.see_not("is missing")
+    tap(screen, "Save round")  # refused: now every problem speaks, with what it is about
+    see(screen, "Round 1, mission 1, mission card: is missing")
+    tap(screen, "Back")
+    start_game(screen, "Spywhere", ["Dora", "Emil", "Fritz"])
+    tap(screen, "Start Spywhere")
+    see(screen, "End of the game")  # quick entry: nothing typed, nothing wrong yet
+    screen.see_not("is missing")
+    tap(screen, "Cards")
+    see(screen, "Everyone shows their passport.")
+    screen.see_not("must hold")
+
+
+def test_a_correction_that_breaks_a_moon_deal_shows_no_moon_and_its_error_at_the_pile(
+    seated: Seat,
+) -> None:
+    # The scenario's three deals; in deal 3 Carla takes all 16 black cards.
+    _, screen = seated("black-spy", NAMES, rounds=BLACK_SPY["rounds"])
+    # Dirk's pile, filled automatically, holds every card so far:
+    open_cards_entry(screen, "Enter deal 4")
+    spies_shown(screen, "Dirk", 6)
+    screen.see_not("took all 16 black cards")  # no moon before any input
+    screen.see_not("60 points")
+    chip(screen, "Anna: black Spies: 1")
+    pile_shows(screen, "Anna", 10)
+    tap(screen, "Discard")
+    tap_starting(screen, "Edit deal 3")
+    shown(screen, "Correct deal 3")
+    moon = "Carla took all 16 black cards: 0 for them, 60 for everyone else."
+    shown(screen, moon)
+    chip(screen, "Anna: black Spies: 1")  # 7 black Spies: the deal no longer adds up
+    card_says(screen, "Anna", "The black Spies add up to 7, but a deal has 6")
+    screen.see_not(moon)  # no moon while the piles contradict it
+
+
+def test_a_tap_on_the_chosen_chip_keeps_it_chosen(seated: Seat) -> None:
+    """Issue 24: tapping the chosen "Who spied?" chip drew it unchosen while the entry kept
+    it (the browser flipped the chip by itself and the server, holding no change, drew
+    nothing). A one-of choice stays as the entry holds it. (The screen's finger flips a chip
+    that has `on_select` as the browser does, `Screen._tap`.)"""
+    _, screen = seated("spy", ["Anna", "Ben", "Carla"])
+    chip(screen, "Who spied?: Ben")
+    assert screen.checked("Who spied?: Ben")
+    screen.tap("Who spied?: Ben", role="checkbox")  # chosen already: a tap changes nothing
+    assert screen.checked("Who spied?: Ben"), screen.texts()
+    tap(screen, "Found Safe 1")  # the event is Ben's, on Anna's base
+    shown(screen, "Ben found Anna's Safe 1")

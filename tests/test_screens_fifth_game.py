@@ -1,0 +1,65 @@
+"""Adding a game takes one module in scoring/ and one in views/ (issue 10): a fifth game,
+registered only by this test, appears in New game, plays, and shows in History, with no other
+module touched. Its entry, a refused save and undo come from the round entry every game shares
+(issue 24). Played through the app's screens in-process (tests/screens.py); nothing here is the
+browser's.
+
+The browser test had a test server register it at its start-up (tests/dummy_game/at_start.py,
+run by tests/startup.py's `sitecustomize` once `scoring.registry` and `views.games` are
+imported). In this process both are imported already, so the test calls the same two
+registrations at once, and takes the game out of both registries afterwards."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+from screens import Screen
+from ui import see, shown, start_game, tap
+
+
+@pytest.fixture
+def coin() -> Iterator[None]:
+    """Coin registered as tests/dummy_game/at_start.py registers it at a server's start-up,
+    for this test only."""
+    from dummy_game import at_start
+    from dummy_game.coin_rules import RULES
+
+    from scoring import registry
+    from views import games
+
+    at_start.register_rules(registry)
+    at_start.register_view(games)
+    try:
+        yield
+    finally:
+        games.VIEWS.pop(RULES.id, None)
+        registry.GAMES.pop(RULES.id, None)
+
+
+@pytest.mark.usefixtures("coin")
+def test_a_fifth_game_plays_and_shows_in_history(screen: Screen) -> None:
+    start_game(screen, "Coin", ["Anna", "Ben"])
+    tap(screen, "Start Coin")
+    shown(screen, "Toss 1")  # the shared entry, always open: its title
+    tap(screen, "Anna wins the toss")
+    shown(screen, "Anna: 1 wins")
+    tap(screen, "Undo: save round 1")  # the shared bar's undo
+    shown(screen, "Anna: 0 wins")
+    for winner, wins in (("Anna", 1), ("Ben", 1), ("Anna", 2)):
+        tap(screen, f"{winner} wins the toss")
+        shown(screen, f"{winner}: {wins} wins")
+    # No one wins two tosses in a row: the rules refuse it, the shared entry says so.
+    refusal = "Not saved: Round 4: Anna is not one of Ben"
+    tap(screen, "Anna wins the toss")
+    shown(screen, refusal)
+    shown(screen, "Anna: 2 wins")
+    tap(screen, "Ben wins the toss")
+    shown(screen, "Ben: 2 wins")
+    screen.see_not(refusal)  # a save answers the refusal
+    tap(screen, "Anna wins the toss")
+    shown(screen, "Game over: Anna won!")
+    tap(screen, "Finish and save to history")
+    tap(screen, "History")
+    shown(screen, "Game: Coin")  # the filter offers it
+    see(screen, "Coin · Anna, Ben")

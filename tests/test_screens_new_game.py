@@ -1,0 +1,52 @@
+"""The usual table first, through the app's screens in-process (tests/screens.py): New game
+offers the tables played lately, and one of them is at its next game's first entry in three taps
+from Home (issue 27). Nothing here is the browser's (tests/test_e2e_*.py)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from pathlib import Path
+
+from damaged import scenario
+from screens import Table
+from ui import see, shown, tap, tap_starting
+
+from storage import Store
+
+
+def test_a_recent_table_is_at_its_next_deal_in_three_taps(
+    screen_tables: Callable[..., Table], tmp_path: Path
+) -> None:
+    folder = tmp_path / "data"
+    played = scenario("black-spy-basic", "last-week", ended="2026-11-20T22:00:00+01:00")
+    played["options"]["variants"] = ["mole"]
+    older = scenario("spy-three-players", "two-weeks-ago", ended="2026-11-13T22:00:00+01:00")
+    store = Store.open(folder)
+    try:
+        store.add_games([played, older])
+    finally:
+        store.close()
+    screen = screen_tables(folder).screen()
+    tap(screen, "New game")  # 1
+    shown(screen, "Recent tables")
+    # Each table once, its players in seating order and its game (the button's two lines, one
+    # name of two lines here, which Playwright joined with a space).
+    assert screen.find(re.compile(r"^Anna, Ben, Carla\sSPY"), "button"), screen.texts()
+    tap_starting(screen, "Anna, Ben, Carla, Dirk\nBlack Spy · The Mole")  # 2
+    # The same seats and variant; the deal one seat to the left of last week's first dealer.
+    see(screen, "Deal 1: Ben deals 15 cards each")
+    tap(screen, "Enter deal 1")  # 3
+    see(screen, "Save deal")
+    # Tapped again while that game waits at the table: it opens, no second game is made.
+    tap(screen, "Discard")
+    tap(screen, "Back")
+    tap(screen, "New game")
+    tap_starting(screen, "Anna, Ben, Carla, Dirk\nBlack Spy · The Mole")
+    see(screen, "Deal 1: Ben deals 15 cards each")  # the same game, not one dealt by Carla
+    tap(screen, "Back")
+    in_progress = screen.find(re.compile(r"^Black Spy · Anna, Ben, Carla, Dirk"), "button")
+    assert len(in_progress) == 1, screen.texts()
+    # Its card says where it is as Black Spy calls it (its lines, which Playwright joined with
+    # spaces).
+    assert len(screen.find(re.compile(r"Anna, Ben, Carla, Dirk\sDeal 1\b"), "button")) == 1
