@@ -47,7 +47,7 @@ def faults() -> str:
 
 def reported(pid: int, target: Path, seconds: float = 30) -> str:
     """What the child `pid` writes to `target` when asked with SIGUSR1 (a count it keeps: see
-    bench/render_count.py, tests/drawings.py), written whole (a rename) before it is read."""
+    bench/render_count.py), written whole (a rename) before it is read."""
     target.unlink(missing_ok=True)
     os.kill(pid, signal.SIGUSR1)
     deadline = time.monotonic() + seconds

@@ -1,0 +1,83 @@
+"""What a tap draws again, counted in the app's own process (tests/screens.py): only the screen
+on top follows a change; a screen under it, and the app's stack of screens, are not drawn again
+for a change they do not show (issue 25: a Save drew the home screen under the game, and the
+whole app, again). Each component drawn is counted by its function's name, as Flet's renderer
+runs it."""
+
+from __future__ import annotations
+
+import collections
+import json
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import pytest
+from builders import SCENARIOS
+from flet.components import component
+from screens import Screen, Seat
+from ui import chip, open_cards_entry, shown
+
+BLACK_SPY = json.loads((SCENARIOS / "black-spy-basic.json").read_text())
+NAMES = [p["name"] for p in BLACK_SPY["players"]]
+ROW = "Black Spy · Anna, Ben, Carla, Dirk"
+
+Drawings = collections.Counter[str]
+
+
+@pytest.fixture
+def drawn(monkeypatch: pytest.MonkeyPatch) -> Drawings:
+    """Every component drawn from now on, by name (Flet's `Renderer.render` runs each)."""
+    counts: Drawings = collections.Counter()
+    render = component.Renderer.render
+
+    def counted(self: Any, fn: Any, *args: Any, **kwargs: Any) -> Any:
+        counts[getattr(fn, "__name__", repr(fn))] += 1
+        return render(self, fn, *args, **kwargs)
+
+    monkeypatch.setattr(component.Renderer, "render", counted)
+    return counts
+
+
+@pytest.fixture
+def game(seated: Seat) -> Iterator[Screen]:
+    """A Black Spy game after three deals; the tab opens on it."""
+    _, screen = seated("black-spy", NAMES, rounds=BLACK_SPY["rounds"][:3])
+    shown(screen, "Enter deal 4")
+    yield screen
+
+
+def during(drawn: Drawings, action: Callable[[], object]) -> Drawings:
+    """The drawings `action` (a tap, answered once it returns) set off."""
+    before = drawn.copy()
+    action()
+    return drawn - before
+
+
+def test_a_save_draws_only_the_game_screen_again_once(game: Screen, drawn: Drawings) -> None:
+    open_cards_entry(game, "Enter deal 4")
+    chip(game, "Anna: black Spies: 1")
+
+    def save() -> None:
+        game.tap("Save deal")
+        game.see("Edit deal 4")
+
+    saved = during(drawn, save)
+    # Once, with the saved deal: the entry closes in the drawing that shows the game with it
+    # (closed at once, the screen was drawn first with the sheet as it was, then again).
+    assert saved["GameScreen"] == 1 and saved["BlackSpyScreen"] == 1, saved
+    assert saved["App"] == 0 and saved["HomeView"] == 0 and saved["GameCard"] == 0, saved
+
+
+def test_opening_a_game_leaves_home_beneath_as_drawn_and_back_draws_it_afresh(
+    game: Screen, drawn: Drawings
+) -> None:
+    back = during(drawn, lambda: (game.tap("Back"), shown(game, "New game")))
+    assert back["HomeView"] == 1, back  # it was drawn under the game: now it catches up
+
+    def open_game() -> None:
+        game.tap_starting(ROW)
+        shown(game, "Enter deal 4")
+
+    opened = during(drawn, open_game)
+    assert opened["GameScreen"] == 1 and opened["App"] == 1, opened
+    assert opened["HomeView"] == 0 and opened["GameCard"] == 0, opened
