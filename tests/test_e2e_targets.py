@@ -1,13 +1,21 @@
-"""Made for fingers: everything a player can tap is at least 48×48 px, measured from Flutter's
-accessibility tree, on every screen, in a desktop browser (whose user agent gets Flutter's
-compact sizes; a phone's gets the 48 px padding by itself)."""
+"""Every screen, in a new browser: made for fingers, and fully offline.
+
+- Everything a player can tap is at least 48×48 px, measured from Flutter's accessibility tree,
+  on every screen, in a desktop browser (whose user agent gets Flutter's compact sizes; a
+  phone's gets the 48 px padding by itself).
+- The page asks nothing of any other host, and nothing it asks is missing: every request is
+  recorded from its first load in a device with nothing cached (the app, Flutter's runtime, its
+  fonts, the fallback font Flutter fetches for a glyph Roboto lacks such as the Mole draft's
+  "→") to the last screen. (A game's rules through these screens are the screen tests'.)"""
 
 from __future__ import annotations
 
 from typing import Any
+from urllib.parse import urlsplit
 
 import pytest
-from playwright.sync_api import Page
+from playwright.sync_api import Browser, Page
+from traffic import Traffic
 from ui import (
     chip,
     enter_deal,
@@ -18,7 +26,7 @@ from ui import (
     tap_starting,
 )
 
-from tools.browser import tap
+from tools.browser import AppServer, open_app, see, tap
 
 pytestmark = pytest.mark.e2e
 
@@ -49,11 +57,29 @@ class Survey:
         self.small += [f"{screen}: {t['name']} {t['width']}×{t['height']}" for t in found]
 
 
+# A phone's width, and tall enough that no screen scrolls: Flutter clips a target that is
+# scrolled half out of view, and half a target is not what is measured here.
+TALL_PHONE = {"width": 400, "height": 3000}
+
+
 @pytest.mark.long
-def test_every_target_on_every_screen_is_at_least_48_px(page: Page) -> None:
-    # A phone's width, and tall enough that no screen scrolls: Flutter clips a target that is
-    # scrolled half out of view, and half a target is not what is measured here.
-    page.set_viewport_size({"width": 400, "height": 3000})
+def test_every_screen_has_targets_of_48_px_and_asks_nothing_of_another_host(
+    browser: Browser, app: AppServer
+) -> None:
+    context = browser.new_context(viewport=TALL_PHONE)  # nothing cached: every request seen
+    traffic = Traffic().watch(context)
+    try:
+        every_screen_surveyed(open_app(context, app.url, size=TALL_PHONE))
+    finally:
+        context.close()
+    assert traffic.requested, "no request was recorded"
+    assert traffic.elsewhere(urlsplit(app.url).netloc) == []
+    assert traffic.refused == []
+    assert traffic.failed == []
+
+
+def every_screen_surveyed(page: Page) -> None:
+    """Every screen of the app visited; none has a target smaller than a finger."""
     survey = Survey(page)
     survey.look("home")
     names = ["Anna", "Ben", "Carla"]
@@ -68,6 +94,7 @@ def test_every_target_on_every_screen_is_at_least_48_px(page: Page) -> None:
     pile = {"black_spies": 2, "black_low": 0, "black_high": [], "colored_spies": 0}
     enter_deal(page, 1, names, {"cards": {name: pile for name in names}})
     survey.look("Black Spy sheet")
+    see(page, " → ")  # the Mole's draft: a glyph from Flutter's fallback font
     tap(page, "Back")
 
     start_game(page, "Kompromat", ["Anna", "Ben"], known=True)

@@ -1,5 +1,6 @@
-"""Games played through the app's screens in-process (tests/screens.py): a whole game in
-outcome form, the last round that ends a game, a correction and a refused entry. The totals and
+"""Games played through the app's screens in-process (tests/screens.py): a whole Black Spy game
+with the Mole by its cards, a whole Kompromat game in outcome form, the last round that ends a
+game, a correction and a refused entry. The totals and
 the winner the screens show are checked against `scoring`. (Each game is also played through
 once in Chromium: tests/test_e2e_games.py.)"""
 
@@ -10,20 +11,63 @@ import random
 from typing import Any
 
 import generators
-from screens import Seat
+from builders import BASIC_ENDING
+from screens import Screen, Seat
 from test_e2e_games import later_kompromat_rounds, names_of, scenario, winner_line
 from ui import (
     EN,
     card_says,
     chip,
+    enter_deal,
     enter_kompromat_outcomes,
     enter_kompromat_round,
     open_cards_entry,
     shown,
+    start_game,
     tap_starting,
 )
 
 import scoring
+
+
+def test_black_spy_whole_game_with_the_mole_entered_by_its_cards(screen: Screen) -> None:
+    """New game with The Mole, the scenario's deals and the deal that ends it, each by its
+    cards: the totals, the next deal's dealer and cards, the Mole's draft, the final totals
+    and the winner, each as `scoring` says."""
+    record = scenario("black-spy-basic")
+    record["options"]["variants"] = ["mole"]
+    names = names_of(record)
+    start_game(screen, "Black Spy", names)
+    chip(screen, "The Mole")
+    screen.tap("Start Black Spy")
+    for number, deal in enumerate(record["rounds"], start=1):
+        enter_deal(screen, number, names, deal)
+    so_far = scoring.standings(record)
+    for name, total in so_far["totals"].items():
+        shown(screen, f"{name}: total {EN.number(total)}")
+    after = so_far["next_deal"]
+    shown(
+        screen,
+        EN(
+            "Deal {number}: {dealer} deals {cards} cards each",
+            number=after["number"],
+            dealer=after["dealer"],
+            cards=after["cards_each"],
+        ),
+    )
+    draft = EN.plural(
+        "The Mole: {count} card set aside first. Draft: {order}",
+        "The Mole: {count} cards set aside first. Draft: {order}",
+        after["mole_cards"],
+        order=" → ".join(after["mole_draft_order"]),
+    )
+    shown(screen, draft)
+    enter_deal(screen, 4, names, BASIC_ENDING)
+    final = scoring.standings({**record, "rounds": [*record["rounds"], BASIC_ENDING]})
+    assert final["finished"]
+    for name, total in final["totals"].items():
+        shown(screen, f"{name}: total {EN.number(total)}")
+    shown(screen, winner_line(final))
 
 
 def test_kompromat_last_round_entered_with_the_cards_ends_the_game(seated: Seat) -> None:
