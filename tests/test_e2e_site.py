@@ -91,21 +91,20 @@ def test_the_site_starts_offline_with_what_it_saved_even_closed_at_once(
     start_game(page, "Black Spy", names)
     tap(page, "Start Black Spy")
     enter_deal(page, 1, names, deals[0])
-    closed_at_once(page)
     assert first_visit <= FIRST_VISIT_BYTES, first_visit
     assert traffic.elsewhere(urlsplit(url).netloc) == []  # Rive's CDN: stopped by the policy
     assert traffic.refused == [], traffic.refused
 
     context.set_offline(True)
-    page = offline_start(context, url, site)  # where it was left: the game
-    totals_shown(page, {**record, "rounds": deals[:1]})
-    # A second tab waits for the first (two tabs writing one store would undo each other),
-    # and opens with what the first saved offline just before it was closed.
+    # A second tab, started with the network gone (from what the service worker kept), waits
+    # for the first (two tabs writing one store would undo each other) ...
     second = offline_start(context, url, site)
     shown(second, OpenInAnotherTab().message)
     page.bring_to_front()  # a tab behind another gets no frames to draw
     enter_deal(page, 2, names, deals[1])
     closed_at_once(page)
+    # ... and opens where the first was left, the game, with what it saved just before it was
+    # closed.
     totals_shown(second, {**record, "rounds": deals[:2]})
     backups_leave_and_come_in_through_the_browser(second, tmp_path)
     damaged(second, "active.json")
