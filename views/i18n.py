@@ -14,7 +14,7 @@ import os
 from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
-from functools import cache
+from functools import cache, lru_cache
 from pathlib import Path
 
 from babel.dates import format_date
@@ -150,6 +150,7 @@ def translator(language: str) -> Translator:
     return Translator(language)
 
 
+@lru_cache(maxsize=4096, typed=True)
 def number_text(language: str, value: Fraction | float | int) -> str:
     """`Translator.number`, kept: Babel looks the locale up at every call, and a scoresheet
     writes hundreds of numbers, mostly the same few."""
