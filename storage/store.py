@@ -46,9 +46,7 @@ import weakref
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, ClassVar, TypedDict
-
-import filelock
+from typing import TYPE_CHECKING, Any, ClassVar, TypedDict
 
 import scoring
 from scoring.errors import N_
@@ -83,6 +81,9 @@ from .files import (
 from .index import Index
 from .paths import data_directory
 from .summaries import Summary, newest_first, summarize
+
+if TYPE_CHECKING:
+    from filelock import FileLock
 
 logger = logging.getLogger(__name__)
 
@@ -474,7 +475,7 @@ class Store:
             folder.mkdir(parents=True, exist_ok=True)
         except OSError as error:
             raise write_failure(error, folder) from error
-        self._file_lock: filelock.FileLock | None = None
+        self._file_lock: FileLock | None = None
         if self._keep_aside_odd_lock(folder / "debrief.lock"):
             self._lock_folder(folder / "debrief.lock")
         try:
@@ -486,9 +487,15 @@ class Store:
 
     def _lock_folder(self, lock: Path) -> None:
         """Hold the lock (`DataDirectoryInUse` when another process does); where it cannot be
-        made, the folder is read-only."""
+        made, the folder is read-only. In a browser the tab's lock is the lock (storage/browser:
+        one tab of the browser holds the data); a lock file would hold nothing off there, each
+        tab's files being its own, in its memory."""
         if not browser.Tab.holds_the_data:  # a browser's lock: another tab has the data
             raise err.OpenInAnotherTab()
+        if browser.IN_BROWSER:
+            return
+        import filelock  # here: a browser's start does without it (about 60 ms of importing)
+
         file_lock = filelock.FileLock(str(lock), timeout=0)
         try:
             file_lock.acquire()

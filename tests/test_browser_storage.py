@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from storage import Store, browser
-from storage.errors import NotKeptInBrowser
+from storage.errors import NotKeptInBrowser, OpenInAnotherTab
 
 
 class SlowIndexedDB:
@@ -110,5 +110,30 @@ def test_without_threads_a_draft_is_written_at_once(
         store.keep_draft("phone", "game-1", {"round": None, "entry": {}, "id": "draft-1"})
         assert '"draft-1"' in (tmp_path / "drafts.json").read_text()  # before any settle
         assert store._keeper._thread is None  # no writer thread was started
+    finally:
+        store.close()
+
+
+def test_in_a_browser_the_tabs_lock_is_the_lock(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Each tab of the site has its files in its own memory: a lock file there would keep no
+    other tab off (one tab holds the data by the browser's Web Locks, `Tab.holds_the_data`).
+    The store makes none, and a tab that does not hold the data is refused; on a disk the lock
+    file keeps a second app off the folder."""
+    monkeypatch.setattr(browser, "IN_BROWSER", True)
+    store = Store.open(tmp_path / "tab")
+    try:
+        assert not (tmp_path / "tab" / "debrief.lock").exists()
+    finally:
+        store.close()
+    monkeypatch.setattr(browser.Tab, "holds_the_data", False)
+    with pytest.raises(OpenInAnotherTab):
+        Store.open(tmp_path / "another tab")
+    monkeypatch.setattr(browser, "IN_BROWSER", False)
+    monkeypatch.setattr(browser.Tab, "holds_the_data", True)
+    store = Store.open(tmp_path / "disk")
+    try:
+        assert (tmp_path / "disk" / "debrief.lock").exists()
     finally:
         store.close()
