@@ -27,7 +27,6 @@ from storage.paths import data_directory
 from views.app import make_main
 from views.connection_note import note_texts
 from views.i18n import system_language, translator
-from web.serve import sanitize_environment
 
 # A built app's Flutter host tells its Python where to connect (on this device only).
 BUILT_APP_CONNECTION = ("FLET_SERVER_UDS_PATH", "FLET_SERVER_PORT")
@@ -125,6 +124,10 @@ def main(argv: list[str] | None = None) -> int:
     if browser.IN_BROWSER:  # the static site (tools/publish.py): Python in the page
         run_in_browser(data_directory(args.data_dir))
         return 0
+    # Not imported with this module: the static site's start in a phone's browser does without
+    # the web server's modules (its guard, limits and compressed copies, and their imports).
+    from web.serve import sanitize_environment
+
     if os.environ.get("FLET_PLATFORM"):  # Flet's own test of a built app (is_embedded)
         # A `flet build` app (a phone): Flet's own Flutter host starts this and connects
         # through the settings it gives; nothing is served to a network, and neither the web

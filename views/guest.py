@@ -12,7 +12,6 @@ from collections.abc import Awaitable, Callable
 from dataclasses import replace
 
 import flet as ft
-import segno
 
 from scoring.errors import N_
 from web.sharing import Connected
@@ -21,7 +20,7 @@ from .device_name import name_button
 from .hooks import memo, use_value
 from .i18n import Translator
 from .state import VIEWER, AppState, use_screen
-from .widgets import TARGET, body, close, heading, note
+from .widgets import TARGET, body, close, heading, note, qr_code
 
 PIN_LENGTH = 6
 
@@ -82,7 +81,7 @@ def shared_dialog(state: AppState) -> ft.AlertDialog:
         close(dialog)
         await state.stop_sharing()
 
-    code = segno.make(link or "", error="m").png_data_uri(scale=6, border=2)
+    code = qr_code(link or "", "m", scale=6)
     phones, stop_following = connected_phones(state)
     wrong = sharing.wrong_pins() if sharing is not None else []
     tries = (

@@ -8,14 +8,13 @@ import datetime as dt
 from collections.abc import Awaitable, Callable
 
 import flet as ft
-import segno
 
 import scoring
 
 from .games import AtTable, view_of
 from .i18n import Translator, minutes_between
 from .state import HOST, AppState
-from .widgets import close, color_dot, note
+from .widgets import close, color_dot, note, qr_code
 
 
 def game_over_panel(at: AtTable, on_its_page: bool = False) -> ft.Control:
@@ -290,7 +289,7 @@ def result_sharer(state: AppState, text: str) -> Callable[[], Awaitable[None]]:
 def bgstats_dialog(t: Translator, link: str) -> ft.AlertDialog:
     """The game as a play for BG Stats: a code another phone at the table scans, or BG Stats
     opened on this device (BG Stats shows the play before it logs it)."""
-    code = segno.make(link, error="l").png_data_uri(scale=8, border=2)  # sharp at 3 px a point
+    code = qr_code(link, "l", scale=8)  # sharp at 3 px a point
 
     async def open_here() -> None:
         close(dialog)

@@ -464,3 +464,14 @@ def problem_line(problems: list[str]) -> ft.Control:
             ),
         ],
     )
+
+
+def qr_code(text: str, error: str, scale: int) -> str:
+    """`text` as a QR code (error correction `error`: "l", "m"), a PNG data URI at `scale`
+    pixels a module. Segno is imported here, not with the app: it brings XML, HTTP and email
+    parsing with it (about 35 ms of every start, the static site's on a phone included), and
+    only sharing a table or a game's play draws a code."""
+    import segno
+
+    return str(segno.make(text, error=error).png_data_uri(scale=scale, border=2))
+
