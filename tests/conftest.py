@@ -1,4 +1,5 @@
-"""Fixtures for the browser tests: the app served from a temporary data folder, and Chromium."""
+"""Fixtures for the browser tests (the app served from a temporary data folder, and Chromium)
+and for the screen tests (the app in-process: `screen`, `seated`, `screen_tables`)."""
 
 from __future__ import annotations
 
