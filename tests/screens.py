@@ -575,17 +575,24 @@ class Screen(Connection):
             self._set(group, {"value": control.value})
             self._send(group, "change", control.value)
         elif isinstance(control, ft.Segment):
-            buttons = _ancestor(control, ft.SegmentedButton)
-            assert buttons is not None, "a Segment outside a SegmentedButton"
-            chosen = [control.value]
-            self._set(buttons, {"selected": chosen})
-            self._send(buttons, "change", chosen)
+            self._set_segment(control)
         elif isinstance(control, ft.SnackBar):  # its action; the note then closes
             self._send(control, "action", None)
             self._set(control, {"open": False})
             self._send(control, "dismiss", None)
         else:
             self._send(control, "click", None)
+
+    def _set_segment(self, segment: ft.Segment) -> None:
+        """A segment tapped, as Flutter's SegmentedButton takes it (one chosen at a time): the
+        chosen segment of a button that allows none is taken back, any other is chosen; the
+        client draws the new choice itself and sends it."""
+        buttons = _ancestor(segment, ft.SegmentedButton)
+        assert buttons is not None, "a Segment outside a SegmentedButton"
+        chosen = segment.value in (buttons.selected or [])
+        choice = [] if chosen and buttons.allow_empty_selection else [segment.value]
+        self._set(buttons, {"selected": choice})
+        self._send(buttons, "change", choice)
 
     def _set(self, control: Any, props: dict[str, Any]) -> None:
         """A property the client changed itself (as its UPDATE_CONTROL_PROPS)."""

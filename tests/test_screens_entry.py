@@ -219,3 +219,28 @@ def test_a_tap_on_the_chosen_chip_keeps_it_chosen(seated: Seat) -> None:
     assert screen.checked("Who spied?: Ben"), screen.texts()
     tap(screen, "Found Safe 1")  # the event is Ben's, on Anna's base
     shown(screen, "Ben found Anna's Safe 1")
+
+
+def test_the_chosen_moon_choice_tapped_again_is_taken_back_in_the_entry_too(
+    seated: Seat,
+) -> None:
+    """With Capture or Release the moon's choice is made on a segmented button that shows no
+    choice until the taker chooses; Flutter takes a tap on the chosen segment as no choice and
+    draws it so. The entry must hold no choice then either: a Save asks for it (it saved the
+    deal with the choice the screen no longer showed)."""
+    options = {"first_dealer": "Anna", "variants": ["capture-or-release"], "end_value": 150}
+    _, screen = seated("black-spy", ["Anna", "Ben", "Carla", "Dirk"], options)
+    open_cards_entry(screen, "Enter deal 1")
+    chip(screen, "Anna: black Spies: 6")
+    chip(screen, "Anna: black 1–6: 6")
+    for rank in (8, 9, 10, 11):
+        chip(screen, f"Anna: black {rank}")
+    give = "Give 60 to everyone else"
+    screen.tap(give)
+    assert screen.checked(give, "button")
+    screen.tap(give)  # taken back
+    assert not screen.checked(give, "button")
+    screen.tap("Save deal")
+    screen.see("Anna took all 16 black cards: choose give (60 for everyone else) or release")
+    shown(screen, "Save deal")  # the entry stays open: nothing was saved
+
