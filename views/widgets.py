@@ -209,6 +209,12 @@ def toggle_chip(
     )
 
 
+def chosen_segment(button: ft.SegmentedButton) -> str | None:
+    """The segment a segmented button of single choice has chosen, as the browser drew it: with
+    `allow_empty_selection`, a tap on the chosen segment leaves none."""
+    return str(button.selected[0]) if button.selected else None
+
+
 def segmented(**options: Unpack[SegmentedOptions]) -> ft.SegmentedButton:
     """A segmented button whose segments a finger can hit on every platform."""
     return ft.SegmentedButton(
@@ -474,4 +480,3 @@ def qr_code(text: str, error: str, scale: int) -> str:
     import segno
 
     return str(segno.make(text, error=error).png_data_uri(scale=scale, border=2))
-

@@ -36,6 +36,7 @@ from ..widgets import (
     CountChips,
     chip,
     choice_chips,
+    chosen_segment,
     color_bar,
     drawn_as,
     heading,
@@ -752,7 +753,7 @@ def moon_panel(
             )
         ]
 
-    def choose(choice: str) -> None:
+    def choose(choice: str | None) -> None:
         change(lambda current: current.with_moon_choice(choice), auto)
 
     return [
@@ -773,9 +774,8 @@ def moon_panel(
                             label=ft.Text(t("Release: −60 for {name}", name=taker)),
                         ),
                     ],
-                    on_change=lambda e: (
-                        choose(e.control.selected[0]) if e.control.selected else None
-                    ),
+                    # A tap on the chosen one takes it back (Flutter draws it so): no choice.
+                    on_change=lambda e: choose(chosen_segment(e.control)),
                 ),
             ],
             ft.Colors.TERTIARY_CONTAINER,
@@ -1240,7 +1240,7 @@ class Counted:
             self, moon_taker=taker, moon_choice=None, active=name, fresh=True, moved=False
         )
 
-    def with_moon_choice(self, choice: str) -> Counted:
+    def with_moon_choice(self, choice: str | None) -> Counted:
         return replace(self, moon_choice=choice, moved=False)
 
     def pressed(self, key: str, options: black_spy.Options) -> Counted:
@@ -1487,10 +1487,9 @@ def moon_choice_line(
                     value="release", label=ft.Text(t("Release: −60 for {name}", name=taker))
                 ),
             ],
-            on_change=lambda e: (
-                change(lambda current: current.with_moon_choice(e.control.selected[0]))
-                if e.control.selected
-                else None
+            # A tap on the chosen one takes it back (Flutter draws it so): no choice.
+            on_change=lambda e: change(
+                lambda current: current.with_moon_choice(chosen_segment(e.control))
             ),
         )
     return ft.Container(choice, height=TARGET + 8)
