@@ -102,6 +102,9 @@ def imported(folder: Path, document: dict[str, Any]) -> tuple[int, int]:
         store.close()
 
 
+KILL_ATTEMPTS = 50  # imports killed at random moments, to kill one while its journal is there
+
+
 @pytest.fixture(scope="module")
 def children() -> Iterator[ChildForge]:
     """The importing children, forked from one Python that imported Debrief."""
@@ -149,12 +152,15 @@ def test_recovering_an_interrupted_import_writes_each_file_once(
     document = a_backup(rng)
     source = tmp_path / "backup.json"
     source.write_text(json.dumps(document))
-    folder = tmp_path / "data"
-    while True:  # until a kill lands while the journal is there
-        done = kill_during_import(children, folder, source, rng, after_journal=False)
-        if (folder / "journal.json").exists() or not done:
+    # Until a kill lands while the journal is there. Each try imports into a folder of its
+    # own: into the last one, an import that had ended finds every game there and ends before
+    # any kill can land (the loop then ran for ever, under load).
+    for attempt in range(KILL_ATTEMPTS):
+        folder = tmp_path / f"data-{attempt}"
+        kill_during_import(children, folder, source, rng, after_journal=False)
+        if (folder / "journal.json").exists():
             break
-    assert (folder / "journal.json").exists()
+    assert (folder / "journal.json").exists(), f"no kill landed in {KILL_ATTEMPTS} imports"
     from storage import files
 
     writes: list[str] = []
