@@ -3,8 +3,11 @@ can, and otherwise stops at once with the one command to run (issue 10)."""
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
+import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -103,7 +106,7 @@ def test_the_whole_suite_has_its_static_site_published_beside_mypy(
 def test_the_background_steps_run_in_turn_and_say_how_each_ended(tmp_path: Path) -> None:
     """`finish` returns once the first step (the web client compressed) has ended well, while
     the second (the site published) may still run; how that one ended is written to its file,
-    which is there only once it has ended."""
+    which is there only once it has ended. A run stopped early ends the step still running."""
     ready = tmp_path / "site.ready"
     python = sys.executable
     waiting = tmp_path / "go"
@@ -111,15 +114,42 @@ def test_the_background_steps_run_in_turn_and_say_how_each_ended(tmp_path: Path)
     second += "time.sleep(0.01)\nsys.exit(3)"
     steps = [[python, "-c", "print('compressed')"], [python, "-c", second]]
     running = dev.in_turn(steps, ready)
-    dev.finish(running)  # the first step's end, not the second's
-    assert running.poll() is None and not ready.exists()
-    waiting.touch()
-    assert running.wait(timeout=30) == 3
-    assert ready.read_text() == "3"
+    try:
+        dev.finish(running)  # the first step's end, not the second's
+        assert running.poll() is None and not ready.exists()
+        waiting.touch()
+        assert running.wait(timeout=30) == 3
+        assert ready.read_text() == "3"
+    finally:
+        dev.stopped(running)
     failing = dev.in_turn([[python, "-c", "import sys; sys.exit(5)"]], None)
     with pytest.raises(SystemExit) as stopped:
         dev.finish(failing)
     assert stopped.value.code == 5
+    dev.stopped(failing)
+    forever = f"import os, time\nopen({str(tmp_path / 'pid')!r}, 'w').write(str(os.getpid()))\n"
+    forever += "while True: time.sleep(0.01)"
+    hung = dev.in_turn([[python, "-c", forever]], None)
+    step = int(waited_for(lambda: (tmp_path / "pid").exists() and (tmp_path / "pid").read_text()))
+    dev.stopped(hung)
+    waited_for(lambda: not alive(step))  # the step itself, not only the one running it
+
+
+def waited_for(condition: Callable[[], object], seconds: float = 10) -> object:
+    """Another process's state, looked at until it holds (nothing here can wait on it)."""
+    deadline = time.monotonic() + seconds
+    while not (held := condition()):
+        assert time.monotonic() < deadline, "not reached"
+        time.sleep(0.01)
+    return held
+
+
+def alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    return True
 
 
 def test_the_full_command_runs_two_workers_more_than_cores_unless_told_otherwise(

@@ -18,6 +18,7 @@ import importlib.util
 import json
 import os
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -142,7 +143,21 @@ def in_turn(steps: list[list[str]], ready: Path | None) -> subprocess.Popen[str]
         cwd=ROOT,
         stdout=subprocess.PIPE,
         text=True,
+        start_new_session=os.name != "nt",  # a group of its own: `stopped` ends its steps too
     )
+
+
+def stopped(process: subprocess.Popen[str]) -> None:
+    """The background steps ended, the one running included (a run stopped early: nothing
+    left publishing into a folder that is removed)."""
+    if process.poll() is None:
+        if os.name == "nt":
+            process.kill()
+        else:
+            os.killpg(process.pid, signal.SIGKILL)
+    process.wait()
+    if process.stdout is not None:
+        process.stdout.close()
 
 
 def site_ready(site: Path) -> Path:
@@ -217,8 +232,8 @@ def test(arguments: list[str]) -> None:
         print("== pytest", flush=True)
         run([str(PYTHON), "-m", "pytest", *parallel(arguments), *arguments])
     finally:
-        if compressing is not None and compressing.poll() is None:
-            compressing.kill()  # a run stopped early: no publishing left behind
+        if compressing is not None:
+            stopped(compressing)
         shutil.rmtree(scratch, ignore_errors=True)
         minutes, seconds = divmod(round(time.monotonic() - began), 60)
         print(f"== took {minutes} min {seconds:02d} s", flush=True)
