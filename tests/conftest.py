@@ -384,7 +384,9 @@ def screen_tables(request: pytest.FixtureRequest) -> Iterator[Callable[..., Any]
     def open_table(folder: Path, sharing: Any = None) -> Any:
         table = Table(folder, sharing)
         table.loop.set_exception_handler(
-            lambda loop, context: logged.failures.append(str(context.get("message")))
+            lambda loop, context: logged.failures.append(
+                f"{context.get('message')}: {context.get('exception')!r}"
+            )
         )
         table.reopen = open_table
         opened.append(table)

@@ -23,6 +23,7 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import json
+import logging
 import re
 import threading
 from collections.abc import Callable, Iterator
@@ -47,6 +48,8 @@ from flet.pubsub.pubsub_hub import PubSubHub
 from web.guard import GUEST, HOST, Caller, _caller
 from web.limits import GUEST_SESSION_SECONDS
 from web.sharing import GuestSession, Sharing
+
+logger = logging.getLogger("screens")
 
 # What Flet's web client tells the server of a phone's page when it registers (400×800).
 PHONE_PAGE: dict[str, Any] = {
@@ -162,8 +165,8 @@ class Table:
 
     def settle(self) -> None:
         """Wait until every session has answered: the loop has had nothing to run, no update
-        or effect pending, for `QUIET_TURNS` turns in a row. Timers set for later (a note's
-        four seconds) are not waited for."""
+        or effect pending, for `QUIET_TURNS` turns in a row. Timers set for later are not
+        waited for."""
         self.run(self._quiet())
 
     async def _quiet(self) -> None:
@@ -205,7 +208,7 @@ class Table:
         self.loop.close()
 
     async def _ended(self) -> None:
-        """Every task left (Flet's update loops, a note's timer) cancelled."""
+        """Every task left (Flet's update loops, the store's) cancelled."""
         tasks = [task for task in asyncio.all_tasks() if task is not asyncio.current_task()]
         for task in tasks:
             task.cancel()
@@ -214,6 +217,8 @@ class Table:
     def restart(self) -> Table:
         """The app stopped and served again from the same folder: a new table (the screens
         of this one are closed; open new ones on it, of the same devices if need be)."""
+        # A shared table started again shares anew (a new link and PIN): not played here.
+        assert self.sharing is None, "a shared table's restart is not modelled"
         self.close()
         return self.reopen(self.folder, self.sharing)
 
@@ -233,11 +238,9 @@ class Screen(Connection):
         self.page_url = "http://127.0.0.1:8550"
         self.page_name = ""
         self.sent: list[Message] = []  # every message the server sent this tab
-        self.sent_bytes = 0  # ... and their size on the wire
         self.downloads: list[tuple[str, bytes]] = []  # files saved (their names and bytes)
         self.files_to_pick: list[tuple[str, bytes]] = []  # the next pick_files' answer
         self.launched: list[str] = []  # addresses opened outside the app
-        self.clipboard: str | None = None
         self.session: Session | None = None
 
     # --- the connection ----------------------------------------------------------------------
@@ -246,6 +249,7 @@ class Screen(Connection):
         """Register as Flet's web client does on a page load, and wait for the first screen."""
         session = Session(self)
         self.session = session
+        self.fields = {**PHONE_PAGE, **fields}  # what the client tells again when it comes back
         self.table.call(self._register, session, route, fields)
         self.table.settle()
 
@@ -267,11 +271,10 @@ class Screen(Connection):
     def send_message(self, message: Message) -> None:
         # Packed as Flet's web server packs it: packing also takes the snapshots Flet's next
         # diff compares with (flet.messaging.protocol), so an unpacked message breaks patches.
-        packed = msgpack.packb(
+        msgpack.packb(
             [message.action, message.body], default=configure_encode_object_for_msgpack(BaseControl)
         )
         self.sent.append(message)
-        self.sent_bytes += len(packed) + 1
         if message.action == MessageAction.INVOKE_METHOD:
             body = message.body
             self.loop.call_soon(self._answer, body.control_id, body.call_id, body.name, body.args)
@@ -305,9 +308,6 @@ class Screen(Connection):
         if name == "launch_url":
             self.launched.append(str(args.get("url")))
             return None
-        if isinstance(control, ft.Clipboard) and name == "set":
-            self.clipboard = str(args.get("data"))
-            return None
         return None
 
     def _preference(self, name: str, args: dict[str, Any]) -> Any:
@@ -335,11 +335,13 @@ class Screen(Connection):
         self._dispatch(page._i, "route_change", {"route": route})
 
     def _dispatch(self, control_id: int, name: str, data: Any) -> None:
-        """An event from the client, on its way to the session (not waited for)."""
+        """An event from the client, on its way to the session (not waited for). A failure
+        outside the handler's own guard is logged, as the server's loop logs a failed task."""
         assert self.session is not None
-        asyncio.run_coroutine_threadsafe(
+        dispatched = asyncio.run_coroutine_threadsafe(
             self.session.dispatch_event(control_id, name, data), self.loop
         )
+        dispatched.add_done_callback(_logged_if_failed)
 
     def get_upload_url(self, file_name: str, expires: int) -> str:
         return f"{self.page_url}/upload/{file_name}"
@@ -366,7 +368,7 @@ class Screen(Connection):
         session = self.session
         assert session is not None
         route = self.route
-        self.table.run(session.disconnect(SESSION_KEPT))  # the old page went
+        self.table.run(session.disconnect(self._kept_for()))  # the old page went
         self.table.settle()
         self.table.call(self._resume, session, route)
         self.table.settle()
@@ -375,7 +377,7 @@ class Screen(Connection):
         """Register again with the session's id, as flet_web's FletApp answers it."""
         _context_page.set(session.page)
         _caller.set(self.caller)
-        session.apply_page_patch({"route": route})  # the client tells its address again
+        session.apply_page_patch({**self.fields, "route": route})  # the client tells it all again
         answer = RegisterClientResponseBody(session.id, session.page, "")  # the whole page
         self.send_message(Message(MessageAction.REGISTER_CLIENT, answer))
         session.attach_connection(self)
@@ -388,10 +390,14 @@ class Screen(Connection):
         meanwhile. How Flet's web client notices and connects again is the browser's."""
         session = self.session
         assert session is not None
-        guest = self.caller is not None and self.caller.role == GUEST
-        kept = GUEST_SESSION_SECONDS if guest else SESSION_KEPT
-        self.table.run(session.disconnect(kept))
+        self.table.run(session.disconnect(self._kept_for()))
         self.table.settle()
+
+    def _kept_for(self) -> int:
+        """How long the server keeps this tab's session once its page went (the guests' door
+        keeps a guest's for `GUEST_SESSION_SECONDS`)."""
+        guest = self.caller is not None and self.caller.role == GUEST
+        return GUEST_SESSION_SECONDS if guest else SESSION_KEPT
 
     def come_back(self) -> None:
         """The network is back: Flet's web client connects again and registers with its
@@ -415,16 +421,18 @@ class Screen(Connection):
 
     def nodes(self) -> list[Node]:
         """Everything the accessibility tree would have now, in the screen's order: the top
-        screen, or the dialog over it (a modal dialog hides what is under it from taps), and
-        the notes at the bottom."""
+        screen and the note at its bottom, or the dialog over them (Flutter's barrier blocks
+        what is under a dialog). Flutter shows one note at a time, the others queued behind it
+        (a note goes when its time is up, which no screen test waits for, or at the player's
+        next tap: `widgets.put_away`)."""
         page = self.page
         views = [view for view in _unwrapped(page.views) if _shown(view)]
         dialogs = [d for d in page._dialogs.controls if getattr(d, "open", False)]
         modal = [d for d in dialogs if not isinstance(d, ft.SnackBar)]
-        notes = [d for d in dialogs if isinstance(d, ft.SnackBar)]
-        roots = [modal[-1]] if modal else views[-1:]
+        notes = [d for d in dialogs if isinstance(d, ft.SnackBar)][:1]
+        roots = [modal[-1]] if modal else [*views[-1:], *notes]
         found: list[Node] = []
-        for root in [*roots, *notes]:
+        for root in roots:
             _collect(root, True, found)
         return found
 
@@ -469,11 +477,6 @@ class Screen(Connection):
         if self.says_somewhere(text):
             raise AssertionError(f"{text!r} is on the screen: {self.texts()}")
 
-    def starting(self, prefix: str) -> bool:
-        """Whether a name on the screen starts with `prefix` (a whole word)."""
-        pattern = _starting(prefix)
-        return any(pattern.search(node.name) for node in self.nodes())
-
     def says(self, start: str, text: str = "") -> bool:
         """Whether a node's name (a card's texts, a line each) starts with `start` and holds
         `text`."""
@@ -482,21 +485,11 @@ class Screen(Connection):
     def checked(self, label: str, role: str = "checkbox") -> bool:
         return any(node.checked for node in self.find(label, role))
 
-    def field_value(self, label: str) -> str:
-        node = self._one(label, "textbox")
-        return str(node.control.value or "")
-
     # --- a finger -----------------------------------------------------------------------------
 
     def tap(self, name: str, role: str = "button") -> None:
         """Tap the control named `name` (see `_one`) and wait for the app's answer."""
         self._tap(self._one(name, role))
-
-    def tap_node(self, node: Node) -> None:
-        """Tap `node` as `find` found it, whatever the app has drawn since: a tab that still
-        shows an older screen (its client had not drawn the app's latest answers) sends the
-        event for the control it shows, which the session may no longer have."""
-        self._tap(node)
 
     def press(self, name: str) -> None:
         """Tap the button `name` without waiting for the app's answer: a finger on another
@@ -533,26 +526,11 @@ class Screen(Connection):
         if submit:
             self._send(field, "submit", text)
 
-    def blur(self, label: str) -> None:
-        """The field `label` loses the keyboard (a tap elsewhere, or Done)."""
-        self._send(self._one(label, "textbox").control, "blur", None)
-
-    def back(self) -> None:
-        """The browser's or phone's back: Flutter pops the top screen (page.on_view_pop)."""
-        views = [view for view in _unwrapped(self.page.views) if _shown(view)]
-        self._send(self.page, "view_pop", {"route": views[-1].route})
-
-    def dismiss(self) -> None:
-        """A tap outside the dialog on top (its barrier)."""
-        dialogs = [d for d in self.page._dialogs.controls if getattr(d, "open", False)]
-        dialog = [d for d in dialogs if not isinstance(d, ft.SnackBar)][-1]
-        self._set(dialog, {"open": False})
-        self._send(dialog, "dismiss", None)
-
     def _one(self, name: str, role: str) -> Node:
         """The first control named `name` of `role` that a finger can tap (a button's name
         may be a chip's, as in the browser tests' roles; see `Node.role`)."""
-        matches = self.find(name, role) or (self.find(name) if role == "button" else [])
+        tappable = [node for node in self.find(name) if node.role != "text"]
+        matches = self.find(name, role) or (tappable if role == "button" else [])
         if not matches:
             raise NotOnScreen(f"no {role} {name!r} on the screen; it shows {self.texts()}")
         return next((node for node in matches if node.enabled), matches[0])
@@ -604,10 +582,10 @@ class Screen(Connection):
         self._dispatch(control._i, name, data)
         self.table.settle()
 
-    # --- what the server sent ---------------------------------------------------------------
 
-    def messages(self, action: MessageAction) -> int:
-        return sum(1 for message in self.sent if message.action == action)
+def _logged_if_failed(task: Any) -> None:
+    if not task.cancelled() and task.exception() is not None:
+        logger.error("an event's task failed", exc_info=task.exception())
 
 
 def _starting(prefix: str) -> re.Pattern[str]:
@@ -860,10 +838,13 @@ def record_of(folder: Path, game_id: str) -> dict[str, Any]:
     from storage import Store
 
     store = Store.open(folder)
-    return json.loads(json.dumps(store.load_game(game_id)))
+    try:
+        return json.loads(json.dumps(store.load_game(game_id)))
+    finally:
+        store.close()
 
 
-Seat = Callable[..., tuple[Table, Screen]]
+Seated = Callable[..., tuple[Table, Screen]]  # the `seated` fixture
 
 
 class Door:

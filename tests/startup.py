@@ -1,7 +1,7 @@
 """Code that a test's child process (an app server, a CLI) runs at start-up.
 
 Python's start-up imports a module named `sitecustomize` from its path. The tests' own start-up
-code has names of its own (tests/faults/debrief_faults.py, tests/dummy_game/at_start.py): a
+code has names of its own (tests/faults/debrief_faults.py): a
 file named sitecustomize.py in the project would clash with the one a system Python brings
 (Debian's /etc/python3.11/sitecustomize.py) when pytest imports every module. So the
 `sitecustomize` a child needs is written here, in a folder of its own, and calls their

@@ -69,8 +69,9 @@ def test_a_number_is_formatted_once_per_language(monkeypatch: pytest.MonkeyPatch
         return str(real(*args, **kwargs))
 
     monkeypatch.setattr(i18n_module, "format_decimal", counted)
+    i18n_module.number_text.cache_clear()  # whatever other tests formatted before
     english, german = Translator("en"), Translator("de")
-    value = Fraction(75, 2) + 1000  # a number no other test formats first
+    value = Fraction(75, 2) + 1000
     assert [english.number(value), english.number(value)] == ["1037.5", "1037.5"]
     assert [german.number(value), german.number(value)] == ["1037,5", "1037,5"]
     assert len(calls) == 2

@@ -1,7 +1,7 @@
 """The app around the games, through its screens in-process (tests/screens.py): nothing is
-lost on a restart; German and English. The browser keeps what needs it: a page load and a
-reload in Chromium, the server's process stopped and started again under a browser's tab
-(tests/test_e2e_entry.py, tests/test_e2e_phone.py)."""
+lost on a restart (the app's store closed and opened again from the disk); German and English.
+The browser keeps what needs it: a page load and a reload in Chromium (tests/test_e2e_entry.py,
+tests/test_e2e_phone.py)."""
 
 from __future__ import annotations
 

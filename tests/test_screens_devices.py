@@ -12,7 +12,7 @@ import json
 import re
 
 from builders import SCENARIOS
-from screens import Screen, Seat
+from screens import Screen, Seated
 from ui import (
     chip,
     enter_deal,
@@ -44,7 +44,7 @@ def undo_buttons(screen: Screen) -> int:
     return len(screen.find(UNDO, "button"))
 
 
-def test_a_second_tab_follows_each_save_and_cannot_undo_the_first_tabs(seated: Seat) -> None:
+def test_a_second_tab_follows_each_save_and_cannot_undo_the_first_tabs(seated: Seated) -> None:
     table, screen = seated("spy", SPY_NAMES)
     enter_spy_event(screen, SPY_EVENTS[0], 1)
     second = table.screen(device=screen)  # the same device, another tab: opens the game
@@ -57,7 +57,7 @@ def test_a_second_tab_follows_each_save_and_cannot_undo_the_first_tabs(seated: S
     assert undo_buttons(second) == 1, second.texts()
 
 
-def test_a_stale_tab_cannot_finish_a_game_that_is_no_longer_over(seated: Seat) -> None:
+def test_a_stale_tab_cannot_finish_a_game_that_is_no_longer_over(seated: Seated) -> None:
     table, screen = seated("spy", SPY_NAMES, rounds=SPY_EVENTS[:-1])
     enter_spy_event(screen, SPY_EVENTS[-1], len(SPY_EVENTS))  # the last, which this device undoes
     stale = table.screen(device=screen)
@@ -73,7 +73,7 @@ def test_a_stale_tab_cannot_finish_a_game_that_is_no_longer_over(seated: Seat) -
     stale.see_not("Finish and save to history")
 
 
-def test_a_save_from_an_old_state_is_refused_and_the_entry_kept(seated: Seat) -> None:
+def test_a_save_from_an_old_state_is_refused_and_the_entry_kept(seated: Seated) -> None:
     table, screen = seated("black-spy", NAMES)
     other = table.screen()  # another device: it opens on the game at the table
     open_cards_entry(other, "Enter deal 1")

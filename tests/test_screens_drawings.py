@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 from builders import SCENARIOS
 from flet.components import component
-from screens import Screen, Seat
+from screens import Screen, Seated
 from ui import chip, open_cards_entry, shown
 
 BLACK_SPY = json.loads((SCENARIOS / "black-spy-basic.json").read_text())
@@ -39,7 +39,7 @@ def drawn(monkeypatch: pytest.MonkeyPatch) -> Drawings:
 
 
 @pytest.fixture
-def game(seated: Seat) -> Iterator[Screen]:
+def game(seated: Seated) -> Iterator[Screen]:
     """A Black Spy game after three deals; the tab opens on it."""
     _, screen = seated("black-spy", NAMES, rounds=BLACK_SPY["rounds"][:3])
     shown(screen, "Enter deal 4")

@@ -11,7 +11,7 @@ import json
 import re
 
 from builders import SCENARIOS
-from screens import Screen, Seat, Table
+from screens import Screen, Seated, Table
 from ui import (
     card_says,
     chip,
@@ -63,7 +63,7 @@ def spies_shown(screen: Screen, name: str, count: int) -> None:
     assert screen.checked(label), f"{label!r} is not checked; {screen.texts()}"
 
 
-def black_spy_after_one_deal(seated: Seat, entered: bool = False) -> tuple[Table, Screen]:
+def black_spy_after_one_deal(seated: Seated, entered: bool = False) -> tuple[Table, Screen]:
     """A Black Spy game at the table after the scenario's first deal: saved before the app
     starts, or `entered` on this screen (so that this device can undo it)."""
     if not entered:
@@ -73,7 +73,7 @@ def black_spy_after_one_deal(seated: Seat, entered: bool = False) -> tuple[Table
     return table, screen
 
 
-def test_undo_never_removes_a_saved_deal_during_entry_and_redo_restores_it(seated: Seat) -> None:
+def test_undo_never_removes_a_saved_deal_during_entry_and_redo_restores_it(seated: Seated) -> None:
     _, screen = black_spy_after_one_deal(seated, entered=True)
     open_cards_entry(screen, "Enter deal 2")
     chip(screen, "Anna: black Spies: 1")
@@ -88,7 +88,7 @@ def test_undo_never_removes_a_saved_deal_during_entry_and_redo_restores_it(seate
     shown(screen, "Enter deal 1")
 
 
-def test_a_half_entered_deal_survives_back_reload_and_a_restart(seated: Seat) -> None:
+def test_a_half_entered_deal_survives_back_reload_and_a_restart(seated: Seated) -> None:
     table, screen = black_spy_after_one_deal(seated)
     open_cards_entry(screen, "Enter deal 2")
     chip(screen, "Anna: black Spies: 2")
@@ -114,7 +114,7 @@ def test_a_half_entered_deal_survives_back_reload_and_a_restart(seated: Seat) ->
 
 
 def test_a_spywhere_ending_reopens_on_its_step_and_discard_starts_it_afresh(
-    seated: Seat,
+    seated: Seated,
 ) -> None:
     """Spywhere's end opens by itself while it is not saved: a draft reopens on the wizard's
     step after a reload; Discard (it has no sheet to go back to) starts the end afresh."""
@@ -138,7 +138,7 @@ def test_a_spywhere_ending_reopens_on_its_step_and_discard_starts_it_afresh(
     assert not italy[0].checked  # the draft went with Discard
 
 
-def test_a_logged_spy_event_is_corrected_in_the_shared_entry(seated: Seat) -> None:
+def test_a_logged_spy_event_is_corrected_in_the_shared_entry(seated: Seated) -> None:
     """A logged event opens its correction where the next event's panel was: a correction that
     breaks a later event is refused in the entry, Discard leaves it, Delete event deletes (the
     note saying so has Undo), and the panel for the next event is back."""
@@ -167,7 +167,7 @@ def test_a_logged_spy_event_is_corrected_in_the_shared_entry(seated: Seat) -> No
 
 
 def test_an_untouched_entry_shows_no_error_and_a_save_attempt_names_each_problem(
-    seated: Seat,
+    seated: Seated,
 ) -> None:
     _, screen = seated("kompromat", ["Anna", "Ben"])
     open_round_with_cards(screen, 1)
@@ -186,7 +186,7 @@ def test_an_untouched_entry_shows_no_error_and_a_save_attempt_names_each_problem
 
 
 def test_a_correction_that_breaks_a_moon_deal_shows_no_moon_and_its_error_at_the_pile(
-    seated: Seat,
+    seated: Seated,
 ) -> None:
     # The scenario's three deals; in deal 3 Carla takes all 16 black cards.
     _, screen = seated("black-spy", NAMES, rounds=BLACK_SPY["rounds"])
@@ -207,7 +207,7 @@ def test_a_correction_that_breaks_a_moon_deal_shows_no_moon_and_its_error_at_the
     screen.see_not(moon)  # no moon while the piles contradict it
 
 
-def test_a_tap_on_the_chosen_chip_keeps_it_chosen(seated: Seat) -> None:
+def test_a_tap_on_the_chosen_chip_keeps_it_chosen(seated: Seated) -> None:
     """Issue 24: tapping the chosen "Who spied?" chip drew it unchosen while the entry kept
     it (the browser flipped the chip by itself and the server, holding no change, drew
     nothing). A one-of choice stays as the entry holds it. (The screen's finger flips a chip
@@ -222,7 +222,7 @@ def test_a_tap_on_the_chosen_chip_keeps_it_chosen(seated: Seat) -> None:
 
 
 def test_the_chosen_moon_choice_tapped_again_is_taken_back_in_the_entry_too(
-    seated: Seat,
+    seated: Seated,
 ) -> None:
     """With Capture or Release the moon's choice is made on a segmented button that shows no
     choice until the taker chooses; Flutter takes a tap on the chosen segment as no choice and
@@ -243,4 +243,3 @@ def test_the_chosen_moon_choice_tapped_again_is_taken_back_in_the_entry_too(
     screen.tap("Save deal")
     screen.see("Anna took all 16 black cards: choose give (60 for everyone else) or release")
     shown(screen, "Save deal")  # the entry stays open: nothing was saved
-

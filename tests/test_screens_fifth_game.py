@@ -2,12 +2,8 @@
 registered only by this test, appears in New game, plays, and shows in History, with no other
 module touched. Its entry, a refused save and undo come from the round entry every game shares
 (issue 24). Played through the app's screens in-process (tests/screens.py); nothing here is the
-browser's.
-
-The browser test had a test server register it at its start-up (tests/dummy_game/at_start.py,
-run by tests/startup.py's `sitecustomize` once `scoring.registry` and `views.games` are
-imported). In this process both are imported already, so the test calls the same two
-registrations at once, and takes the game out of both registries afterwards."""
+browser's. The game is registered in this process (tests/dummy_game/at_start.py) and taken out
+of both registries afterwards."""
 
 from __future__ import annotations
 
@@ -20,17 +16,16 @@ from ui import see, shown, start_game, tap
 
 @pytest.fixture
 def coin() -> Iterator[None]:
-    """Coin registered as tests/dummy_game/at_start.py registers it at a server's start-up,
-    for this test only."""
+    """Coin registered (tests/dummy_game/at_start.py), for this test only."""
     from dummy_game import at_start
     from dummy_game.coin_rules import RULES
 
     from scoring import registry
     from views import games
 
-    at_start.register_rules(registry)
-    at_start.register_view(games)
     try:
+        at_start.register_rules(registry)
+        at_start.register_view(games)
         yield
     finally:
         games.VIEWS.pop(RULES.id, None)

@@ -12,7 +12,7 @@ from typing import Any
 
 import generators
 from builders import BASIC_ENDING
-from screens import Screen, Seat
+from screens import Screen, Seated
 from test_e2e_games import later_kompromat_rounds, names_of, scenario, winner_line
 from ui import (
     EN,
@@ -70,7 +70,7 @@ def test_black_spy_whole_game_with_the_mole_entered_by_its_cards(screen: Screen)
     shown(screen, winner_line(final))
 
 
-def test_kompromat_last_round_entered_with_the_cards_ends_the_game(seated: Seat) -> None:
+def test_kompromat_last_round_entered_with_the_cards_ends_the_game(seated: Seated) -> None:
     """Five rounds saved (the scenario's and four more), the sixth entered with the cards: the
     game is over, with the totals and the winner as `scoring` says."""
     record = scenario("kompromat-first-round")
@@ -85,7 +85,7 @@ def test_kompromat_last_round_entered_with_the_cards_ends_the_game(seated: Seat)
     shown(screen, winner_line(final))
 
 
-def test_a_wrong_entry_is_explained_and_cannot_be_saved(seated: Seat) -> None:
+def test_a_wrong_entry_is_explained_and_cannot_be_saved(seated: Seated) -> None:
     _, screen = seated("black-spy", ["Anna", "Ben", "Carla"])
     open_cards_entry(screen, "Enter deal 1")
     chip(screen, "Anna: black Spies: 4")
@@ -100,7 +100,7 @@ def test_a_wrong_entry_is_explained_and_cannot_be_saved(seated: Seat) -> None:
     shown(screen, "Enter deal 1")  # the deal was not saved
 
 
-def test_a_past_round_is_edited_and_the_totals_follow(seated: Seat) -> None:
+def test_a_past_round_is_edited_and_the_totals_follow(seated: Seated) -> None:
     record = scenario("black-spy-basic")
     _, screen = seated("black-spy", names_of(record), rounds=record["rounds"][:2])
     tap_starting(screen, "Edit deal 1")  # the row of deal 1 on the scoresheet
@@ -116,7 +116,7 @@ def test_a_past_round_is_edited_and_the_totals_follow(seated: Seat) -> None:
         shown(screen, f"{name}: total {EN.number(total)}")
 
 
-def test_kompromat_whole_game_in_outcome_form(seated: Seat) -> None:
+def test_kompromat_whole_game_in_outcome_form(seated: Seated) -> None:
     """Every mission entered by how it ended (quick entry), a game with "!" marks, players
     above 21, at 21 (tokens back), without cards, to its end: every total as `scoring` says."""
     names = ["Anna", "Ben"]

@@ -11,7 +11,7 @@ import json
 from typing import Any
 
 from builders import SCENARIOS
-from screens import Screen, Seat
+from screens import Screen, Seated
 from ui import (
     EN,
     checked_shown,
@@ -40,7 +40,7 @@ def no_control_named(screen: Screen, name: str) -> None:
 
 
 def test_a_game_ended_by_nine_tokens_on_mission_2_is_saved_without_missions_3_and_4(
-    seated: Seat,
+    seated: Seated,
 ) -> None:
     """Ben's 9th token (above 21 after Anna's Newspaper, on mission 2 of round 2): the entry
     says the game is over and asks for nothing more; Save keeps missions 1 and 2; the game is
@@ -85,7 +85,7 @@ def test_a_game_ended_by_nine_tokens_on_mission_2_is_saved_without_missions_3_an
     shown(screen, EN("Game over: {names} won!", names="Anna"))
 
 
-def test_a_perfect_21_after_a_vesper_martini_says_why(seated: Seat) -> None:
+def test_a_perfect_21_after_a_vesper_martini_says_why(seated: Seated) -> None:
     """Decision (RULES.md §2): 21 after a Vesper Martini is a perfect 21. The cards entry shows
     the total after it at once (the card is chosen last) and says why a token may go back."""
     _, screen = seated("kompromat", NAMES, {"first_player": "Anna"})
@@ -111,7 +111,7 @@ def test_a_perfect_21_after_a_vesper_martini_says_why(seated: Seat) -> None:
     shown(screen, EN("Perfect 21: {name} returns a token", name="Anna"))
 
 
-def test_a_token_taken_earlier_in_the_round_goes_back_on_a_perfect_21(seated: Seat) -> None:
+def test_a_token_taken_earlier_in_the_round_goes_back_on_a_perfect_21(seated: Seated) -> None:
     """Issue 24: Anna starts the round without tokens, takes one above 21 on mission 1 and has
     a perfect 21 on mission 2: she may return it (the screen read the tokens held at the
     round's start, none, and kept the chip disabled; the engine returns it)."""
@@ -130,7 +130,7 @@ def test_a_token_taken_earlier_in_the_round_goes_back_on_a_perfect_21(seated: Se
     shown(screen, "Mission 2: Anna wins. Tokens: Anna 0, Ben 0")  # the token went back
 
 
-def test_a_used_up_counter_intelligence_card_is_not_offered(seated: Seat) -> None:
+def test_a_used_up_counter_intelligence_card_is_not_offered(seated: Seated) -> None:
     """Issue 24 (found playing it through): both "!!" cards laid on missions 1 and 2, the
     third mission still offered "!!", refused only on Save once the whole round was in. The
     engine's preview says which marks are left; the entry offers only those."""

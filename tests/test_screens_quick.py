@@ -14,7 +14,7 @@ import random
 
 import generators
 from builders import SCENARIOS
-from screens import Screen, Seat
+from screens import Screen, Seated
 from test_e2e_quick import NAMES, OPTIONS, counted_game, totals_shown
 from ui import (
     EN,
@@ -44,7 +44,7 @@ def tap_unchanged(screen: Screen, name: str) -> None:
     assert screen.sent[sent:] == [], f"tapping {name!r} changed the screen"
 
 
-def test_a_quick_deal_is_corrected_on_the_pad_and_the_form_is_remembered(seated: Seat) -> None:
+def test_a_quick_deal_is_corrected_on_the_pad_and_the_form_is_remembered(seated: Seated) -> None:
     _, screen = seated("black-spy", NAMES)
     deals = counted_game()[:2]
     for number, deal in enumerate(deals, start=1):
@@ -66,7 +66,7 @@ def test_a_quick_deal_is_corrected_on_the_pad_and_the_form_is_remembered(seated:
     shown(screen, "Anna's pile: nothing yet")  # the pad again: the game's form
 
 
-def test_a_saved_quick_deal_is_corrected_on_the_pad_at_once(seated: Seat) -> None:
+def test_a_saved_quick_deal_is_corrected_on_the_pad_at_once(seated: Seated) -> None:
     """Issue 24: correcting a saved quick deal, the pad was dead (every pile typed, none
     chosen: keys did nothing, the last pile did not fill itself in). It opens as a new deal
     does: the pad on the first pile, the last pile filled in from the rest."""
@@ -89,7 +89,7 @@ def test_a_saved_quick_deal_is_corrected_on_the_pad_at_once(seated: Seat) -> Non
 
 
 def test_a_kompromat_outcome_is_corrected_as_entered_and_the_form_is_remembered(
-    seated: Seat,
+    seated: Seated,
 ) -> None:
     """A round entered by outcomes reopens by outcomes; a player marked above 21 there takes
     a token (a victory point at the end); "Cards" switches the form and the next round opens
@@ -119,7 +119,7 @@ def test_a_kompromat_outcome_is_corrected_as_entered_and_the_form_is_remembered(
     see(screen, "Anna plays 7")  # the table's choice stands
 
 
-def test_a_spywhere_ending_counted_and_corrected_on_the_pad(seated: Seat) -> None:
+def test_a_spywhere_ending_counted_and_corrected_on_the_pad(seated: Seated) -> None:
     """The end of a Spywhere game as the table counts it: own cards on the pad, how many each
     named right, who ended it; every score as `scoring` says. Corrected in the same form; the
     wizard ("Cards") opens instead once the table chose it."""
@@ -145,7 +145,7 @@ def test_a_spywhere_ending_counted_and_corrected_on_the_pad(seated: Seat) -> Non
 
 
 def test_a_counted_ending_corrected_with_the_cards_keeps_what_both_forms_hold(
-    seated: Seat,
+    seated: Seated,
 ) -> None:
     """Issue 24 (found playing it through): correcting an ending counted on the pad with the
     cards started from nothing; who ended the game and each player's own cards, which both
@@ -170,7 +170,7 @@ def test_a_counted_ending_corrected_with_the_cards_keeps_what_both_forms_hold(
     shown(screen, "Correct the end of the game")
 
 
-def test_a_kompromat_mission_records_everything_above_its_card(seated: Seat) -> None:
+def test_a_kompromat_mission_records_everything_above_its_card(seated: Seated) -> None:
     """Quick entry of a mission: a perfect 21's token back and the "!" marks lie above the list
     of mission cards, so that the card, tapped last, opens the next mission with nothing of
     this one skipped below it."""

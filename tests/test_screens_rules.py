@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from builders import SCENARIOS
-from screens import Screen, Seat, Table
+from screens import Screen, Seated, Table
 from ui import (
     EN,
     chip,
@@ -40,7 +40,7 @@ def disabled(screen: Screen, name: str) -> bool:
     return not found[0].enabled
 
 
-def test_kompromat_entry_follows_the_rulebook(seated: Seat) -> None:
+def test_kompromat_entry_follows_the_rulebook(seated: Seated) -> None:
     _, screen = seated("kompromat", ["Anna", "Ben"], {"first_player": "Anna"})
     open_round_with_cards(screen, 1)
     chip(screen, "Mission card: Chloroform")
@@ -108,7 +108,7 @@ def mission(
     return {**entry, "effects": effects} if effects else entry
 
 
-def test_spywhere_offers_each_identification_card_once(seated: Seat) -> None:
+def test_spywhere_offers_each_identification_card_once(seated: Seated) -> None:
     _, screen = seated("spywhere", ["Anna", "Ben", "Carla"], {"removed_nationality": "belgium"})
     tap(screen, "Cards")  # the wizard, with the cards laid open
     for name, passport in (("Anna", "Italy"), ("Ben", "Spain"), ("Carla", "France")):
@@ -146,7 +146,7 @@ def test_the_mole_draft_says_who_is_younger_on_an_equal_total(screen: Screen) ->
     shown(screen, "Equal on 20: Ben is younger than Carla")
 
 
-def test_the_mole_draft_says_who_counts_as_older_for_having_no_birth_date(seated: Seat) -> None:
+def test_the_mole_draft_says_who_counts_as_older_for_having_no_birth_date(seated: Seated) -> None:
     """Issue 22: Carla has no birth date; equal with Ben on 20, she counts as older. (Typing
     the dates on New game is the test above: this one starts at the table, after deal 1.)"""
     record = scenario_record("black-spy-basic")
@@ -242,7 +242,7 @@ def test_the_app_starts_on_a_damaged_folder_and_says_what_was_kept_aside(
     see(screen, "an entry of active.json (chess-1) cannot be used")
 
 
-def test_with_going_back_the_sheet_says_how_far_it_is_to_go_above_the_end(seated: Seat) -> None:
+def test_with_going_back_the_sheet_says_how_far_it_is_to_go_above_the_end(seated: Seated) -> None:
     """Issue 24: with Going Back a game ends only above the end value: from 0 it takes 101
     points to pass 100 (the sheet said 100, which only reaches it), and the sheet says so."""
     options = {"first_dealer": "Anna", "variants": ["going-back"], "end_value": 100}
@@ -251,7 +251,7 @@ def test_with_going_back_the_sheet_says_how_far_it_is_to_go_above_the_end(seated
     shown(screen, "101")
 
 
-def test_the_halving_legend_shows_a_halving_of_this_game(seated: Seat) -> None:
+def test_the_halving_legend_shows_a_halving_of_this_game(seated: Seated) -> None:
     """Issue 24: the legend under the sheet said "75 ÷ 2 = 37.5" whatever the game; it shows a
     halving the sheet has (end value 100, three players: Anna reaches 50, halved to 25)."""
 

@@ -551,7 +551,9 @@ def exported_everything(page: Device, folder: Path) -> tuple[Path, dict[str, Any
     and the backup it holds."""
     saved = folder / "backup.json"
     if isinstance(page, Screen):
+        before = len(page.downloads)
         tap(page, "Export everything")
+        assert len(page.downloads) == before + 1, "Export everything saved no file"
         saved.write_bytes(page.downloads[-1][1])
         return saved, json.loads(saved.read_text(encoding="utf-8"))
     with page.expect_download(timeout=30_000) as download:
