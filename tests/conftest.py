@@ -3,6 +3,7 @@ and for the screen tests (the app in-process: `screen`, `seated`, `screen_tables
 
 from __future__ import annotations
 
+import faulthandler
 import logging
 import os
 import sys
@@ -50,6 +51,19 @@ def playwright() -> Iterator[object]:
 # the whole run waited. After this long, far above any browser test's own time (the longest
 # takes about a minute under load), the pages still busy are ended: the test fails.
 WEDGED_AFTER_S = 300
+
+
+# Any test still running this long holds the run for no reason (a loop that never ends: an
+# import-kill test spun for minutes once): its worker writes where every thread is and ends, and
+# the test fails (pytest-xdist reports the worker crashed, and starts another).
+HUNG_AFTER_S = WEDGED_AFTER_S + 60
+
+
+@pytest.fixture(autouse=True)
+def no_test_holds_the_run() -> Iterator[None]:
+    faulthandler.dump_traceback_later(HUNG_AFTER_S, exit=True)
+    yield
+    faulthandler.cancel_dump_traceback_later()
 
 
 @pytest.fixture(autouse=True)
