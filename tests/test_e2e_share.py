@@ -85,14 +85,24 @@ BACK_BY_ITSELF_MS = 10_000 + 20_000
 RELAY_LOOK_S = 0.05
 
 
-def relayed(page: Page, deals: list[dict[str, object]], timeout: float) -> None:
+def relayed(page: Page, deals: list[dict[str, object]], timeout: float = 15_000) -> None:
     """Wait until the routed tab `page` shows every total after `deals` (`totals_shown`), in
     short looks."""
     result = scoring.standings({**BLACK_SPY, "rounds": deals})
     labels = [f"{name}: total {EN.number(total)}" for name, total in result["totals"].items()]
+    looked_at(page, ALL_SHOWN, labels, timeout)
+
+
+def relayed_text(page: Page, text: str, timeout: float = 15_000) -> None:
+    """Wait until the routed tab `page` says `text` (the connection's note, say), in short
+    looks."""
+    looked_at(page, "(text) => document.body.innerText.includes(text)", text, timeout)
+
+
+def looked_at(page: Page, check: str, arg: object, timeout: float) -> None:
     deadline = time.monotonic() + timeout / 1000
-    while not page.evaluate(ALL_SHOWN, labels):
-        assert time.monotonic() < deadline, f"not shown: {labels}"
+    while not page.evaluate(check, arg):
+        assert time.monotonic() < deadline, f"not shown: {arg}"
         time.sleep(RELAY_LOOK_S)  # this process's own pace between looks; the page goes on
 
 
@@ -291,8 +301,11 @@ def test_a_guest_joins_light_comes_back_by_itself_and_sees_the_end_of_sharing(
     # The host stops sharing: every guest at once is told so, over the last scores.
     tap(host, "Sharing this table")
     tap(host, "Stop sharing")
+    see(watcher, "The host stopped sharing.")
+    see(watcher, "scan the host's new code")
+    totals_shown(watcher, deals[: len(before) + 1])
+    relayed_text(dropped, "The host stopped sharing.")  # its close, forwarded by this process
+    relayed_text(dropped, "scan the host's new code")
+    relayed(dropped, deals[: len(before) + 1])
     for guest in (watcher, dropped):
-        see(guest, "The host stopped sharing.")
-        see(guest, "scan the host's new code")
-        totals_shown(guest, deals[: len(before) + 1])
         assert guest.get_by_text("Working...").count() == 0
