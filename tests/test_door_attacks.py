@@ -39,6 +39,11 @@ HOST_ONLY = ("New game", "Share this table", "Finish and save to history", "Expo
 # host had held off, and six busy loops beside the tests failed it at 1.62 s).
 ANSWER_SECONDS = 1.0
 SLOWDOWN = 3
+# Under connections that stay open, each answer is the quickest of this many tries: such an
+# attack slows every try, while the machine's other work slows some (in a full run, with
+# Chromium starting beside it, one save took 2.2 s where it takes 0.07 to 0.12 s alone, with
+# four busy loops beside it, or with another process writing and syncing 64 MB at a time).
+TRIES = 3
 
 
 @dataclass
@@ -83,14 +88,14 @@ class Table:
         finally:
             client.close()
 
-    def host_saves_a_setting(self) -> float:
-        """The host picks the dark theme in Settings; the time until it is on disk."""
+    def host_saves_a_setting(self, theme: str = "Dark") -> float:
+        """The host picks `theme` in Settings; the time until it is on disk."""
         started = time.monotonic()
         client = self.host("/settings")
         try:
-            assert client.pump(30, b"Dark"), "the host's settings were never drawn"
-            client.choose("Dark")
-            while self.settings().get("theme") != "dark":
+            assert client.pump(30, theme.encode()), "the host's settings were never drawn"
+            client.choose(theme)
+            while self.settings().get("theme") != theme.lower():
                 assert time.monotonic() - started < 30, "the setting was never saved"
                 client.pump(0.05)
             return time.monotonic() - started
@@ -302,11 +307,11 @@ def test_idle_and_trickling_connections_neither_pile_up_nor_starve_the_host(
     stop = threading.Event()
     threading.Thread(target=trickle, args=(table, trickling, stop), daemon=True).start()
     try:
-        page = timed_host_page(table)
+        page = min(timed_host_page(table) for _ in range(TRIES))
         in_time(table, page, "the host's page")
-        session = table.host_answer_time(f"/game/{table.game_id}")
+        session = min(table.host_answer_time(f"/game/{table.game_id}") for _ in range(TRIES))
         in_time(table, session, "a new host session")
-        saved = table.host_saves_a_setting()
+        saved = min(table.host_saves_a_setting(theme) for theme in ("Dark", "Light", "Dark"))
         in_time(table, saved, "saving a setting")
         assert table.server.process is not None
         in_use = len(list(Path(f"/proc/{table.server.process.pid}/fd").iterdir()))
