@@ -59,11 +59,49 @@ WEDGED_AFTER_S = 300
 HUNG_AFTER_S = WEDGED_AFTER_S + 60
 
 
+# Where a hung test's worker writes its threads' stacks: a folder the whole run shares (made by
+# the main process, inherited by pytest-xdist's workers), read out at the end of the run. The
+# worker's own standard error is pytest's capture file while a test runs, gone with the worker.
+HUNG_FOLDER = "DEBRIEF_TEST_HUNG_FOLDER"
+
+
+@pytest.fixture(scope="session")
+def hung_stacks_file() -> Iterator[Any]:
+    folder = Path(os.environ[HUNG_FOLDER])
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "main")
+    with (folder / f"{worker}-{os.getpid()}.txt").open("w") as file:
+        yield file
+
+
 @pytest.fixture(autouse=True)
-def no_test_holds_the_run() -> Iterator[None]:
-    faulthandler.dump_traceback_later(HUNG_AFTER_S, exit=True)
+def no_test_holds_the_run(request: pytest.FixtureRequest, hung_stacks_file: Any) -> Iterator[None]:
+    hung_stacks_file.seek(0)
+    hung_stacks_file.truncate()
+    hung_stacks_file.write(f"{request.node.nodeid} ran {HUNG_AFTER_S} s; its threads:\n")
+    hung_stacks_file.flush()
+    faulthandler.dump_traceback_later(HUNG_AFTER_S, exit=True, file=hung_stacks_file)
     yield
     faulthandler.cancel_dump_traceback_later()
+    hung_stacks_file.seek(0)
+    hung_stacks_file.truncate()
+
+
+def pytest_terminal_summary(terminalreporter: Any) -> None:
+    """Where each test that hung was, as its worker wrote it before it ended."""
+    folder = os.environ.get(HUNG_FOLDER)
+    if folder is None or hasattr(terminalreporter.config, "workerinput"):
+        return
+    for written in sorted(Path(folder).glob("*.txt")):
+        if written.stat().st_size:
+            terminalreporter.write_sep("=", f"hung: {written.name}")
+            terminalreporter.write_line(written.read_text())
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    if not hasattr(config, "workerinput") and HUNG_FOLDER in os.environ:
+        import shutil
+
+        shutil.rmtree(os.environ.pop(HUNG_FOLDER), ignore_errors=True)
 
 
 @pytest.fixture(autouse=True)
@@ -209,6 +247,10 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 
 
 def pytest_configure(config: pytest.Config) -> None:
+    if not hasattr(config, "workerinput"):  # the main process: its workers inherit the folder
+        import tempfile
+
+        os.environ[HUNG_FOLDER] = tempfile.mkdtemp(prefix="debrief-hung-")
     cpu_report.configure(config)
 
 
