@@ -9,7 +9,9 @@ copied from this environment into the app's archive (`__pypackages__`, which Fle
 on sys.path): nothing for micropip to fetch at each start. msgpack is taken without its C
 speed-up (its pure fallback is part of the same package); Babel keeps English and German only.
 The archive's modules and Python's standard library are compiled to bytecode by Pyodide's own
-Python in Node.js where there is one (web/site/compile.mjs): a start then compiles nothing.
+Python in Node.js where there is one (web/site/compile.mjs): a start then compiles nothing,
+not even the methods of the app's dataclasses (their code is kept too: web/site/site_main.py,
+the site's entry, which runs main.py).
 
 `flet publish` does much the same but fetches a Python build manifest from the internet, has
 micropip install every package from the package index at every start, and leaves a
@@ -51,6 +53,7 @@ from web.guard import CONTENT_SECURITY_POLICY  # noqa: E402
 from web.precompressed import client_files  # noqa: E402
 
 SITE_FILES = ROOT / "web" / "site"  # the service worker and the page's loader
+SITE_MAIN = "site_main.py"  # the site's Python entry: quicker dataclasses, then main.py
 APP_PARTS = ("main.py", "scoring", "storage", "views", "web")
 APP_ASSETS = ("locales",)  # what the Python side reads from assets/ (the rest is the page's)
 # The packages the app imports in the browser, and theirs (markers read as Pyodide's).
@@ -200,6 +203,7 @@ def stage_app(folder: Path) -> None:
     """The app's folders, its translations and its packages (`__pypackages__`) in `folder`."""
     for part in APP_PARTS:
         copy_tree(ROOT / part, folder / part)
+    shutil.copy2(SITE_FILES / SITE_MAIN, folder / SITE_MAIN)  # the site's entry, beside main.py
     for part in APP_ASSETS:
         copy_tree(ROOT / "assets" / part, folder / "assets" / part)
     for distribution in requirement_closure(APP_PACKAGES):
@@ -278,7 +282,7 @@ def patch_page(dist: Path, base: str) -> None:
         app_name="Debrief",
         app_description="The scorepad for spy card games",
         pyodide=True,
-        pyodide_script_path="main.py",
+        pyodide_script_path=SITE_MAIN,
         pyodide_version=pyodide_version["version"],
         app_package_url=APP_ARCHIVE,
         web_renderer=WebRenderer.CANVAS_KIT,

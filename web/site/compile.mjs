@@ -1,6 +1,7 @@
 // Compiles the site's Python to bytecode with the very Python the site runs (Pyodide's, here
 // in Node.js), so that a start in the browser reads bytecode instead of compiling each module
-// it imports (seconds on a phone). Used by tools/publish.py:
+// it imports (seconds on a phone), and keeps the code of the app's dataclasses' methods
+// (web/site/site_main.py). Used by tools/publish.py:
 //     node compile.mjs PYODIDE_DIR FOLDER
 // Every FOLDER/**/*.py becomes a .pyc beside it, without docstrings or asserts (nothing in the
 // app or its packages reads a docstring; its asserts only narrow types) (the source removed: the site serves less); a
@@ -34,4 +35,15 @@ for root, _, names in os.walk("/stage"):
                 continue
             os.remove(source)
 print(f"compiled; {left} left as source")
+`);
+// The methods of the app's dataclasses, compiled now rather than at each start
+// (web/site/site_main.py): the app imported once, here, from what was just compiled.
+python.runPython(`
+import sys
+sys.path[:0] = ["/stage/app", "/stage/app/__pypackages__"]
+try:
+    import site_main
+    print(f"{site_main.record()} dataclass methods' code kept")
+except Exception as error:  # the site works without them, starting slower
+    print(f"the dataclasses' code was not kept: {error!r}")
 `);
