@@ -85,12 +85,17 @@ BACK_BY_ITSELF_MS = 10_000 + 20_000
 RELAY_LOOK_S = 0.05
 
 
-def relayed(page: Page, deals: list[dict[str, object]], timeout: float = 15_000) -> None:
+def relayed(
+    page: Page,
+    deals: list[dict[str, object]],
+    timeout: float = 15_000,
+    story: Callable[[], str] = lambda: "",
+) -> None:
     """Wait until the routed tab `page` shows every total after `deals` (`totals_shown`), in
-    short looks."""
+    short looks; `story` says what else to tell if they never come."""
     result = scoring.standings({**BLACK_SPY, "rounds": deals})
     labels = [f"{name}: total {EN.number(total)}" for name, total in result["totals"].items()]
-    looked_at(page, ALL_SHOWN, labels, timeout)
+    looked_at(page, ALL_SHOWN, labels, timeout, story)
 
 
 def relayed_text(page: Page, text: str, timeout: float = 15_000) -> None:
@@ -99,11 +104,25 @@ def relayed_text(page: Page, text: str, timeout: float = 15_000) -> None:
     looked_at(page, "(text) => document.body.innerText.includes(text)", text, timeout)
 
 
-def looked_at(page: Page, check: str, arg: object, timeout: float) -> None:
+def looked_at(
+    page: Page, check: str, arg: object, timeout: float, story: Callable[[], str] = lambda: ""
+) -> None:
     deadline = time.monotonic() + timeout / 1000
     while not page.evaluate(check, arg):
-        assert time.monotonic() < deadline, f"not shown: {arg}"
+        assert time.monotonic() < deadline, f"not shown: {arg}; {story()}"
         time.sleep(RELAY_LOOK_S)  # this process's own pace between looks; the page goes on
+
+
+# What a tab that did not come back shows: its connection note, its messages, its totals.
+TAB_STATE = """() => {
+    const note = document.getElementById('debrief-connection-note');
+    const totals = [...document.querySelectorAll('flt-semantics')]
+        .flatMap(e => [e.getAttribute('aria-label') || '', ...(e.textContent || '').split('\\n')])
+        .filter(label => /^.{1,40}: total \\S+$/.test(label));
+    return `note: ${note ? note.dataset.kind + (note.isConnected ? '' : ' (gone)') : 'none'}; `
+        + `messages sent ${window.__debrief.sent}, received ${window.__debrief.received}; `
+        + `totals shown: ${[...new Set(totals)].join(' | ') || 'none'}`;
+}"""
 
 
 # Whether every label is shown: a node's whole label, or a whole line of its text (`ui.shown`).
@@ -295,7 +314,16 @@ def test_a_guest_joins_light_comes_back_by_itself_and_sees_the_end_of_sharing(
     totals_shown(dropped, before)  # the last scores stay readable under the note
     enter_deal(host, len(before) + 1, NAMES, deals[len(before)], "Host")
     dropped.unroute("**/*")  # the network is back: no tap
-    relayed(dropped, deals[: len(before) + 1], BACK_BY_ITSELF_MS)
+    back_at = time.monotonic()
+
+    def story() -> str:  # what the tab did since the network came back (CI once timed out)
+        state = dropped.evaluate(TAB_STATE)
+        return (
+            f"{time.monotonic() - back_at:.1f} s after the network came back the tab had "
+            f"{len(sockets)} websockets through the test; {state}"
+        )
+
+    relayed(dropped, deals[: len(before) + 1], BACK_BY_ITSELF_MS, story)
     dropped.get_by_text("Lost the connection to the host.").wait_for(state="detached")
     assert len(sockets) == 2  # one new websocket, to the same share
     # The host stops sharing: every guest at once is told so, over the last scores.
