@@ -257,9 +257,13 @@ def python_parts(dist: Path) -> None:
 
 
 def copy_tree(source: Path, target: Path) -> None:
-    """The app's files of `source` (its code, page scripts and translations) into `target`."""
+    """The app's files of `source` (its code, page scripts and translations) into `target`;
+    not the site's own (web/site/: the page's loader and service worker, served beside the
+    archive, and the site's entry, which `stage_app` puts at the archive's top)."""
     for file in sorted(source.rglob("*") if source.is_dir() else [source]):
         relative = file.relative_to(source).as_posix() if source.is_dir() else ""
+        if file.is_relative_to(SITE_FILES):
+            continue
         if file.is_file() and "__pycache__" not in relative and file.suffix in APP_SUFFIXES:
             destination = target / relative if relative else target
             destination.parent.mkdir(parents=True, exist_ok=True)
