@@ -19,9 +19,9 @@ from builders import SCENARIOS
 from playwright.sync_api import Page, expect
 from ui import (
     Seat,
+    black_spy_after_one_deal,
     chip,
     choose_form,
-    enter_deal,
     enter_kompromat_outcomes,
     mission_opened,
     mission_outcome_taps,
@@ -33,7 +33,6 @@ from ui import (
 )
 
 from tools.browser import (
-    AppServer,
     address_held,
     held_address,
     held_answers,
@@ -61,16 +60,6 @@ def absent(page: Page, name: str) -> None:
     """No control is named `name` (or starts with it) on the screen."""
     assert page.locator(f'flt-semantics[aria-label^="{name}"]').count() == 0, name
     assert page.get_by_role("button", name=name).count() == 0, name
-
-
-def black_spy_after_one_deal(table: Seat, entered: bool = False) -> tuple[AppServer, Page]:
-    """A Black Spy game at the table after the scenario's first deal: saved before the app
-    starts, or `entered` on this page (so that this device can undo it)."""
-    if not entered:
-        return table("black-spy", NAMES, rounds=BLACK_SPY["rounds"][:1])
-    app, page = table("black-spy", NAMES)
-    enter_deal(page, 1, NAMES, BLACK_SPY["rounds"][0])
-    return app, page
 
 
 def test_a_game_opens_only_once_the_address_says_so_and_a_reload_at_once_keeps_it(

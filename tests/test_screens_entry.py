@@ -11,12 +11,12 @@ import json
 import re
 
 from builders import SCENARIOS
-from screens import Screen, Seated, Table
+from screens import Screen, Seated
 from ui import (
+    black_spy_after_one_deal,
     card_says,
     chip,
     choose_form,
-    enter_deal,
     open_cards_entry,
     open_round_with_cards,
     pile_shows,
@@ -61,16 +61,6 @@ def spies_shown(screen: Screen, name: str, count: int) -> None:
     """`name`'s pile card in the deal's entry shows `count` black Spies."""
     label = f"{name}: black Spies: {count}"
     assert screen.checked(label), f"{label!r} is not checked; {screen.texts()}"
-
-
-def black_spy_after_one_deal(seated: Seated, entered: bool = False) -> tuple[Table, Screen]:
-    """A Black Spy game at the table after the scenario's first deal: saved before the app
-    starts, or `entered` on this screen (so that this device can undo it)."""
-    if not entered:
-        return seated("black-spy", NAMES, rounds=BLACK_SPY["rounds"][:1])
-    table, screen = seated("black-spy", NAMES)
-    enter_deal(screen, 1, NAMES, BLACK_SPY["rounds"][0])
-    return table, screen
 
 
 def test_undo_never_removes_a_saved_deal_during_entry_and_redo_restores_it(seated: Seated) -> None:

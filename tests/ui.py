@@ -12,8 +12,9 @@ import json
 import re
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
+from builders import SCENARIOS
 from PIL import Image
 from playwright.sync_api import Page
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
@@ -43,6 +44,8 @@ TARGETS = {
 
 # A player's device: a browser test's page, or a screen test's screen.
 Device = Page | Screen
+Served = TypeVar("Served")  # what a game is seated at: a browser test's app, a screen test's table
+OnDevice = TypeVar("OnDevice", Page, Screen)
 
 
 def tap(page: Device, name: str, role: str = "button", timeout: float = 15_000) -> None:
@@ -290,6 +293,21 @@ def enter_deal(
         text = "Give 60 to everyone else" if deal["moon_choice"] == "give" else "Release"
         tap_starting(page, text)
     save(page, "Save deal", f"Deal {number} saved")
+
+
+def black_spy_after_one_deal(
+    seat: Callable[..., tuple[Served, OnDevice]], entered: bool = False
+) -> tuple[Served, OnDevice]:
+    """A Black Spy game at the table (`seat`: the `table` or `seated` fixture) after the basic
+    scenario's first deal: saved before the app starts, or `entered` on its device (so that
+    this device can undo it)."""
+    scenario = json.loads((SCENARIOS / "black-spy-basic.json").read_text())
+    names = [player["name"] for player in scenario["players"]]
+    if not entered:
+        return seat("black-spy", names, rounds=scenario["rounds"][:1])
+    served, device = seat("black-spy", names)
+    enter_deal(device, 1, names, scenario["rounds"][0])
+    return served, device
 
 
 def pile_shows(page: Device, name: str, points: int) -> None:
