@@ -85,7 +85,7 @@ def test_kept_code_is_used_and_makes_the_same_classes(
     # Annotations as the dataclasses module's own compiling gives them: objects, not the
     # strings this test's (and site_main's) `from __future__ import annotations` would make.
     assert Deal.__init__.__annotations__["points"] is int
-    assert Deal.__doc__ == "Deal"  # no signature computed for it
+    assert Deal.__doc__ == "Deal()"  # no signature computed for it
 
 
 def test_a_source_not_kept_is_compiled_as_before(
