@@ -9,10 +9,11 @@
 // - closed with SHARING_STOPPED (the host stopped sharing): says so, and how to join again;
 //   nothing is tried again (a new share has a new link and PIN);
 // - closed otherwise: says the connection is lost and asks the server whether it answers, at
-//   once, then after a second, then less and less often (every ten seconds at most). When it
-//   does, the closing is handed to Flet's client, which connects again at once (and finds its
-//   session, or starts anew); the note goes with the first message. When the server refuses
-//   (its link no longer opens it), the sharing has ended: that note.
+//   once, then after a second, then less and less often (every ten seconds at most), and at
+//   once again when the device says its network is back. When it does, the closing is handed
+//   to Flet's client, which connects again at once (and finds its session, or starts anew);
+//   the note goes with the first message. When the server refuses (its link no longer opens
+//   it), the sharing has ended: that note.
 ((texts) => {
     const SHARING_STOPPED = 4001;
     const ASK_FIRST_MS = 1000;  // then less and less often, at most every ASK_AT_MOST_MS
@@ -72,7 +73,17 @@
             return 0;
         }
     };
-    const pause = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+    // A wait between two questions, cut short when the device says its network is back (the
+    // browser's "online" event): the phone asks at once instead of up to ten seconds later.
+    const pause = (ms) => new Promise((resolve) => {
+        const over = () => {
+            clearTimeout(timer);
+            window.removeEventListener("online", over);
+            resolve();
+        };
+        const timer = setTimeout(over, ms);
+        window.addEventListener("online", over);
+    });
 
     class KeptSocket extends Native {
         constructor(...args) {
