@@ -81,11 +81,9 @@ BACK_BY_ITSELF_MS = 1_000 + 20_000
 # The test cuts a tab's connection from inside the page: each websocket the page opens is kept,
 # and `__cut()` closes them with the browser's own close, past the page's (the connection note
 # takes a close the page did not ask for as a lost connection), as a network gone would.
-# (It used to route the tab's websocket through Playwright, whose Python client then forwards
-# each message in this process. Two fresh-clone runs saw a tab that came back receive one
-# message and then nothing for 30 s, the scores of before the cut on its screen; in 8 full runs
-# and 20 single ones here, with the server's messages logged, the redrawing always followed
-# the reconnection's first message within 20 ms, and the cause was not found.)
+# (It used to route the tab's websocket through Playwright, whose Python client forwards each
+# message in this process; that was not why two fresh-clone runs saw the tab frozen after it
+# came back: Flet's client was, see web/connection_note.js.)
 CUTTABLE = """(() => {
     const Native = window.WebSocket;
     const close = Native.prototype.close;
