@@ -318,5 +318,4 @@ def test_a_guest_joins_light_comes_back_by_itself_and_sees_the_end_of_sharing(
         see(guest, "The host stopped sharing.")
         see(guest, "scan the host's new code")
         totals_shown(guest, deals[: len(before) + 1])
-    for guest in (watcher, dropped):
         assert guest.get_by_text("Working...").count() == 0
