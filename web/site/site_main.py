@@ -91,8 +91,9 @@ def record(module: str = "main") -> int:
 
     def recording_exec(source: Any, globals: Any = None, locals: Any = None, /) -> None:
         if isinstance(source, str):
-            recorded[digest(source)] = bare(compiled(source))
-            source = compiled(source)
+            code = compiled(source)
+            recorded[digest(source)] = bare(code)
+            source = code
         exec(source, globals, locals)
 
     dataclasses.exec = recording_exec  # type: ignore[attr-defined]
