@@ -17,6 +17,7 @@ from ui import (
     card_says,
     chip,
     choose_form,
+    enter_deal,
     open_cards_entry,
     open_round_with_cards,
     pile_shows,
@@ -233,3 +234,45 @@ def test_the_chosen_moon_choice_tapped_again_is_taken_back_in_the_entry_too(
     screen.tap("Save deal")
     screen.see("Anna took all 16 black cards: choose give (60 for everyone else) or release")
     shown(screen, "Save deal")  # the entry stays open: nothing was saved
+
+
+def test_the_next_deals_entry_is_the_last_one_kept_and_starts_afresh(seated: Seated) -> None:
+    """A Save (or Discard) keeps the entry under the sheet instead of removing it, and the next
+    deal's entry is that one again (issue 25: removing it cost most of a Save, adding it again
+    most of an opening): the same controls, with nothing of the last opening in them — no
+    pile, no problem spoken, no refusal, the automatic pile the last one's again."""
+    _, screen = seated("black-spy", NAMES, rounds=BLACK_SPY["rounds"][:1])
+    session = screen.session
+    assert session is not None
+
+    def save_button() -> int:
+        """Flet's id of the entry's Save button (a control made anew gets a new one)."""
+        return int(screen._one("Save deal", "button").control._i)
+
+    open_cards_entry(screen, "Enter deal 2")
+    tap(screen, "Fill Anna automatically")  # Dirk keeps every card as his own pile ...
+    chip(screen, "Ben: black Spies: 1")  # ... so this one is a 7th black Spy
+    tap(screen, "Save deal")  # refused: from now on every problem of this opening speaks
+    see(screen, "Not saved:")
+    kept = save_button()
+    tap(screen, "Discard")
+    see(screen, "Enter deal 2")
+    assert session.index.get(kept) is not None  # kept under the sheet, not removed
+    open_cards_entry(screen, "Enter deal 2")
+    assert save_button() == kept  # the same entry again ...
+    screen.see_not("Not saved:")  # ... afresh
+    screen.see_not("add up to")
+    assert screen.checked("Ben: black Spies: 0")  # nothing of the last opening's piles
+    spies_shown(screen, "Dirk", 6)  # as a new deal opens: every card in the last pile
+    assert screen.shows("Fill Anna automatically")  # Dirk's is the pile filled in again
+    chip(screen, "Anna: black Spies: 1")
+    pile_shows(screen, "Anna", 10)
+    kept = save_button()
+    tap(screen, "Save deal")
+    see(screen, "Deal 2 saved")
+    assert session.index.get(kept) is not None
+    open_cards_entry(screen, "Enter deal 3")
+    assert save_button() == kept
+    shown(screen, "Deal 3")
+    assert screen.checked("Anna: black Spies: 0")
+    spies_shown(screen, "Dirk", 6)

@@ -24,7 +24,7 @@ from scoring import Record
 from scoring.errors import N_
 
 from .games import AtTable
-from .hooks import use_value
+from .hooks import use_value_for
 from .safe import safe_effect
 from .state import DETAILED, QUICK, REFUSALS
 from .widgets import drawn_as, segmented
@@ -91,12 +91,12 @@ def not_saved(at: AtTable, errors: list[scoring.RecordError]) -> str:
 Report = Callable[[list[str]], None]
 
 
-def use_refusal(entered: object) -> tuple[list[str], Report]:
+def use_refusal(entered: object, opened: object = None) -> tuple[list[str], Report]:
     """(what the last Save or Delete was refused for, how to say it): said in the entry above
     its Save, the one place every game says it, while the entry is as it was refused; the
-    next change answers it."""
+    next change answers it, and so does the entry's next opening (`opened`)."""
     text = json.dumps(entered, sort_keys=True, default=str)
-    refused, set_refused = use_value(("", list[str]()))
+    refused, set_refused = use_value_for(opened, ("", list[str]()))
 
     def report(messages: list[str]) -> None:
         set_refused((text, messages))

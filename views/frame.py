@@ -4,6 +4,7 @@ views/result.py), notes."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 
 import flet as ft
 
@@ -84,6 +85,7 @@ def screen(
     fills: bool = False,
     scroller: ft.MutableRef[ft.Column | None] | None = None,
     sheet: list[ft.Control] | None = None,
+    kept: KeptEntry | None = None,
 ) -> ft.View:
     """A game's table screen: its bar (back, undo, redo) over the content, scrolling. A phone
     that watches a shared table gets the totals in large type on top. The last of the
@@ -93,37 +95,77 @@ def screen(
     `sheet`: the game's own controls, under `controls` while no entry is open. While one is,
     they stay drawn but are not shown, so that a Save shows them again as they were, with
     only what the saved round changed made anew (a sheet made afresh at every Save cost most
-    of its time)."""
+    of its time). `kept`: with a sheet, the entry closed last, kept drawn but not shown in the
+    same way (`round_entry.RoundEntry.kept`): removing the entry at a Save cost most of what
+    was left, and the next round's entry is that one again, set afresh."""
     if at.read_only and view_of(at.record["game"]).totals_are_scores:
         controls = [scoreboard(at), *controls]
     controls = [*host_moved_on(at), *controls]
-    if sheet is not None and not entering:
-        controls, sheet = [*controls, *sheet], None
-    content: list[ft.BaseControl]
-    if fills:
+    content: list[ft.BaseControl] = []
+    if entering and sheet is not None:
+        content = [entry_column(controls, fills, True, scroller), sheet_column(sheet, False)]
+    elif entering and fills:
         *above, filling = controls
         content = [*([body(above)] if above else []), filling]
+    elif entering:
+        content = [scrolling(controls, "entry", scroller)]
+    elif sheet is not None:
+        if kept is not None:
+            content.append(entry_column(kept.controls, kept.fills, False, None))
+        content.append(sheet_column([*controls, *sheet], True))
     else:
-        # The sheet and an entry scroll in a column of their own, keyed by which is shown:
-        # each opens at its top (one scrollable for both kept the entry's offset, and after
-        # a save the sheet's top, with the next round's button, was out of view).
-        content = [
-            ft.Column(
-                [body(controls)],
-                scroll=ft.ScrollMode.AUTO,
-                expand=True,
-                key="entry" if entering else "sheet",
-                ref=scroller,
-            )
-        ]
-    if sheet is not None:  # kept under the entry, not shown
-        content.append(
-            ft.Column(
-                [body(sheet)], scroll=ft.ScrollMode.AUTO, expand=True, key="sheet", visible=False
-            )
-        )
+        content = [scrolling(controls, "sheet", scroller)]
     return ft.View(
         route=f"/game/{at.game_id}", appbar=game_bar(at, title, entering), controls=content
+    )
+
+
+@dataclass(frozen=True)
+class KeptEntry:
+    """A closed entry kept under the sheet (its controls as they were last shown)."""
+
+    controls: list[ft.Control]
+    fills: bool
+
+
+def scrolling(
+    controls: list[ft.Control], key: str, scroller: ft.MutableRef[ft.Column | None] | None
+) -> ft.Control:
+    """The sheet or an entry, scrolling in a column of its own, keyed by which is shown: each
+    opens at its top (one scrollable for both kept the entry's offset, and after a save the
+    sheet's top, with the next round's button, was out of view)."""
+    return ft.Column(
+        [body(controls)], scroll=ft.ScrollMode.AUTO, expand=True, key=key, ref=scroller
+    )
+
+
+def entry_column(
+    controls: list[ft.Control],
+    fills: bool,
+    shown: bool,
+    scroller: ft.MutableRef[ft.Column | None] | None,
+) -> ft.Control:
+    """An entry over a sheet kept under it, or kept under the sheet (not `shown`): the same
+    column either way, so that showing or hiding it changes one property."""
+    if fills:  # the pad's place: the last control scrolls by itself, pinned to the bottom
+        *above, filling = controls
+        return ft.Column(
+            [*([body(above)] if above else []), filling], expand=True, key="entry", visible=shown
+        )
+    return ft.Column(
+        [body(controls)],
+        scroll=ft.ScrollMode.AUTO,
+        expand=True,
+        key="entry",
+        ref=scroller,
+        visible=shown,
+    )
+
+
+def sheet_column(controls: list[ft.Control], shown: bool) -> ft.Control:
+    """The sheet, shown, or kept under an open entry."""
+    return ft.Column(
+        [body(controls)], scroll=ft.ScrollMode.AUTO, expand=True, key="sheet", visible=shown
     )
 
 

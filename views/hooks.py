@@ -27,6 +27,35 @@ def use_value(initial: T) -> tuple[T, Setter[T]]:
     return ft.use_state(initial)
 
 
+def use_value_for(generation: object, initial: T) -> tuple[T, Setter[T]]:
+    """`use_value` that starts again as `initial` whenever `generation` changes: the state of
+    a component kept for what comes next (an entry kept under the sheet and opened again for
+    the next round, `round_entry.Opening`), where nothing of the last one may stay."""
+    return use_made_for(generation, lambda: initial)
+
+
+def use_made_for(generation: object, make: Callable[[], T]) -> tuple[T, Setter[T]]:
+    """`use_made` that makes its value again whenever `generation` changes (`use_value_for`).
+    A change made by a drawing of another generation is dropped (a tap on its way while the
+    entry was put away)."""
+    held: ft.MutableRef[tuple[object, T] | None] = ft.use_ref(None)
+    _, set_drawings = ft.use_state(0)
+    if held.current is None or held.current[0] != generation:
+        held.current = (generation, make())  # no drawing more: this one shows it
+    value = held.current[1]
+
+    def set_value(new: T | Callable[[T], T]) -> None:
+        current = held.current
+        if current is None or current[0] != generation:
+            return
+        changed = new(current[1]) if callable(new) else new
+        if changed != current[1]:
+            held.current = (generation, changed)
+            set_drawings(lambda drawings: drawings + 1)
+
+    return value, set_value
+
+
 def use_made(make: Callable[[], T]) -> tuple[T, Setter[T]]:
     """State that starts as what `make` returns (made on the first drawing only)."""
     return ft.use_state(make)

@@ -44,9 +44,9 @@ from .entry import (
     use_kept,
     use_refusal,
 )
-from .frame import entry_exits, swap
+from .frame import KeptEntry, entry_exits, swap
 from .games import AtTable
-from .hooks import NO_ROUND, use_latest, use_made, use_value
+from .hooks import NO_ROUND, use_latest, use_made, use_value, use_value_for
 from .i18n import Translator
 from .numpad import PinnedPad, number_pad
 from .safe import safe_effect
@@ -77,6 +77,9 @@ class Entering(Generic[D]):
     scroller: ft.MutableRef[ft.Column | None]  # the column the entry scrolls in
     # Save a round the form built itself (an action that is the round: SPY's "Found").
     save_round: Callable[[Record], None]
+    # The opening shown (`Opening.count`): a form's own state starts afresh with a new one
+    # (`hooks.use_value_for`), as the entry closed last is opened again for the next round.
+    opened: int = 0
 
     @property
     def t(self) -> Translator:
@@ -164,6 +167,9 @@ class RoundEntry:
     open_round: Callable[[int], None]  # NEW or a saved round's index
     fills: bool  # the entry fills the screen (a number pad pinned to its bottom)
     scroller: ft.MutableRef[ft.Column | None]
+    # While closed: the entry closed last, as it was shown, for a screen that keeps it under
+    # its sheet (`frame.screen`); the next round's entry is that one, set afresh.
+    kept: KeptEntry | None = None
 
 
 @dataclass(frozen=True)
@@ -186,8 +192,10 @@ class Kept(Generic[Q, C]):
 
 @dataclass(frozen=True)
 class Opening(Generic[Q, C]):
-    """An entry as it opened: on which round, with its drafts (the entry keeps its changes
-    itself, `EntryShown`), the how-manyth opening of the screen (a new one is a new entry)."""
+    """An entry as it opened: on which round, with its drafts (kept there at each change,
+    `EntryShown`), the how-manyth opening of the screen: an entry opened again (the entry
+    closed last, kept under the sheet, on the next round) starts afresh, nothing of the last
+    opening touched, tried or refused (`hooks.use_value_for`)."""
 
     editing: int
     kept: Kept[Q, C] = field(compare=False)
@@ -212,14 +220,18 @@ def use_round_entry(at: AtTable, of: RoundEntryOf[Q, C]) -> RoundEntry:
     opening = None if opened_last is saved.current else opened_last
     form, set_form = use_value(opened_last.kept.drafts.form if opened_last is not None else QUICK)
     always: ft.MutableRef[Opening[Q, C] | None] = ft.use_ref(None)  # a new round's, always open
+    last: ft.MutableRef[KeptEntry | None] = ft.use_ref(None)  # the entry as it was last shown
     scroller: ft.MutableRef[ft.Column | None] = ft.use_ref(None)
     editing = opening.editing if opening is not None else NO_ROUND
+
+    openings: ft.MutableRef[int] = ft.use_ref(0)  # entries opened on this screen so far
 
     def open_round(index: int) -> None:
         ask_name_if_wanted(at.app)  # the device's first scoring action on a shared table
         drafts = drafts_for(at, of, index, at.before(index))
         set_form(drafts.form)
-        set_opening(lambda last: Opening(index, Kept(drafts), (last.count if last else 0) + 1))
+        openings.current += 1
+        set_opening(Opening(index, Kept(drafts), openings.current))
         always.current = None  # after this round, the entry always open starts afresh
 
     def close() -> None:
@@ -243,7 +255,7 @@ def use_round_entry(at: AtTable, of: RoundEntryOf[Q, C]) -> RoundEntry:
         )
         return RoundEntry(False, control, open_round, False, scroller)
     if opening is None:
-        return RoundEntry(False, None, open_round, False, scroller)
+        return RoundEntry(False, None, open_round, False, scroller, last.current)
 
     def close_when_shown() -> None:
         saved.current = opening
@@ -252,10 +264,16 @@ def use_round_entry(at: AtTable, of: RoundEntryOf[Q, C]) -> RoundEntry:
 
     leave, done = entry_exits(at.app, at.fix_round, close, close_when_shown)
     before = at.before(opening.editing)
-    key = f"{opening.editing}:{opening.count}"
+    # Keyed by the round only: the next round's entry is the one kept from the last, its
+    # controls set afresh where they differ rather than all made anew.
+    key = f"{opening.editing}"
     control = EntryShown(at, of, opening, before, leave, done, scroller, set_form, key=key)
     shown = of.quick if form == QUICK or of.cards is None else of.cards
-    return RoundEntry(True, control, open_round, shown.pad is not None, scroller)
+    fills = shown.pad is not None
+    # Once closed, this very control stands under the sheet: not drawn again (the same
+    # object, which Flet's diff passes over), until the next opening sets it afresh.
+    last.current = KeptEntry([control], fills)
+    return RoundEntry(True, control, open_round, fills, scroller)
 
 
 def noop() -> None:
@@ -354,22 +372,22 @@ def EntryShown(
     (from `opening`, and as this device's draft at each change). `leave` None: the entry never
     closes (always open for a new round). `on_form`: the form switched to."""
     editing, kept = opening.editing, opening.kept
-    drafts, set_shown = use_value(kept.drafts)
+    drafts = kept.drafts  # this opening's, as changed last (a new opening: its own)
+    _, set_drawings = use_value(0)
     use_kept(at, editing, kept_of(of, drafts), kept_of(of, blank_drafts(of, before, drafts.form)))
 
     def set_drafts(update: Callable[[Drafts[Q, C]], Drafts[Q, C]]) -> None:
-        def changed(current: Drafts[Q, C]) -> Drafts[Q, C]:
-            kept.drafts = update(current)
-            return kept.drafts
-
-        set_shown(changed)
+        changed = update(kept.drafts)  # the drafts as they are when the change arrives
+        if changed != kept.drafts:
+            kept.drafts = changed
+            set_drawings(lambda drawings: drawings + 1)
 
     def switched(form: str) -> None:
         set_drafts(lambda current: in_form(of, current, form))
         on_form(form)
 
     switch = form_switch(at, drafts.form, switched) if of.cards is not None else None
-    shown = Shown(at, of, editing, before, leave, saved, scroller, switch)
+    shown = Shown(at, of, editing, before, leave, saved, scroller, switch, opening.count)
     if drafts.form == DETAILED and of.cards is not None and drafts.cards is not None:
 
         def change_cards(update: Callable[[C], C]) -> None:
@@ -405,6 +423,7 @@ class Shown(Generic[Q, C]):
     saved: Callable[[], None]
     scroller: ft.MutableRef[ft.Column | None]
     switch: ft.Control | None
+    opened: int = 0  # the opening shown (`Opening.count`): a new one starts afresh
 
     @property
     def index(self) -> int:
@@ -426,9 +445,9 @@ def FormShown(
     entered = form.entered(shown.before, draft)
     errors = at.check(entered, shown.index)
     conflict = at.app.conflict(at.game_id) if shown.leave is not None else None
-    touched, set_touched = use_value(frozenset[str]())
-    tried, set_tried = use_value(False)  # Save was tapped: every problem speaks
-    refused, report = use_refusal(entered)
+    touched, set_touched = use_value_for(shown.opened, frozenset[str]())
+    tried, set_tried = use_value_for(shown.opened, False)  # Save was tapped: all problems speak
+    refused, report = use_refusal(entered, shown.opened)
 
     def store(round_: Record) -> scoring.Replay:
         return at.app.save_round(at.game_id, shown.correcting, round_)
@@ -499,6 +518,7 @@ def FormShown(
         save,
         shown.scroller,
         save_round,
+        shown.opened,
     )
     drawn = form.fields(entering)
     # In a conflict, a new round keeps the number it was begun as: never renumbered unseen.

@@ -27,7 +27,7 @@ from ..frame import (
     game_over_panel,
     screen,
 )
-from ..hooks import NO_TEXT, memo, use_latest, use_value
+from ..hooks import NO_TEXT, memo, use_latest, use_value, use_value_for
 from ..i18n import Translator, translator
 from ..numpad import DELETE, MINUS, NEXT, pad_field, pad_row_key
 from ..round_entry import Drawn, Entering, Form, Pad, RoundEntryOf, use_round_entry
@@ -126,7 +126,13 @@ def BlackSpyScreen(at: AtTable, key: str | None = None) -> ft.View:
         None if at.fix_round is not None else [SheetPart(at, use_latest(enter_new), taps, earlier)]
     )
     return screen(
-        at, black_spy.RULES.title, controls, entering=entry.open, fills=entry.fills, sheet=shown
+        at,
+        black_spy.RULES.title,
+        controls,
+        entering=entry.open,
+        fills=entry.fills,
+        sheet=shown,
+        kept=entry.kept if shown is not None else None,
     )
 
 
@@ -672,7 +678,8 @@ def dealt_fields(entering: Entering[Dealt]) -> Drawn:
     blank = auto is not None and all(draft.piles[n] == Pile() for n in names if n != auto)
     before_state = scoring.state_as(entering.before, black_spy.State)
     points = {} if blank else black_spy.RULES.deal_points_so_far(before_state, draft)
-    last_pile, set_last_pile = use_value(NO_TEXT)  # the pile changed last: its card speaks
+    # The pile changed last: its card speaks.
+    last_pile, set_last_pile = use_value_for(entering.opened, NO_TEXT)
 
     def change(modify: Callable[[Deal], Deal], automatic: str | None) -> None:
         """Apply `modify` to the draft as it is when the change arrives (two quick taps on

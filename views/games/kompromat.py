@@ -34,7 +34,7 @@ from ..frame import (
     game_over_panel,
     screen,
 )
-from ..hooks import memo, use_latest, use_made
+from ..hooks import memo, use_latest, use_made_for
 from ..i18n import Translator
 from ..round_entry import Carry, Drawn, Entering, Form, RoundEntryOf, use_round_entry
 from ..safe import safe_effect
@@ -238,7 +238,9 @@ def mission_fields(entering: Entering[RoundDraft]) -> Drawn:
     # is asked for, and the round is saved as it stands.
     played = rules.missions_played(previews)
     # A correction opens at the first mission with a problem (a stored game that needs one).
-    chosen_index, set_mission = use_made(lambda: first_mission_of(entering.errors))
+    chosen_index, set_mission = use_made_for(
+        entering.opened, lambda: first_mission_of(entering.errors)
+    )
     mission_index = min(chosen_index, played - 1)  # a mission after the end is not there
     mission = draft.missions[mission_index]
     preview = previews[mission_index]
