@@ -17,7 +17,6 @@ from ui import (
     card_says,
     chip,
     choose_form,
-    enter_deal,
     open_cards_entry,
     open_round_with_cards,
     pile_shows,
