@@ -240,6 +240,7 @@ def store(tmp_path: Path) -> Iterator[Any]:
 
 
 FAILURE_SHOTS = Path(__file__).resolve().parent.parent / "test-failures"
+SHOT_TIMEOUT_MS = 10_000  # a failed test's screenshot; a page that does not draw by then: ended
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:

@@ -186,3 +186,26 @@ def test_a_page_whose_main_thread_never_returns_is_ended_by_the_watchdog(
             page.evaluate("() => { while (true) {} }")
     finally:
         watchdog.cancel()
+
+
+def test_a_failed_test_whose_page_never_draws_again_leaves_the_next_test_a_page_that_does(
+    phone: Any,
+) -> None:
+    """A failed test's page whose main thread stays busy (a fresh-clone run: a Spywhere Save
+    froze its page for minutes) is ended with that failure: its screenshot is given up, and
+    the next test's page of the same site (the same renderer process, when it is left
+    running) loads. Before, that next test waited for the worker's hang guard, six minutes."""
+    from conftest import SHOT_TIMEOUT_MS, put_away
+
+    page = phone.new_page()
+    page.goto(BLANK)
+    page.evaluate("() => { setTimeout(() => { for (;;) {} }, 0); }")
+    failed = type("Node", (), {"failed_call": True, "name": "a_frozen_page"})()
+    started = time.monotonic()
+    put_away(page, type("Request", (), {"node": failed})())
+    assert time.monotonic() - started < SHOT_TIMEOUT_MS / 1000 + 10
+    assert page.is_closed()
+    after = phone.new_page()
+    after.goto(BLANK)
+    assert after.evaluate("() => 1 + 1") == 2
+    after.close()
