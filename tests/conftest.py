@@ -314,8 +314,20 @@ def put_away(page: Any, request: pytest.FixtureRequest) -> None:
         return
     failed = getattr(request.node, "failed_call", False)
     if failed:
+        from playwright.sync_api import Error as PlaywrightError
+
         FAILURE_SHOTS.mkdir(exist_ok=True)
-        page.screenshot(path=str(FAILURE_SHOTS / f"{request.node.name}.png"), full_page=True)
+        shot = str(FAILURE_SHOTS / f"{request.node.name}.png")
+        try:
+            page.screenshot(path=shot, full_page=True, timeout=SHOT_TIMEOUT_MS)
+        except PlaywrightError:
+            # The page does not draw (its main thread busy: a fresh-clone run's Spywhere
+            # Save froze its page for minutes). Its renderer ends here, with this failure:
+            # left running, it took the next test's new page (the same site, the same
+            # renderer process) and held that test until the worker's hang guard.
+            from tools.browser import end_busy_renderers
+
+            end_busy_renderers(os.getpid())
     context = page.context
     for left in context.pages:
         if left is not page or failed:
