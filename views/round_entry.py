@@ -221,10 +221,9 @@ def use_round_entry(at: AtTable, of: RoundEntryOf[Q, C]) -> RoundEntry:
     form, set_form = use_value(opened_last.kept.drafts.form if opened_last is not None else QUICK)
     always: ft.MutableRef[Opening[Q, C] | None] = ft.use_ref(None)  # a new round's, always open
     last: ft.MutableRef[KeptEntry | None] = ft.use_ref(None)  # the entry as it was last shown
+    openings: ft.MutableRef[int] = ft.use_ref(0)  # entries opened on this screen so far
     scroller: ft.MutableRef[ft.Column | None] = ft.use_ref(None)
     editing = opening.editing if opening is not None else NO_ROUND
-
-    openings: ft.MutableRef[int] = ft.use_ref(0)  # entries opened on this screen so far
 
     def open_round(index: int) -> None:
         ask_name_if_wanted(at.app)  # the device's first scoring action on a shared table
