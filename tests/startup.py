@@ -10,10 +10,12 @@ file named sitecustomize.py in the project would clash with the one a system Pyt
 
 from __future__ import annotations
 
+import atexit
 import functools
 import importlib.abc
 import importlib.machinery
 import os
+import shutil
 import signal
 import sys
 import tempfile
@@ -31,7 +33,14 @@ def _shim(module: str) -> Path:
     (folder / "sitecustomize.py").write_text(
         f"import {module}  # written by tests/startup.py\n{module}.install()\n"
     )
+    atexit.register(_removed, folder, os.getpid())  # each run left its folders in /tmp
     return folder
+
+
+def _removed(folder: Path, maker: int) -> None:
+    """`folder` removed by the process that made it (not by a fork of it that ends first)."""
+    if os.getpid() == maker:
+        shutil.rmtree(folder, ignore_errors=True)
 
 
 def python_path(module: str, *folders: Path) -> str:
