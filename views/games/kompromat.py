@@ -82,25 +82,46 @@ def KompromatScreen(at: AtTable, key: str | None = None) -> ft.View:
     controls: list[ft.Control] = [*correction_banner(t, at.fix_round), TokensPanel(t, board)]
     if entry.control is not None:
         controls.append(entry.control)
-    else:
-        controls.append(game_over_panel(at))
-        if board.next_round is not None and not at.read_only:
-            number, first = board.next_round
-            controls.append(
-                ft.FilledButton(
-                    t(
-                        "Enter round {number} of {rounds} ({name} starts)",
-                        number=number,
-                        rounds=rules.ROUNDS,
-                        name=first,
-                    ),
-                    icon=ft.Icons.EDIT_NOTE,
-                    height=56,
-                    on_click=lambda: entry.open_round(NEW),
-                )
+    # The rounds, under an open entry too (not shown), so that a Save shows them as they were
+    # with the saved round added, and the entry stays for the next round (`frame.screen`). A
+    # stored game to correct shows only that round's entry.
+    sheet = None if at.fix_round is not None else rounds_sheet(at, board, entry.open_round)
+    return screen(
+        at,
+        rules.RULES.title,
+        controls,
+        entering=entry.open,
+        fills=entry.fills,
+        scroller=entry.scroller,
+        sheet=sheet,
+        kept=entry.kept if sheet is not None else None,
+    )
+
+
+def rounds_sheet(
+    at: AtTable, board: rules.Board, open_round: Callable[[int], None]
+) -> list[ft.Control]:
+    """What the screen shows under the tokens while no entry is open: the result once the
+    game is over, the next round's button, the rounds played."""
+    t = at.t
+    shown: list[ft.Control] = [game_over_panel(at)]
+    if board.next_round is not None and not at.read_only:
+        number, first = board.next_round
+        shown.append(
+            ft.FilledButton(
+                t(
+                    "Enter round {number} of {rounds} ({name} starts)",
+                    number=number,
+                    rounds=rules.ROUNDS,
+                    name=first,
+                ),
+                icon=ft.Icons.EDIT_NOTE,
+                height=56,
+                on_click=lambda: open_round(NEW),
             )
-        controls.append(rounds_list(at, board, entry.open_round))
-    return screen(at, rules.RULES.title, controls, entering=entry.open, scroller=entry.scroller)
+        )
+    shown.append(rounds_list(at, board, open_round))
+    return shown
 
 
 @memo
