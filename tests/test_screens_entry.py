@@ -275,3 +275,24 @@ def test_the_next_deals_entry_is_the_last_one_kept_and_starts_afresh(seated: Sea
     shown(screen, "Deal 3")
     assert screen.checked("Anna: black Spies: 0")
     spies_shown(screen, "Dirk", 6)
+
+
+def test_kompromats_next_entry_is_the_last_one_kept_and_nothing_it_was_told_stays(
+    seated: Seated,
+) -> None:
+    """Kompromat keeps its entry under the rounds too: opened again, it is the same entry, and
+    a Save refused in the last opening (which makes every problem speak) is forgotten."""
+    _, screen = seated("kompromat", ["Anna", "Ben"])
+    session = screen.session
+    assert session is not None
+    open_round_with_cards(screen, 1)
+    tap(screen, "Save round")  # refused: from now on every problem of this opening speaks
+    see(screen, "Round 1, mission 1, mission card: is missing")
+    kept = int(screen._one("Save round", "button").control._i)
+    tap(screen, "Discard")
+    assert session.index.get(kept) is not None  # kept under the rounds, not removed
+    open_round_with_cards(screen, 1)
+    assert int(screen._one("Save round", "button").control._i) == kept
+    see(screen, "Mission card")
+    screen.see_not("is missing")  # untouched and not tried in this opening: nothing spoken
+    screen.see_not("Not saved:")
