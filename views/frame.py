@@ -97,13 +97,17 @@ def screen(
     only what the saved round changed made anew (a sheet made afresh at every Save cost most
     of its time). `kept`: with a sheet, the entry closed last, kept drawn but not shown in the
     same way (`round_entry.RoundEntry.kept`): removing the entry at a Save cost most of what
-    was left, and the next round's entry is that one again, set afresh."""
+    was left, and the next round's entry is that one again, set afresh. Without a sheet there
+    is nothing to keep it under: it is not used."""
     if at.read_only and view_of(at.record["game"]).totals_are_scores:
         controls = [scoreboard(at), *controls]
     controls = [*host_moved_on(at), *controls]
     content: list[ft.BaseControl] = []
     if entering and sheet is not None:
-        content = [entry_column(controls, fills, True, scroller), sheet_column(sheet, False)]
+        content = [
+            entry_column(controls, fills, True, scroller),
+            scrolling(sheet, "sheet", shown=False),
+        ]
     elif entering and fills:
         *above, filling = controls
         content = [*([body(above)] if above else []), filling]
@@ -112,7 +116,7 @@ def screen(
     elif sheet is not None:
         if kept is not None:
             content.append(entry_column(kept.controls, kept.fills, False, None))
-        content.append(sheet_column([*controls, *sheet], True))
+        content.append(scrolling([*controls, *sheet], "sheet"))
     else:
         content = [scrolling(controls, "sheet", scroller)]
     return ft.View(
@@ -129,13 +133,22 @@ class KeptEntry:
 
 
 def scrolling(
-    controls: list[ft.Control], key: str, scroller: ft.MutableRef[ft.Column | None] | None
+    controls: list[ft.Control],
+    key: str,
+    scroller: ft.MutableRef[ft.Column | None] | None = None,
+    shown: bool = True,
 ) -> ft.Control:
-    """The sheet or an entry, scrolling in a column of its own, keyed by which is shown: each
+    """The sheet or an entry, scrolling in a column of its own, keyed by which it is: each
     opens at its top (one scrollable for both kept the entry's offset, and after a save the
-    sheet's top, with the next round's button, was out of view)."""
+    sheet's top, with the next round's button, was out of view). Not `shown`: kept, drawn,
+    under the other."""
     return ft.Column(
-        [body(controls)], scroll=ft.ScrollMode.AUTO, expand=True, key=key, ref=scroller
+        [body(controls)],
+        scroll=ft.ScrollMode.AUTO,
+        expand=True,
+        key=key,
+        ref=scroller,
+        visible=shown,
     )
 
 
@@ -152,21 +165,7 @@ def entry_column(
         return ft.Column(
             [*([body(above)] if above else []), filling], expand=True, key="entry", visible=shown
         )
-    return ft.Column(
-        [body(controls)],
-        scroll=ft.ScrollMode.AUTO,
-        expand=True,
-        key="entry",
-        ref=scroller,
-        visible=shown,
-    )
-
-
-def sheet_column(controls: list[ft.Control], shown: bool) -> ft.Control:
-    """The sheet, shown, or kept under an open entry."""
-    return ft.Column(
-        [body(controls)], scroll=ft.ScrollMode.AUTO, expand=True, key="sheet", visible=shown
-    )
+    return scrolling(controls, "entry", scroller, shown)
 
 
 def scoreboard(at: AtTable) -> ft.Control:

@@ -132,7 +132,7 @@ def BlackSpyScreen(at: AtTable, key: str | None = None) -> ft.View:
         entering=entry.open,
         fills=entry.fills,
         sheet=shown,
-        kept=entry.kept if shown is not None else None,
+        kept=entry.kept,
     )
 
 

@@ -94,7 +94,7 @@ def KompromatScreen(at: AtTable, key: str | None = None) -> ft.View:
         fills=entry.fills,
         scroller=entry.scroller,
         sheet=sheet,
-        kept=entry.kept if sheet is not None else None,
+        kept=entry.kept,
     )
 
 
