@@ -17,6 +17,8 @@ from flet.components import component
 from screens import Screen, Seated
 from ui import chip, open_cards_entry, shown
 
+from scoring import black_spy
+
 BLACK_SPY = json.loads((SCENARIOS / "black-spy-basic.json").read_text())
 NAMES = [p["name"] for p in BLACK_SPY["players"]]
 ROW = "Black Spy · Anna, Ben, Carla, Dirk"
@@ -81,3 +83,35 @@ def test_opening_a_game_leaves_home_beneath_as_drawn_and_back_draws_it_afresh(
     opened = during(drawn, open_game)
     assert opened["GameScreen"] == 1 and opened["App"] == 1, opened
     assert opened["HomeView"] == 0 and opened["GameCard"] == 0, opened
+
+
+def test_a_count_tap_changes_two_chips_in_place_and_leaves_the_others_as_drawn(
+    game: Screen,
+) -> None:
+    """A count tap moves a pile's choice from one chip to another, and so the choice of the
+    pile filled in with what is left: those chips change their selection in place (the
+    browser keeps every chip, none is made anew), and every other chip of the two piles is the
+    very control drawn before, which Flet's diff skips (issue 25: the server's part of a count
+    tap at deal 40, 12 → 8.6 ms)."""
+    open_cards_entry(game, "Enter deal 4")
+    labels = [
+        f"{name}: black Spies: {count}"
+        for name in ("Anna", "Dirk")  # Dirk's pile fills itself in
+        for count in range(black_spy.PART_LIMITS["black_spies"] + 1)
+    ]
+    before = {label: game.find(label, "checkbox")[0] for label in labels}
+    chip(game, "Anna: black Spies: 1")
+    after = {label: game.find(label, "checkbox")[0] for label in labels}
+
+    changed = sorted(label for label in labels if after[label].checked != before[label].checked)
+    assert changed == [
+        "Anna: black Spies: 0",
+        "Anna: black Spies: 1",
+        "Dirk: black Spies: 5",
+        "Dirk: black Spies: 6",
+    ], changed
+    assert [after[label].control._i for label in labels] == [
+        before[label].control._i for label in labels
+    ]
+    kept = [label for label in labels if label not in changed]
+    assert all(after[label].control is before[label].control for label in kept)
