@@ -8,7 +8,7 @@ add one count twice).
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Hashable
 from typing import ParamSpec, Protocol, TypeVar
 
 import flet as ft
@@ -120,6 +120,35 @@ def use_follow(
 
     stop, _ = use_made(lambda: state.listen(heard))
     ft.use_effect(lambda: stop, [])  # stops listening when the component goes
+
+
+C = TypeVar("C")
+
+
+class Retained:
+    """The controls of a component's last drawing, by what each was made of (`use_retained`)."""
+
+    def __init__(self, last: dict[Hashable, object]) -> None:
+        self.last = last
+        self.made: dict[Hashable, object] = {}
+
+    def __call__(self, what: Hashable, make: Callable[[], C]) -> C:
+        """The control the last drawing made of `what`, else `make()`. `what` must hold all
+        the control is made of (its texts, its state, its handlers)."""
+        control = self.last[what] if what in self.last else make()
+        self.made[what] = control
+        return control  # type: ignore[return-value]  # made by `make` for this `what`
+
+
+def use_retained() -> Retained:
+    """Controls given again as the very objects of the last drawing when made of the same
+    things: Flet's diff skips such a control, where it compares every property of one made
+    anew (a count tap draws two rows of seven chips again, of which two changed). What a
+    drawing does not ask for again is let go."""
+    held: ft.MutableRef[Retained | None] = ft.use_ref(None)
+    retained = Retained(held.current.made if held.current is not None else {})
+    held.current = retained
+    return retained
 
 
 def memo(component: Callable[P, R]) -> Callable[P, R]:

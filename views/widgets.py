@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import weakref
 from collections.abc import Callable
+from functools import partial
 from typing import TypedDict, Unpack
 
 import flet as ft
 from flet.messaging.session import Session
 
-from .hooks import memo
+from .hooks import memo, use_retained
 from .i18n import Translator
 
 
@@ -242,19 +243,23 @@ def CountChips(
     screen readers and tests; `shown` is the shorter text on screen. Drawn again only when a
     prop changes: `on_count` should be equal from one drawing to the next (a frozen dataclass
     or `hooks.use_latest`)."""
-    chips: list[ft.Control] = [
-        chip(
+    retained = use_retained()
+
+    def count_chip(n: int) -> ft.Control:
+        return chip(
             label=ft.Text(str(n), semantics_label=t("{label}: {number}", label=label, number=n)),
             selected=n == value,
-            key=drawn_as(label, n, n == value),
+            key=drawn_as(label, n),
             disabled=not enabled,
-            on_click=lambda e, n=n: on_count(n),
+            on_click=lambda e: on_count(n),
             show_checkmark=False,  # a checkmark would widen the chip and move the ones after it
         )
-        for n in range(limit + 1)
-    ]
+
+    made_of = (label, t, on_count, enabled)  # the same for each chip; and each its own:
+    chips = [retained((*made_of, n, n == value), partial(count_chip, n)) for n in range(limit + 1)]
     # 0–6 in one row on a 400 px phone: seven 48 px chips, 2 px apart.
-    return ft.Column([ft.Text(shown), ft.Row(chips, spacing=2, wrap=True)], spacing=2)
+    title = retained(shown, lambda: ft.Text(shown))
+    return ft.Column([title, ft.Row(chips, spacing=2, wrap=True)], spacing=2)
 
 
 def icon_button(
