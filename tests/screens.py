@@ -578,9 +578,44 @@ class Screen(Connection):
         self.table.call(self.session.apply_patch, control._i, props)
 
     def _send(self, control: Any, name: str, data: Any) -> None:
-        """An event from the client, then the app's whole answer."""
+        """An event from the client, then the app's whole answer, which must leave every
+        control on the page known to the session by its id (`_unknown_controls`)."""
         self._dispatch(control._i, name, data)
         self.table.settle()
+        if self.session is not None:
+            unknown = self.table.call(_unknown_controls, self.session)
+            if unknown:
+                raise AssertionError(f"controls on the page the session does not know: {unknown}")
+
+
+def _unknown_controls(session: Session) -> list[str]:
+    """The controls of the page that are not the ones the session holds under their ids (at
+    most five): the browser's events for them would reach another control, or none (a
+    control given again from an earlier drawing at another place, `hooks.use_retained`,
+    took another's id there)."""
+    index = session.index
+    unknown: list[str] = []
+    seen: set[int] = set()
+    waiting: list[Any] = [session.page]
+    while waiting and len(unknown) < 5:
+        control = waiting.pop()
+        if id(control) in seen:
+            continue
+        seen.add(id(control))
+        if index.get(control._i) is not control:
+            unknown.append(str(control))
+        body = getattr(control, "_b", None)
+        held = [body] if body is not None else []
+        held += [
+            getattr(control, field.name, None)
+            for field in dataclasses.fields(control)
+            if not field.name.startswith("_")
+        ]
+        for value in held:
+            for child in value if isinstance(value, list) else [value]:
+                if isinstance(child, BaseControl):
+                    waiting.append(child)
+    return unknown
 
 
 def _logged_if_failed(task: Any) -> None:
