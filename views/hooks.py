@@ -122,32 +122,47 @@ def use_follow(
     ft.use_effect(lambda: stop, [])  # stops listening when the component goes
 
 
-C = TypeVar("C")
+C = TypeVar("C", bound=ft.Control)
+
+# Starts the key a retained control is given: a control character, which no player's name
+# holds (`scoring.table.forbidden_character`), so never a sibling's key made of a name.
+RETAINED_KEY = "\x1f"
 
 
 class Retained:
-    """The controls of a component's last drawing, by what each was made of (`use_retained`)."""
+    """The controls of a component's last drawing, by key (`use_retained`)."""
 
-    def __init__(self, last: dict[Hashable, object]) -> None:
+    def __init__(self, last: dict[str, tuple[Hashable, ft.Control]]) -> None:
         self.last = last
-        self.made: dict[Hashable, object] = {}
+        self.made: dict[str, tuple[Hashable, ft.Control]] = {}
 
-    def __call__(self, what: Hashable, make: Callable[[], C]) -> C:
-        """The control the last drawing made of `what`, else `make()`. `what` must hold all
-        the control is made of (its texts, its state, its handlers)."""
-        control = self.last[what] if what in self.last else make()
-        self.made[what] = control
-        return control  # type: ignore[return-value]  # made by `make` for this `what`
+    def __call__(self, key: str, what: Hashable, make: Callable[[], C]) -> C:
+        """The control made as `key` in the last drawing if it was made of the same `what`,
+        else `make()`. `what` must hold all the control is made of (its texts, its state, its
+        handlers). Among its siblings the control is matched by its key (Flet matches
+        unkeyed ones by their place, and a retained one whose place moved would be taken for
+        another): its own, else `key`, which must be unique among them."""
+        found = self.last.get(key)
+        if found is not None and found[0] == what:
+            control = found[1]
+        else:
+            control = make()
+            if control.key is None:
+                control.key = RETAINED_KEY + key
+        self.made[key] = (what, control)
+        return control  # type: ignore[return-value]  # made by `make` for this `key`
 
 
-def use_retained() -> Retained:
+def use_retained(generation: object = None) -> Retained:
     """Controls given again as the very objects of the last drawing when made of the same
     things: Flet's diff skips such a control, where it compares every property of one made
     anew (a count tap draws two rows of seven chips again, of which two changed). What a
-    drawing does not ask for again is let go."""
-    held: ft.MutableRef[Retained | None] = ft.use_ref(None)
-    retained = Retained(held.current.made if held.current is not None else {})
-    held.current = retained
+    drawing does not ask for again is let go, and so is everything when `generation` changes
+    (`use_value_for`: a handler of the last opening's state drops what it is told)."""
+    held: ft.MutableRef[tuple[object, Retained] | None] = ft.use_ref(None)
+    last = held.current
+    retained = Retained(last[1].made if last is not None and last[0] == generation else {})
+    held.current = (generation, retained)
     return retained
 
 

@@ -46,7 +46,7 @@ from .entry import (
 )
 from .frame import KeptEntry, entry_exits, swap
 from .games import AtTable
-from .hooks import NO_ROUND, use_latest, use_made, use_value, use_value_for
+from .hooks import NO_ROUND, use_latest, use_made, use_retained, use_value, use_value_for
 from .i18n import Translator
 from .numpad import PinnedPad, number_pad
 from .safe import safe_effect
@@ -385,7 +385,18 @@ def EntryShown(
         set_drafts(lambda current: in_form(of, current, form))
         on_form(form)
 
-    switch = form_switch(at, drafts.form, switched) if of.cards is not None else None
+    # The same switch while its form is: each tap of the entry draws it again, its handler
+    # the latest drawing's (`use_latest`).
+    retained, on_switch = use_retained(opening.count), use_latest(switched)
+    switch = (
+        retained(
+            "switch",
+            (at.t, at.game_id, drafts.form),
+            lambda: form_switch(at, drafts.form, on_switch),
+        )
+        if of.cards is not None
+        else None
+    )
     shown = Shown(at, of, editing, before, leave, saved, scroller, switch, opening.count)
     if drafts.form == DETAILED and of.cards is not None and drafts.cards is not None:
 
@@ -447,6 +458,12 @@ def FormShown(
     touched, set_touched = use_value_for(shown.opened, frozenset[str]())
     tried, set_tried = use_value_for(shown.opened, False)  # Save was tapped: all problems speak
     refused, report = use_refusal(entered, shown.opened)
+    # The title and the buttons stay the controls drawn last while they are as they were
+    # (every tap of the entry draws the form again): their handlers call the latest drawing's.
+    retained = use_retained(shown.opened)
+    on_save = use_latest(lambda: save())
+    on_discard = use_latest(partial(discard, shown))
+    on_delete = use_latest(partial(delete, shown, report))
 
     def store(round_: Record) -> scoring.Replay:
         return at.app.save_round(at.game_id, shown.correcting, round_)
@@ -522,28 +539,32 @@ def FormShown(
     drawn = form.fields(entering)
     # In a conflict, a new round keeps the number it was begun as: never renumbered unseen.
     number = conflict.index if conflict is not None else shown.index
-    title = ft.Row(
-        [
-            heading(drawn.title or of.title(t, number, shown.correcting is not None)),
-            # In a conflict, no switch: the other form's own draft is not the entry typed.
-            *([shown.switch] if shown.switch and conflict is None else []),
-        ],
-        alignment=ft.MainAxisAlignment.SPACE_BETWEEN,
-        wrap=True,
-    )
-    buttons = exit_buttons(shown, report, deletes=conflict is None)
+    title_text = drawn.title or of.title(t, number, shown.correcting is not None)
+    # In a conflict, no switch: the other form's own draft is not the entry typed.
+    switch = shown.switch if conflict is None else None
+    title = retained("title", (title_text, id(switch)), lambda: entry_title(title_text, switch))
+    deletes = conflict is None
+    exits = (t, shown.leave is None, shown.correcting, deletes)  # what the exit buttons show
+
+    def exit_row(*first: ft.Control) -> ft.Control:
+        return ft.Row([*first, *exit_buttons(shown, on_discard, on_delete, deletes)], wrap=True)
+
     told = [] if conflict is None else [conflict_panel(shown, conflict, entered, choose)]
     if form.pad is not None:
         # A refused choice is said under the panel (the pad's line for it is put away).
         said_here = [error_box(refused)] if conflict is not None else []
-        rows = [*told, *said_here, title, *drawn.controls, ft.Row(buttons, wrap=True)]
+        rows = [*told, *said_here, title, *drawn.controls, retained("exits", exits, exit_row)]
         said_now = (refused, tried)
         return pad_entry(entering, form.pad, rows, t(of.save_label), said_now, conflict is None)
     rest = [subject(at, error) for error in entering.spoken if error not in drawn.said]
     if drawn.actions is not None:
-        actions = [*drawn.actions, *([ft.Row(buttons, wrap=True)] if buttons else [])]
+        exit_rows = [retained("exits", exits, exit_row)] if shown.leave is not None else []
+        actions = [*drawn.actions, *exit_rows]
     else:
-        actions = [ft.Row([save_button(t(of.save_label), save), *buttons], wrap=True)]
+        label = t(of.save_label)
+        actions = [
+            retained("actions", (label, *exits), lambda: exit_row(save_button(label, on_save)))
+        ]
     controls: list[ft.Control] = [
         *told,
         title,
@@ -656,30 +677,50 @@ def save_button(label: str, save: Callable[[], None]) -> ft.Control:
     return ft.FilledButton(label, icon=ft.Icons.SAVE, height=52, on_click=lambda: save())
 
 
-def exit_buttons(shown: Shown[Q, C], report: Report, deletes: bool = True) -> list[ft.Control]:
+def entry_title(text: str, switch: ft.Control | None) -> ft.Control:
+    """The entry's title, and the switch between its forms if it has two."""
+    return ft.Row(
+        [heading(text), *([switch] if switch else [])],
+        alignment=ft.MainAxisAlignment.SPACE_BETWEEN,
+        wrap=True,
+    )
+
+
+def discard(shown: Shown[Q, C]) -> None:
+    """The entry given up: its draft goes, the entry closes."""
+    at = shown.at
+    at.app.discard_draft(at.game_id)
+    if shown.leave is not None:
+        shown.leave()
+
+
+def delete(shown: Shown[Q, C], report: Report) -> None:
+    """The saved round being corrected deleted (refused: said above the buttons)."""
+    at, of = shown.at, shown.of
+    if delete_checked(at, partial(at.app.delete_round, at.game_id, shown.editing), report):
+        # Undo on the note is the game bar's undo (of this device's last change).
+        at.app.say_undoable(at.t(of.deleted, number=shown.editing + 1), lambda: swap(at, True))
+        shown.saved()
+
+
+def exit_buttons(
+    shown: Shown[Q, C],
+    on_discard: Callable[[], None],
+    on_delete: Callable[[], None],
+    deletes: bool = True,
+) -> list[ft.Control]:
     """Discard (the draft goes, the entry closes) and, for a saved round, Delete (not while a
     conflict waits: the round may be gone). An entry always open for a new round has neither."""
-    at, t, of, leave = shown.at, shown.at.t, shown.of, shown.leave
-    if leave is None:
+    t, of = shown.at.t, shown.of
+    if shown.leave is None:
         return []
-
-    def discard() -> None:
-        at.app.discard_draft(at.game_id)
-        leave()
-
-    def delete() -> None:
-        if delete_checked(at, partial(at.app.delete_round, at.game_id, shown.editing), report):
-            # Undo on the note is the game bar's undo (of this device's last change).
-            at.app.say_undoable(t(of.deleted, number=shown.editing + 1), lambda: swap(at, True))
-            shown.saved()
-
     buttons: list[ft.Control] = [
-        ft.OutlinedButton(t("Discard"), height=52, on_click=lambda: discard())
+        ft.OutlinedButton(t("Discard"), height=52, on_click=lambda: on_discard())
     ]
     if shown.correcting is not None and of.delete_label is not None and deletes:
         buttons.append(
             ft.TextButton(
-                t(of.delete_label), icon=ft.Icons.DELETE_OUTLINE, on_click=lambda: delete()
+                t(of.delete_label), icon=ft.Icons.DELETE_OUTLINE, on_click=lambda: on_delete()
             )
         )
     return buttons

@@ -256,9 +256,11 @@ def CountChips(
         )
 
     made_of = (label, t, on_count, enabled)  # the same for each chip; and each its own:
-    chips = [retained((*made_of, n, n == value), partial(count_chip, n)) for n in range(limit + 1)]
+    chips = [
+        retained(str(n), (*made_of, n == value), partial(count_chip, n)) for n in range(limit + 1)
+    ]
     # 0–6 in one row on a 400 px phone: seven 48 px chips, 2 px apart.
-    title = retained(shown, lambda: ft.Text(shown))
+    title = retained("title", shown, lambda: ft.Text(shown))
     return ft.Column([title, ft.Row(chips, spacing=2, wrap=True)], spacing=2)
 
 

@@ -27,7 +27,7 @@ from ..frame import (
     game_over_panel,
     screen,
 )
-from ..hooks import NO_TEXT, memo, use_latest, use_value, use_value_for
+from ..hooks import NO_TEXT, memo, use_latest, use_retained, use_value, use_value_for
 from ..i18n import Translator, translator
 from ..numpad import DELETE, MINUS, NEXT, pad_field, pad_row_key
 from ..round_entry import Drawn, Entering, Form, Pad, RoundEntryOf, use_round_entry
@@ -705,9 +705,8 @@ def dealt_fields(entering: Entering[Dealt]) -> Drawn:
         entering.touch("moon_choice")
         change(modify, automatic)
 
-    controls: list[ft.Control] = [
-        note(t("Count each player's tricks. The last one is filled in with what is left.")),
-    ]
+    help_text = t("Count each player's tricks. The last one is filled in with what is left.")
+    controls: list[ft.Control] = [use_retained()("help", help_text, lambda: note(help_text))]
     at_piles, _ = by_pile(entering.spoken, names, last_pile)
     for name in names:
         controls.append(
@@ -865,21 +864,22 @@ def PileCard(
     problems: tuple[str, ...],
     key: str | None = None,  # the component's own (Flet takes it; never given here)
 ) -> ft.Control:
-    """A player's pile by its cards, drawn again only when something it shows changes."""
-    make_auto = partial(actions.make_automatic, name)
-    header: list[ft.Control] = [
-        ft.Text(name, weight=ft.FontWeight.BOLD, size=16, expand=True),
-        ft.Text(
-            t("{points} points", points=t.number(points)) if points is not None else "",
-            weight=ft.FontWeight.BOLD,
+    """A player's pile by its cards, drawn again only when something it shows changes: then
+    what stays as it was is the control drawn last (`use_retained`)."""
+    retained = use_retained()
+    said = t("{points} points", points=t.number(points)) if points is not None else ""
+    header = retained("header", (name, said), lambda: pile_header(name, said))
+    # One height whatever the line says, so no count moves when a problem comes or goes or
+    # another pile becomes the automatic one.
+    sub = retained(
+        "line",
+        (t, name, problems, automatic, actions),
+        lambda: ft.Container(
+            pile_line(t, name, problems, automatic, actions),
+            height=TARGET,
+            alignment=ft.Alignment.CENTER_LEFT,
         ),
-    ]
-    if problems:
-        sub: ft.Control = problem_line(list(problems))
-    elif automatic:
-        sub = note(t("Filled in automatically: what the others did not take."))
-    else:
-        sub = ft.TextButton(t("Fill {name} automatically", name=name), on_click=lambda: make_auto())
+    )
     enabled = not automatic
 
     def counted(part: str, label: str, shown: str) -> ft.Control:
@@ -893,10 +893,8 @@ def PileCard(
             content=ft.Column(
                 spacing=2,
                 controls=[
-                    ft.Row(header),
-                    # One height whatever the line says, so no count moves when a problem
-                    # comes or goes or another pile becomes the automatic one.
-                    ft.Container(sub, height=TARGET, alignment=ft.Alignment.CENTER_LEFT),
+                    header,
+                    sub,
                     counted(
                         "black_spies",
                         t("{name}: black Spies", name=name),
@@ -917,6 +915,28 @@ def PileCard(
             ),
         )
     )
+
+
+def pile_header(name: str, points: str) -> ft.Control:
+    return ft.Row(
+        [
+            ft.Text(name, weight=ft.FontWeight.BOLD, size=16, expand=True),
+            ft.Text(points, weight=ft.FontWeight.BOLD),
+        ]
+    )
+
+
+def pile_line(
+    t: Translator, name: str, problems: tuple[str, ...], automatic: bool, actions: PileActions
+) -> ft.Control:
+    """Under a pile's name: its problems, else that it fills itself in, else the button that
+    makes it do so."""
+    if problems:
+        return problem_line(list(problems))
+    if automatic:
+        return note(t("Filled in automatically: what the others did not take."))
+    make_auto = partial(actions.make_automatic, name)
+    return ft.TextButton(t("Fill {name} automatically", name=name), on_click=lambda: make_auto())
 
 
 def by_pile(

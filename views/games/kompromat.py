@@ -8,6 +8,7 @@ from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import partial
 
 import flet as ft
 
@@ -34,7 +35,7 @@ from ..frame import (
     game_over_panel,
     screen,
 )
-from ..hooks import memo, use_latest, use_made_for
+from ..hooks import Retained, memo, use_latest, use_made_for, use_retained
 from ..i18n import Translator
 from ..round_entry import Carry, Drawn, Entering, Form, RoundEntryOf, use_round_entry
 from ..safe import safe_effect
@@ -328,10 +329,18 @@ def mission_fields(entering: Entering[RoundDraft]) -> Drawn:
         moved_on.current = False
 
     ft.use_effect(safe_effect(show_moved_on_mission), [mission_index])
+    # What stays as it was is the very control drawn last (a key of the keypad redraws the
+    # rest of the mission): its handlers are the same at every drawing of an opening.
+    retained = use_retained(entering.opened)
+    change_alarm, change_effects = use_latest(change_in("alarm")), use_latest(change_in("effects"))
 
     controls: list[ft.Control] = [
-        note(t("Missions in the order they are revealed.")),
-        mission_tabs(t, played, mission_index, set_mission),
+        retained("intro", t, lambda: note(t("Missions in the order they are revealed."))),
+        retained(
+            "tabs",
+            (t, played, mission_index),
+            lambda: mission_tabs(t, played, mission_index, set_mission),
+        ),
     ]
     ending = previews[played - 1]
     if ending.ends_game and mission_index < played - 1:  # the end is on a later mission
@@ -339,11 +348,12 @@ def mission_fields(entering: Entering[RoundDraft]) -> Drawn:
     if mission_index > 0:
         controls += mission_done(t, mission_index - 1, previews[mission_index - 1])
     card_picker = mission_card_picker(t, board, draft, mission_index, use_latest(choose_card))
-    alarm = alarm_picker(t, mission, preview, change_in("alarm"))
+    alarms = (mission.alarm, tuple(sorted(preview.may_alarm)))
+    alarm = retained("alarm", (t, *alarms), lambda: alarm_picker(t, mission, preview, change_alarm))
     revealed = [
         control
         for player in board.players
-        for control in after_reveal(t, player, mission, preview, change_in("effects"))
+        for control in after_reveal(t, player, mission, preview, change_effects, retained)
     ]
     if draft.quick:
         # Everything a mission can record above the long list of cards, the card last: who
@@ -361,12 +371,19 @@ def mission_fields(entering: Entering[RoundDraft]) -> Drawn:
             controls.append(player_plays(t, player, mission, preview, change_plays))
         controls += [alarm, *revealed]
         if not last_mission:
-            controls.append(note(t("Choosing the mission card opens the next mission.")))
+            opens = t("Choosing the mission card opens the next mission.")
+            controls.append(retained("opens", opens, lambda: note(opens)))
         controls.append(card_picker)
     controls.append(mission_result(t, preview, draft.quick))
     if preview.ends_game:
         controls.append(game_over_box(t, preview, mission_index < len(draft.missions) - 1))
-    controls.append(mission_nav(t, mission_index, played, set_mission))
+    controls.append(
+        retained(
+            "nav",
+            (t, mission_index, played),
+            lambda: mission_nav(t, mission_index, played, set_mission),
+        )
+    )
     return Drawn(controls)
 
 
@@ -668,21 +685,26 @@ def PlayerPlays(
             or [note(t("No cards played here."))],
         ),
     )
+    retained = use_retained()
+
+    def keypad_key(label: str, disabled: bool) -> ft.Control:
+        return ft.OutlinedButton(
+            content=ft.Text(label, semantics_label=t("{name} plays {card}", name=name, card=label)),
+            disabled=disabled,
+            on_click=lambda e: add(label),
+            height=TARGET,
+            style=ft.ButtonStyle(padding=ft.Padding.symmetric(horizontal=8)),
+        )
+
+    # A key is the very control drawn last while it stays as it was (what `add` does with
+    # it depends on the name and `change_of` alone, both the same at every drawing).
+    keys = [
+        (label, not may_add or left.get(label, 0) <= 0, t, name, change_of) for label in rules.HAND
+    ]
     keypad = ft.Row(
         wrap=True,
         spacing=4,
-        controls=[
-            ft.OutlinedButton(
-                content=ft.Text(
-                    label, semantics_label=t("{name} plays {card}", name=name, card=label)
-                ),
-                disabled=not may_add or left.get(label, 0) <= 0,
-                on_click=lambda e, lab=label: add(lab),
-                height=TARGET,
-                style=ft.ButtonStyle(padding=ft.Padding.symmetric(horizontal=8)),
-            )
-            for label in rules.HAND
-        ],
+        controls=[retained(made[0], made, partial(keypad_key, *made[:2])) for made in keys],
     )
     # The line under the keypad is always there (empty until a bust), so it never moves.
     stop = ft.Text(
@@ -704,9 +726,11 @@ def after_reveal(
     mission: MissionDraft,
     preview: MissionPreview,
     change: Callable[[Update], None],
+    retained: Retained,
 ) -> list[ft.Control]:
     """What a player may do once the mission is revealed (a perfect 21's token, items): below
-    every keypad, so that what appears here moves no key."""
+    every keypad, so that what appears here moves no key. `change` is the same function at
+    every drawing: a switch that stays as it was is the one drawn last (`retained`)."""
     name = player.name
     extra: list[ft.Control] = []
     if name in preview.perfect:  # exactly 21 after the items: the engine's word
@@ -731,7 +755,7 @@ def after_reveal(
                 disabled=name not in preview.may_return and not returning,
             )
         )
-    extra += item_effects(t, name, mission, preview, change)
+    extra += item_effects(t, name, mission, preview, change, retained)
     return extra
 
 
@@ -827,6 +851,7 @@ def item_effects(
     mission: MissionDraft,
     preview: MissionPreview,
     change: Callable[[Update], None],
+    retained: Retained,
 ) -> list[ft.Control]:
     """The items `name` may use on this mission (the engine's offers, including an item won
     on this very mission that acts after the award), as switches; an effect already chosen
@@ -843,9 +868,9 @@ def item_effects(
             )
         )
     for effect in offers:
-        controls.append(
-            toggle_chip(effect_label(t, effect), effect in mission.effects, toggler(change, effect))
-        )
+        on = effect in mission.effects
+        made = partial(toggle_chip, effect_label(t, effect), on, toggler(change, effect))
+        controls.append(retained(f"effect {effect!r}", (t, on), made))
     return controls
 
 
