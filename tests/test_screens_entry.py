@@ -296,3 +296,19 @@ def test_kompromats_next_entry_is_the_last_one_kept_and_nothing_it_was_told_stay
     see(screen, "Mission card")
     screen.see_not("is missing")  # untouched and not tried in this opening: nothing spoken
     screen.see_not("Not saved:")
+
+
+def test_a_correction_opened_again_answers_its_mission_tabs(seated: Seated) -> None:
+    """The mission tabs a correction leaves as they were are the controls drawn last
+    (`hooks.use_retained`), but never those of the last opening: their taps went to that
+    opening's mission (`hooks.use_value_for`), which drops them. Opened again exactly as it
+    was left (round 1 correction, mission 1), a tap on mission 2 opens mission 2."""
+    record = json.loads((SCENARIOS / "kompromat-first-round.json").read_text())
+    names = [p["name"] for p in record["players"]]
+    _, screen = seated("kompromat", names, record["options"], rounds=record["rounds"][:1])
+    for _ in range(2):
+        tap_starting(screen, "1 Round 1")
+        see(screen, "Correct round 1")
+        chip(screen, "Mission 2")
+        chip(screen, "Mission 1")
+        tap(screen, "Discard")
