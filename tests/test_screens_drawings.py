@@ -115,3 +115,40 @@ def test_a_count_tap_changes_two_chips_in_place_and_leaves_the_others_as_drawn(
     ]
     kept = [label for label in labels if label not in changed]
     assert all(after[label].control is before[label].control for label in kept)
+
+
+def test_a_game_opens_in_one_round_trip_and_the_page_saying_its_address_draws_nothing(
+    game: Screen, drawn: Drawings, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Opening a game gives the browser the game's address and draws its screen in the same
+    answer (the address first, `AppState.go`): it does not wait a round trip for the page to
+    say its route changed, which, when it comes, draws nothing."""
+    game.tap("Back")
+    shown(game, "New game")
+    said: list[str] = []
+    monkeypatch.setattr(game, "_route_changed", said.append)  # on its way: not there yet
+    game.tap_starting(ROW)
+    shown(game, "Enter deal 4")
+    assert len(said) == 1 and said[0].startswith("/game/"), said
+    monkeypatch.undo()
+    arrived = during(drawn, lambda: page_says(game, said[0]))
+    assert not arrived, arrived
+    shown(game, "Enter deal 4")
+    # Back and into the game again before the page has said either address: when it says
+    # them, in order, the first does not take the screen back home.
+    said.clear()
+    monkeypatch.setattr(game, "_route_changed", said.append)
+    game.tap("Back")
+    game.tap_starting(ROW)
+    assert [route == "/" for route in said] == [True, False], said
+    monkeypatch.undo()
+    for route in said:
+        arrived = during(drawn, lambda route=route: page_says(game, route))
+        assert not arrived, (route, arrived)
+        shown(game, "Enter deal 4")
+
+
+def page_says(screen: Screen, route: str) -> None:
+    """The page's route change to `route` arrives, and is answered."""
+    screen._route_changed(route)
+    screen.table.settle()
