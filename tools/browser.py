@@ -429,8 +429,8 @@ def accessible(page: Page) -> None:
 WATCH_SERVER = """(() => {
     const Native = window.WebSocket;
     // received: every message from the server; answers: those that draw (not the ones that
-    // only change the browser's address: the screen follows those a round trip later; nor
-    // those that only say which services the page has).
+    // only change the browser's address, which the screen's drawing follows; nor those that
+    // only say which services the page has).
     const counts = window.__debrief = {sent: 0, received: 0, answers: 0};
     // `counts.until(test)`: a promise that resolves once `test()` holds, checked whenever a
     // message comes or goes, once the page has handled it (Flutter's client reads a message
@@ -467,17 +467,9 @@ WATCH_SERVER = """(() => {
         held = null;
         due.forEach(deliver => deliver());
     };
-    // Or hold back only the messages that change the browser's address (`holdAddress()`), to
-    // see what the screen shows while the address has not followed yet.
-    let heldAddress = null;  // null: delivered; a list: the address changes waiting
-    const addressEvents = new WeakSet();
-    counts.addressesHeld = 0;
-    counts.holdAddress = () => { heldAddress = heldAddress || []; };
-    counts.releaseAddress = () => {
-        const due = heldAddress || [];
-        heldAddress = null;
-        due.forEach(deliver => deliver());
-    };
+    // A test may note the kind of each message from the server, in order (`noted_messages`):
+    // "address" (a change of the browser's address), "services" or "answer" (one that draws).
+    counts.noted = null;  // null: none noted; a list: the kinds of those that came since
     const shortSaying = (event, word) => (event.data instanceof ArrayBuffer
         || ArrayBuffer.isView(event.data))  // a websocket's buffer, or a worker's bytes
         && event.data.byteLength < 512  // it is short: a screen's long messages are not read
@@ -494,7 +486,10 @@ WATCH_SERVER = """(() => {
             super(...args);
             this.addEventListener("message", (event) => {
                 counts.received += 1;
-                if (!changesAddress(event) && !onlyServices(event)) {
+                const kind = changesAddress(event) ? "address"
+                    : onlyServices(event) ? "services" : "answer";
+                if (counts.noted !== null) counts.noted.push(kind);
+                if (kind === "answer") {
                     counts.answers += 1;
                     keep(event);
                 }
@@ -507,12 +502,7 @@ WATCH_SERVER = """(() => {
             }
             const gated = (event) => {
                 const deliver = () => listener.call(this, event);
-                if (heldAddress && changesAddress(event)) {
-                    if (!addressEvents.has(event)) counts.addressesHeld += 1;
-                    addressEvents.add(event);
-                    heldAddress.push(deliver);
-                    changed();
-                } else if (held) {
+                if (held) {
                     held.push(deliver);
                 } else {
                     deliver();
@@ -597,24 +587,15 @@ def released_answers(page: Page) -> None:
     painted(page)
 
 
-def held_address(page: Page) -> None:
-    """Keep the server's next changes of the browser's address from the app (every other
-    message is delivered) until `released_address`; wait for one with `address_held`."""
-    page.evaluate("window.__debrief.holdAddress()")
+def noting_messages(page: Page) -> None:
+    """Note the kind of every message from the server from now on (`noted_messages`)."""
+    page.evaluate("window.__debrief.noted = []")
 
 
-def address_held(page: Page) -> None:
-    """Wait until the server has sent a change of address that is held back, and for the
-    frame that paints everything it sent before it."""
-    page.wait_for_function(
-        "() => window.__debrief.until(() => window.__debrief.addressesHeld > 0)", timeout=15_000
-    )
-    painted(page)
-
-
-def released_address(page: Page) -> None:
-    """Deliver the held changes of address."""
-    page.evaluate("window.__debrief.releaseAddress()")
+def noted_messages(page: Page) -> list[str]:
+    """The kinds of the server's messages since `noting_messages`, in the order they came:
+    "address" (a change of the browser's address), "services" or "answer" (one that draws)."""
+    return list(page.evaluate("window.__debrief.noted"))
 
 
 def keeping_answers(page: Page) -> None:

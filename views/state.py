@@ -351,6 +351,9 @@ class AppState(Announcing):
     _seen: dict[str, int] = field(default_factory=dict)
     _pin_note: ft.SnackBar | None = None  # the host's last note of a wrong PIN
     _listeners: list[Callable[[str], None]] = field(default_factory=list)  # `listen`
+    # The addresses `go` gave the browser whose route change has not come back yet, oldest
+    # first: each comes back as the page's route change, which changes nothing then.
+    _addresses_given: list[str] = field(default_factory=list)
 
     @classmethod
     def load(
@@ -638,7 +641,9 @@ class AppState(Announcing):
             logger.debug("tab %s was not told of a wrong PIN", self.tab, exc_info=True)
 
     def reconnected(self) -> None:
-        """The tab came back (a reload, a network gap): draw it from the data as it is now."""
+        """The tab came back (a reload, a network gap): draw it from the data as it is now.
+        An address given before may never come back now: the page's route is what it says."""
+        self._addresses_given.clear()
         self.revision += 1
 
     # --- settings --------------------------------------------------------------------------
@@ -685,21 +690,34 @@ class AppState(Announcing):
     # --- navigation and notes --------------------------------------------------------------
 
     def go(self, route: str) -> None:
-        """Open a screen. The browser's address changes first and the screen follows it
-        (`followed`, from the page's route change): a screen drawn before its address
-        arrived was lost by a reload at that moment, which reopens the address."""
+        """Open a screen, in one round trip: the browser is given the new address first and
+        the screen is drawn right after it, in the same turn of the server's loop (the address
+        goes out in the first step of a task made before the drawing is asked for, and the
+        loop runs them in that order). No screen reaches the browser before its address: a
+        screen drawn first was lost by a reload at that moment, which reopens the address.
+        The page's route change that answers the address then changes nothing (`followed`)."""
         self.message = None
         page = ft.context.page
-        if page is None or page.route == route:
-            self.followed(route)
-        else:
+        given = self._addresses_given
+        address = given[-1] if given else page.route if page is not None else route
+        if page is not None and address != route:
             page.navigate(route)
+            given.append(route)
+        self._show(route)
 
     def followed(self, route: str) -> None:
-        """The address changed (by `go`, the browser's back button or a typed address): show
-        its screen. Where to reopen the app is written just after, in a writer of its own:
-        the screen is drawn only once this event's handler has returned, and the write took
-        a tenth of opening a game."""
+        """The page's route changed: by an address `go` gave it (shown already), or by the
+        browser's back button or a typed address: its screen is shown."""
+        given = self._addresses_given
+        if given and given[0] == route:
+            given.pop(0)
+            return
+        self._show(route)
+
+    def _show(self, route: str) -> None:
+        """Show the screen of `route`. Where to reopen the app is written just after, in a
+        writer of its own: the screen is drawn only once this event's handler has returned,
+        and the write took a tenth of opening a game."""
         self.route = route
         LATER.submit(self.remember_route, route)
 
