@@ -158,7 +158,11 @@ def use_retained(generation: object = None) -> Retained:
     things: Flet's diff skips such a control, where it compares every property of one made
     anew (a count tap draws two rows of seven chips again, of which two changed). What a
     drawing does not ask for again is let go, and so is everything when `generation` changes
-    (`use_value_for`: a handler of the last opening's state drops what it is told)."""
+    (`use_value_for`: a handler of the last opening's state drops what it is told).
+
+    Never one the browser changes by itself (a chip with `on_select`, a segmented button, a
+    switch), nor one holding such: the browser's change is written into that very object, and
+    one the server did not take would not spring back (`widgets.drawn_as`)."""
     held: ft.MutableRef[tuple[object, Retained] | None] = ft.use_ref(None)
     last = held.current
     retained = Retained(last[1].made if last is not None and last[0] == generation else {})

@@ -385,18 +385,7 @@ def EntryShown(
         set_drafts(lambda current: in_form(of, current, form))
         on_form(form)
 
-    # The same switch while its form is: each tap of the entry draws it again, its handler
-    # the latest drawing's (`use_latest`).
-    retained, on_switch = use_retained(opening.count), use_latest(switched)
-    switch = (
-        retained(
-            "switch",
-            (at.t, at.game_id, drafts.form),
-            lambda: form_switch(at, drafts.form, on_switch),
-        )
-        if of.cards is not None
-        else None
-    )
+    switch = form_switch(at, drafts.form, switched) if of.cards is not None else None
     shown = Shown(at, of, editing, before, leave, saved, scroller, switch, opening.count)
     if drafts.form == DETAILED and of.cards is not None and drafts.cards is not None:
 
@@ -458,8 +447,8 @@ def FormShown(
     touched, set_touched = use_value_for(shown.opened, frozenset[str]())
     tried, set_tried = use_value_for(shown.opened, False)  # Save was tapped: all problems speak
     refused, report = use_refusal(entered, shown.opened)
-    # The title and the buttons stay the controls drawn last while they are as they were
-    # (every tap of the entry draws the form again): their handlers call the latest drawing's.
+    # The buttons stay the controls drawn last while they are as they were (every tap of the
+    # entry draws the form again): their handlers call the latest drawing's.
     retained = use_retained(shown.opened)
     on_save = use_latest(lambda: save())
     on_discard = use_latest(partial(discard, shown))
@@ -542,7 +531,7 @@ def FormShown(
     title_text = drawn.title or of.title(t, number, shown.correcting is not None)
     # In a conflict, no switch: the other form's own draft is not the entry typed.
     switch = shown.switch if conflict is None else None
-    title = retained("title", (title_text, id(switch)), lambda: entry_title(title_text, switch))
+    title = entry_title(title_text, switch)  # not retained: the switch is the browser's to flip
     deletes = conflict is None
     exits = (t, shown.leave is None, shown.correcting, deletes)  # what the exit buttons show
 

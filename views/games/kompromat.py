@@ -35,7 +35,7 @@ from ..frame import (
     game_over_panel,
     screen,
 )
-from ..hooks import Retained, memo, use_latest, use_made_for, use_retained
+from ..hooks import memo, use_latest, use_made_for, use_retained
 from ..i18n import Translator
 from ..round_entry import Carry, Drawn, Entering, Form, RoundEntryOf, use_round_entry
 from ..safe import safe_effect
@@ -332,7 +332,6 @@ def mission_fields(entering: Entering[RoundDraft]) -> Drawn:
     # What stays as it was is the very control drawn last (a key of the keypad redraws the
     # rest of the mission): its handlers are the same at every drawing of an opening.
     retained = use_retained(entering.opened)
-    change_alarm, change_effects = use_latest(change_in("alarm")), use_latest(change_in("effects"))
 
     controls: list[ft.Control] = [
         retained("intro", t, lambda: note(t("Missions in the order they are revealed."))),
@@ -348,12 +347,11 @@ def mission_fields(entering: Entering[RoundDraft]) -> Drawn:
     if mission_index > 0:
         controls += mission_done(t, mission_index - 1, previews[mission_index - 1])
     card_picker = mission_card_picker(t, board, draft, mission_index, use_latest(choose_card))
-    alarms = (mission.alarm, tuple(sorted(preview.may_alarm)))
-    alarm = retained("alarm", (t, *alarms), lambda: alarm_picker(t, mission, preview, change_alarm))
+    alarm = alarm_picker(t, mission, preview, change_in("alarm"))
     revealed = [
         control
         for player in board.players
-        for control in after_reveal(t, player, mission, preview, change_effects, retained)
+        for control in after_reveal(t, player, mission, preview, change_in("effects"))
     ]
     if draft.quick:
         # Everything a mission can record above the long list of cards, the card last: who
@@ -726,11 +724,9 @@ def after_reveal(
     mission: MissionDraft,
     preview: MissionPreview,
     change: Callable[[Update], None],
-    retained: Retained,
 ) -> list[ft.Control]:
     """What a player may do once the mission is revealed (a perfect 21's token, items): below
-    every keypad, so that what appears here moves no key. `change` is the same function at
-    every drawing: a switch that stays as it was is the one drawn last (`retained`)."""
+    every keypad, so that what appears here moves no key."""
     name = player.name
     extra: list[ft.Control] = []
     if name in preview.perfect:  # exactly 21 after the items: the engine's word
@@ -755,7 +751,7 @@ def after_reveal(
                 disabled=name not in preview.may_return and not returning,
             )
         )
-    extra += item_effects(t, name, mission, preview, change, retained)
+    extra += item_effects(t, name, mission, preview, change)
     return extra
 
 
@@ -851,7 +847,6 @@ def item_effects(
     mission: MissionDraft,
     preview: MissionPreview,
     change: Callable[[Update], None],
-    retained: Retained,
 ) -> list[ft.Control]:
     """The items `name` may use on this mission (the engine's offers, including an item won
     on this very mission that acts after the award), as switches; an effect already chosen
@@ -868,9 +863,9 @@ def item_effects(
             )
         )
     for effect in offers:
-        on = effect in mission.effects
-        made = partial(toggle_chip, effect_label(t, effect), on, toggler(change, effect))
-        controls.append(retained(f"effect {effect!r}", (t, on), made))
+        controls.append(
+            toggle_chip(effect_label(t, effect), effect in mission.effects, toggler(change, effect))
+        )
     return controls
 
 
