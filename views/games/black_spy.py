@@ -339,8 +339,12 @@ class SheetTaps:
 @ft.component
 def Scoresheet(shown: SheetShown, taps: SheetTaps) -> ft.Control:
     """The sheet, drawn again only when what it shows changed (the same game revision draws
-    nothing anew when the screen is drawn for another reason)."""
-    return scoresheet(translator(shown.language), shown, taps)
+    nothing anew when the screen is drawn for another reason). The names over the columns stay
+    the controls drawn last (a Save adds a deal, not them)."""
+    t = translator(shown.language)
+    looks = (t, shown.names, shown.crowded, shown.colors)
+    names_row = use_retained()("names", looks, lambda: heading_row(t, shown))
+    return scoresheet(t, shown, taps, names_row)
 
 
 def clusters(text: str) -> list[str]:
@@ -520,11 +524,14 @@ def halving_line(t: Translator, reached: Fraction, became: Fraction) -> str:
     return f"{t.number(reached)}\u00a0÷\u00a02 =\u00a0{t.number(became)}"
 
 
-def scoresheet(t: Translator, shown: SheetShown, taps: SheetTaps) -> ft.Control:
+def scoresheet(
+    t: Translator, shown: SheetShown, taps: SheetTaps, names_row: ft.Control | None = None
+) -> ft.Control:
     """Like the paper pad: a row per deal (the last ones; the earlier ones a tap away), a column
-    per player, totals and the distance to the end; the leader is marked."""
+    per player, totals and the distance to the end; the leader is marked. `names_row`: the
+    names over the columns (`heading_row`), if drawn already."""
     pad, names, crowded = shown.pad, shown.names, shown.crowded
-    rows: list[ft.Control] = [heading_row(t, shown)]
+    rows: list[ft.Control] = [names_row or heading_row(t, shown)]
     if len(pad.deals) > LATEST_DEALS + 1:
         rows.append(earlier_deals(t, shown, taps))
     looks = (names, shown.language, shown.read_only)
