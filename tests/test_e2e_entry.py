@@ -64,6 +64,7 @@ def test_a_games_address_comes_before_its_screen_and_a_reload_at_once_keeps_it(
     right after it (`AppState.go`)."""
     _, page = black_spy_after_one_deal(table)
     tap(page, "Back")
+    settled(page)  # home drawn to its end: no message of the tap on Back comes after this
     noting_messages(page)
     page.get_by_role("button", name="Black Spy · Anna, Ben, Carla, Dirk", exact=False).first.click()
     shown(page, "Enter deal 2")
