@@ -467,9 +467,10 @@ WATCH_SERVER = """(() => {
         held = null;
         due.forEach(deliver => deliver());
     };
-    // A test may note the kind of each message from the server, in order (`noted_messages`):
-    // "address" (a change of the browser's address), "services" or "answer" (one that draws).
-    counts.noted = null;  // null: none noted; a list: the kinds of those that came since
+    // A test may note the kind and size of each message from the server, in order
+    // (`noted_messages`): "address" (a change of the browser's address), "services" or
+    // "answer" (one that draws).
+    counts.noted = null;  // null: none noted; a list: [kind, bytes] of those that came since
     const shortSaying = (event, word) => (event.data instanceof ArrayBuffer
         || ArrayBuffer.isView(event.data))  // a websocket's buffer, or a worker's bytes
         && event.data.byteLength < 512  // it is short: a screen's long messages are not read
@@ -488,7 +489,7 @@ WATCH_SERVER = """(() => {
                 counts.received += 1;
                 const kind = changesAddress(event) ? "address"
                     : onlyServices(event) ? "services" : "answer";
-                if (counts.noted !== null) counts.noted.push(kind);
+                if (counts.noted !== null) counts.noted.push([kind, event.data.byteLength || 0]);
                 if (kind === "answer") {
                     counts.answers += 1;
                     keep(event);
@@ -592,10 +593,11 @@ def noting_messages(page: Page) -> None:
     page.evaluate("window.__debrief.noted = []")
 
 
-def noted_messages(page: Page) -> list[str]:
-    """The kinds of the server's messages since `noting_messages`, in the order they came:
-    "address" (a change of the browser's address), "services" or "answer" (one that draws)."""
-    return list(page.evaluate("window.__debrief.noted"))
+def noted_messages(page: Page) -> list[tuple[str, int]]:
+    """The server's messages since `noting_messages`, in the order they came: each one's kind
+    ("address": a change of the browser's address, "services", or "answer": one that draws)
+    and its size in bytes."""
+    return [(str(kind), int(size)) for kind, size in page.evaluate("window.__debrief.noted")]
 
 
 def keeping_answers(page: Page) -> None:
