@@ -249,7 +249,9 @@ def CountChips(
         return chip(
             label=ft.Text(str(n), semantics_label=t("{label}: {number}", label=label, number=n)),
             selected=n == value,
-            key=drawn_as(label, n),
+            # Keyed by its state too: a chip whose choice moved is made anew in the browser (a
+            # chip changed in place stayed drawn unchosen once in a full run: stop 52).
+            key=drawn_as(label, n, n == value),
             disabled=not enabled,
             on_click=lambda e: on_count(n),
             show_checkmark=False,  # a checkmark would widen the chip and move the ones after it
