@@ -696,14 +696,12 @@ def PlayerPlays(
 
     # A key is the very control drawn last while it stays as it was (what `add` does with
     # it depends on the name and `change_of` alone, both the same at every drawing).
-    keys = [
-        (label, not may_add or left.get(label, 0) <= 0, t, name, change_of) for label in rules.HAND
-    ]
-    keypad = ft.Row(
-        wrap=True,
-        spacing=4,
-        controls=[retained(made[0], made, partial(keypad_key, *made[:2])) for made in keys],
-    )
+    keys: list[ft.Control] = []
+    for label in rules.HAND:
+        disabled = not may_add or left.get(label, 0) <= 0
+        made_of = (disabled, t, name, change_of)
+        keys.append(retained(label, made_of, partial(keypad_key, label, disabled)))
+    keypad = ft.Row(wrap=True, spacing=4, controls=keys)
     # The line under the keypad is always there (empty until a bust), so it never moves.
     stop = ft.Text(
         t("{name} is above 21: no more cards on this mission.", name=name) if not may_add else "",
