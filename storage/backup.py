@@ -12,7 +12,6 @@ the file. A file with any problem is refused whole; `apply_import` writes a clea
 
 from __future__ import annotations
 
-import copy
 import csv
 import io
 import uuid
@@ -29,6 +28,7 @@ from . import colors
 from . import errors as err
 from .store import Record, Store
 from .summaries import Summary
+from .trees import copied
 
 BACKUP_FORMAT = "debrief-backup/1"
 
@@ -91,7 +91,7 @@ def plan_import(store: Store, data: Any, source: str) -> ImportPlan:
         if played is None:
             plan.errors += [with_prefix(problem, prefix) for problem in problems]
             continue
-        record = copy.deepcopy(raw)
+        record = copied(raw)
         meta = record.setdefault("meta", {})
         game_id = meta.get("id") or uuid.uuid4().hex
         meta["id"] = game_id

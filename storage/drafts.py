@@ -26,7 +26,6 @@ is tried again with the next write.
 from __future__ import annotations
 
 import atexit
-import copy
 import logging
 import threading
 import weakref
@@ -37,6 +36,7 @@ from . import browser
 from . import errors as err
 from .documents import Documents
 from .files import Access
+from .trees import copied
 
 logger = logging.getLogger(__name__)
 Doc = dict[str, Any]
@@ -66,14 +66,14 @@ class DraftKeeper:
         """The newest draft of `key`, written or not (a copy)."""
         with self._cond:
             found = self._view.get(key)
-            return copy.deepcopy(found) if found is not None else None
+            return copied(found) if found is not None else None
 
     def keep(self, key: str, draft: Doc) -> None:
         """Remember `draft` as `key`'s newest and write it soon. Refused at once where nothing
         may be written (`OpenedReadOnly`: nothing kept); raises the failure of an earlier write
         (a full disk), once, after taking this draft."""
         self._access.check()
-        kept = copy.deepcopy(draft)
+        kept = copied(draft)
         with self._cond:
             self._wait_written(key)
             failure, self._failure = self._failure, None

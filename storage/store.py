@@ -32,7 +32,6 @@ from __future__ import annotations
 
 import collections
 import contextlib
-import copy
 import datetime as dt
 import functools
 import hashlib
@@ -81,6 +80,7 @@ from .files import (
 from .index import Index
 from .paths import data_directory
 from .summaries import Summary, newest_first, summarize
+from .trees import copied
 
 if TYPE_CHECKING:
     from filelock import FileLock
@@ -179,7 +179,7 @@ def _normalised_names(store: Store) -> dict[str, dict[str, Any]]:
     for table in [store._active, *(store._shard(p.stem) for p in store._shard_files())]:
         changed: dict[str, dict[str, Any]] = {}
         for game_id, doc in table.docs():
-            record = copy.deepcopy(doc["record"])
+            record = copied(doc["record"])
             renames += names.normalise_record(record)
             if record != doc["record"]:
                 changed[game_id] = {**doc, "record": record}
@@ -402,10 +402,10 @@ def _validated_change(old: Record, new: Record) -> scoring.Replay:
 def with_normal_names(record: Record) -> Record:
     """A copy of a valid record whose players' names are stored as FORMAT.md says (the
     references in its rounds find them by their NFKC case-folded form)."""
-    copied = copy.deepcopy(record)
-    for player in copied["players"]:
+    named = copied(record)
+    for player in named["players"]:
         player["name"] = normal_name(player["name"])
-    return copied
+    return named
 
 
 def shard_of(game_id: str) -> str:
@@ -920,18 +920,18 @@ class Store:
         record = with_normal_names(record)
         with self._lock:
             self._active.put(record["meta"]["id"], {"record": record, "deleted_at": None})
-        return copy.deepcopy(record)
+        return copied(record)
 
     def load_game(self, game_id: str) -> Record:
         """A copy of the game's record. Raises `GameNotFound`."""
         with self._lock:
-            return copy.deepcopy(self._find(game_id)[1]["record"])
+            return copied(self._find(game_id)[1]["record"])
 
     def load_game_at(self, game_id: str) -> tuple[Record, int]:
         """A copy of the game's record and the revision it is (read together)."""
         with self._lock:
             doc = self._find(game_id)[1]
-            return copy.deepcopy(doc["record"]), _revision_of(doc)
+            return copied(doc["record"]), _revision_of(doc)
 
     def last_change(self, game_id: str) -> dict[str, Any]:
         """What the game's latest change was, as its maker described it (`{}` if unknown)."""
@@ -1009,7 +1009,7 @@ class Store:
         with self._lock:
             table, doc = self._find(game_id)
             _check_based_on(game_id, doc, based_on)
-            record = copy.deepcopy(doc["record"])
+            record = copied(doc["record"])
             change(record)
             result = self._validated(game_id, doc, record)
             new_doc = {
@@ -1148,7 +1148,7 @@ class Store:
 
         def replace(current: Record) -> None:
             current.clear()
-            current.update(copy.deepcopy(record))
+            current.update(copied(record))
             current.setdefault("meta", {})["id"] = game_id
 
         return self._change_record(game_id, replace, based_on, described)
@@ -1177,7 +1177,7 @@ class Store:
     ) -> GameAt:
         """Keep `result`, the replay of the stored game `doc`, as the game's (`game_at`)."""
         record = doc["record"]
-        kept = GameAt(copy.deepcopy(record), _revision_of(doc), result, correction, record)
+        kept = GameAt(copied(record), _revision_of(doc), result, correction, record)
         self._kept[game_id] = kept
         self._kept.move_to_end(game_id)
         others = [kept_id for kept_id in self._kept if not self._active.has(kept_id)]
@@ -1209,7 +1209,7 @@ class Store:
             if table is not self._active:
                 raise err.GameNotActive(game_id=game_id)
             _check_based_on(game_id, doc, based_on)
-            record = copy.deepcopy(doc["record"])
+            record = copied(doc["record"])
             record.setdefault("meta", {})["ended"] = ended or now()
             scoring.replay(record, stored=True)
             archived = {
@@ -1231,7 +1231,7 @@ class Store:
             table, doc = self._find(game_id)
             if table is self._active:
                 raise err.GameNotFinished(game_id=game_id)
-            record = copy.deepcopy(doc["record"])
+            record = copied(doc["record"])
             record.setdefault("meta", {})["ended"] = None
             self._begin("reopen", [game_id])
             reopened = {
@@ -1345,7 +1345,7 @@ class Store:
         """Every record (copies): games in progress first, then the archive file by file."""
         for doc in self._all_documents():
             if include_deleted or doc.get("deleted_at") is None:
-                yield copy.deepcopy(doc["record"])
+                yield copied(doc["record"])
 
     def _all_documents(self) -> list[dict[str, Any]]:
         """Every stored game document: in progress, then archived."""

@@ -136,6 +136,10 @@ def test_loaded_records_are_copies(store: Store) -> None:
     game_id = store.create_game("spy", SPY_PLAYERS, {})["meta"]["id"]
     store.load_game(game_id)["rounds"].append("garbage")
     assert store.load_game(game_id)["rounds"] == []
+    # The game kept after a save is handed out too: a change deep inside it stays there.
+    store.append_round(game_id, target("Anna", "Ben"))
+    store.game_at(game_id).record["rounds"][0]["by"] = "garbage"
+    assert store.load_game(game_id)["rounds"] == [target("Anna", "Ben")]
 
 
 def test_edits_to_finished_games_update_the_history(store: Store) -> None:
