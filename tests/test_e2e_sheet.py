@@ -131,7 +131,7 @@ def test_six_long_names_fit_a_phone_each_total_readable(on_phone: OnPhone, tmp_p
     sums = readable(page, [(label, numbers[n], 14) for label, n in zip(spoken, NAMES, strict=True)])
     for head, total in zip(heads, sums, strict=True):  # each total under its own name
         assert head[0] < (total[0] + total[2]) / 2 < head[2] + 4
-    assert page.get_by_role("button", name=earlier(4)).count() == 1
+    assert page.get_by_role("button", name=earlier(12 - LATEST_DEALS)).count() == 1
     assert words_cut(page) == []
 
 

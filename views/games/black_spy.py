@@ -280,10 +280,12 @@ def distance_to_end(t: Translator, pad: black_spy.Sheet, name: str) -> str:
     return t.number(pad.to_end(name))
 
 
-# The deals a sheet shows of a longer game: the last ones, about what a phone's screen holds
-# under the next deal's panel; the earlier ones are one tap away ("32 earlier deals"). A
-# sheet draws the same number of controls at deal 40 as at deal 8.
-LATEST_DEALS = 8
+# The deals a sheet shows of a longer game: the last ones, as many as leave the totals and
+# the distance to the end in view under the next deal's panel on a phone (400×800) without
+# scrolling; the earlier ones are one tap away ("34 earlier deals"). A sheet draws the same
+# number of controls at deal 40 as at deal 8 (eight deals hid the totals below the screen,
+# and drew 24 controls more at every opening and Save).
+LATEST_DEALS = 5
 # A sheet of five or six players on a phone: a narrower first column and smaller headings.
 CROWDED = 5
 # The letters of a name a column heads a phone's sheet with (more: cut, "Maxim…"); a wider
