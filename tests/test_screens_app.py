@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 
+import flet as ft
 from builders import SCENARIOS
 from screens import Screen
 from ui import EN, enter_deal, shown, start_game, tap, tap_starting
@@ -47,3 +48,16 @@ def test_the_language_can_be_switched(screen: Screen) -> None:
     tap(again, "Einstellungen")
     tap(again, "English")
     shown(again, "Settings")
+
+
+def test_screens_change_at_once_but_on_iphones(screen: Screen) -> None:
+    """The page's themes (light and dark) as the app sets them: a screen opened or left is
+    there at once on Android, Linux, macOS and Windows (no zoom or fade a player waits through);
+    an iPhone keeps Flutter's default slide, which carries its swipe back from the left edge."""
+    page = screen.page
+    for theme in (page.theme, page.dark_theme):
+        assert theme is not None
+        transitions = theme.page_transitions
+        instant = [transitions.android, transitions.linux, transitions.macos, transitions.windows]
+        assert instant == [ft.PageTransitionTheme.NONE] * 4
+        assert transitions.ios is None

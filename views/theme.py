@@ -161,6 +161,17 @@ PAIRS: Final[list[tuple[str, str, float]]] = [
 ]
 
 
+# A screen opened or left is there at once: no zoom or fade that a player waits through (on a
+# 2-core machine the zoom also drew 18 frames that competed with the next tap). iPhones keep
+# their slide: it carries the swipe from the left edge that goes back there.
+INSTANT_SCREENS = ft.PageTransitionsTheme(
+    android=ft.PageTransitionTheme.NONE,
+    linux=ft.PageTransitionTheme.NONE,
+    macos=ft.PageTransitionTheme.NONE,
+    windows=ft.PageTransitionTheme.NONE,
+)
+
+
 def theme(palette: Palette) -> ft.Theme:
     """The app's theme: these colours, and buttons a finger can hit everywhere (in the standard,
     not the desktop's compact, density). The whole theme's density stays as Flutter chooses:
@@ -182,4 +193,5 @@ def theme(palette: Palette) -> ft.Theme:
         text_button_theme=ft.TextButtonTheme(style=tall),
         outlined_button_theme=ft.OutlinedButtonTheme(style=tall),
         filled_button_theme=ft.FilledButtonTheme(style=tall),
+        page_transitions=INSTANT_SCREENS,
     )
