@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 from builders import SCENARIOS
 from flet.components import component
+from flet.messaging.protocol import MessageAction
 from screens import Screen, Seated
 from ui import chip, open_cards_entry, shown
 
@@ -150,3 +151,36 @@ def page_says(screen: Screen, route: str) -> None:
     """The page's route change to `route` arrives, and is answered."""
     screen._route_changed(route)
     screen.table.settle()
+
+
+def test_a_game_opened_again_sends_its_address_its_screen_and_the_wake_lock_only(
+    game: Screen,
+) -> None:
+    """Each message is work for the browser around the game's screen. A game opened again (a
+    tap has come since the first opening) sends the address, the screen and the wake lock's
+    call: no page patch (the page's handlers are the same functions at every drawing) and no
+    service added or let go (the session keeps one wake lock)."""
+    game.tap("Back")
+    shown(game, "New game")
+    game.tap_starting(ROW)
+    shown(game, "Enter deal 4")
+    game.tap("Back")
+    shown(game, "New game")
+    before = len(game.sent)
+    game.tap_starting(ROW)
+    shown(game, "Enter deal 4")
+    game.table.settle()
+    sent = [described(message) for message in game.sent[before:]]
+    assert sent == ["call push_route", "patch of the views", "call enable"], sent
+
+
+def described(message: Any) -> str:
+    """A message the app sent, in short: a method it called, or which control it patched."""
+    body = message.body
+    if message.action == MessageAction.INVOKE_METHOD:
+        return f"call {body.name}"
+    paths = body.patch[0]  # the table of the patch's paths: [0, {name: [index, ...]}]
+    patched = list(paths[1]) if len(paths) > 1 else []
+    if patched == ["_b"]:
+        return "patch of the views"
+    return f"patch of control {body.id} at {patched}"

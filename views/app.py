@@ -27,7 +27,7 @@ from . import (
     year,
 )
 from .device_name import device_kind, read_name
-from .hooks import use_follow, use_made
+from .hooks import use_follow, use_latest, use_made
 from .state import HOST, SCORER, VIEWER, AppState
 from .theme import DARK, LIGHT, theme
 
@@ -173,6 +173,9 @@ def App(store: Store, device: str, sharing: Sharing | None, caller: Caller) -> l
 
     ft.use_effect(start_loading_name, [])
 
+    # The page's handlers are the same functions at every drawing (`use_latest`): a function
+    # made anew is a changed property of the page, whose patch made the browser build every
+    # screen of the stack again at each change of screen.
     def on_route_change(event: ft.RouteChangeEvent) -> None:
         state.followed(event.route)
 
@@ -185,6 +188,9 @@ def App(store: Store, device: str, sharing: Sharing | None, caller: Caller) -> l
     def on_locale(event: ft.LocaleChangeEvent) -> None:
         state.device_languages = [str(getattr(loc, "language_code", loc)) for loc in event.locales]
 
+    def on_connect(event: ft.Event[ft.Page]) -> None:
+        state.reconnected()
+
     safe.watch(
         page,
         lambda: state.t(
@@ -192,11 +198,11 @@ def App(store: Store, device: str, sharing: Sharing | None, caller: Caller) -> l
             "go back and open the screen once more."
         ),
     )
-    page.on_route_change = on_route_change
-    page.on_view_pop = on_view_pop
-    page.on_locale_change = on_locale
-    page.on_platform_brightness_change = on_brightness
-    page.on_connect = lambda event: state.reconnected()
+    page.on_route_change = use_latest(on_route_change)
+    page.on_view_pop = use_latest(on_view_pop)
+    page.on_locale_change = use_latest(on_locale)
+    page.on_platform_brightness_change = use_latest(on_brightness)
+    page.on_connect = use_latest(on_connect)
     page.theme_mode = state.theme_mode
     page.title = "Debrief"
     return screens_for(state)

@@ -20,12 +20,27 @@ from .widgets import back_bar
 logger = logging.getLogger(__name__)
 
 
+WAKE_LOCK = "debrief.wake_lock"  # the session's, in its store (`wake_lock`)
+
+
+def wake_lock(page: ft.Page) -> ft.Wakelock:
+    """The session's one wake lock, made when its first game opens. (A lock made at each
+    opening was a service added to the page, and let go at the next tap: two messages more
+    around every game's screen, each drawn by the browser.)"""
+    store = page.session.store
+    lock = store.get(WAKE_LOCK)
+    if not isinstance(lock, ft.Wakelock):
+        lock = ft.Wakelock()
+        store.set(WAKE_LOCK, lock)
+    return lock
+
+
 def keep_awake() -> Callable[[], None]:
     """The screen stays on while a game is open (a phone lying on the table); it may sleep
     again when the game is closed. Where the platform cannot (a browser on plain HTTP) the
     screen just sleeps as it would."""
     page = ft.context.page
-    lock = ft.Wakelock()
+    lock = wake_lock(page)
 
     async def switch(on: bool) -> None:
         try:
