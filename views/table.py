@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import contextvars
 import logging
+import weakref
 from collections.abc import Callable
 
 import flet as ft
@@ -20,18 +21,17 @@ from .widgets import back_bar
 logger = logging.getLogger(__name__)
 
 
-WAKE_LOCK = "debrief.wake_lock"  # the session's, in its store (`wake_lock`)
+# Each session's one wake lock (`wake_lock`), gone with the session.
+WAKE_LOCKS: weakref.WeakKeyDictionary[object, ft.Wakelock] = weakref.WeakKeyDictionary()
 
 
 def wake_lock(page: ft.Page) -> ft.Wakelock:
     """The session's one wake lock, made when its first game opens. (A lock made at each
     opening was a service added to the page, and let go at the next tap: two messages more
     around every game's screen, each drawn by the browser.)"""
-    store = page.session.store
-    lock = store.get(WAKE_LOCK)
-    if not isinstance(lock, ft.Wakelock):
-        lock = ft.Wakelock()
-        store.set(WAKE_LOCK, lock)
+    lock = WAKE_LOCKS.get(page.session)
+    if lock is None:
+        lock = WAKE_LOCKS[page.session] = ft.Wakelock()
     return lock
 
 
