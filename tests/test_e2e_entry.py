@@ -72,7 +72,7 @@ def test_a_games_address_comes_before_its_screen_and_a_reload_at_once_keeps_it(
     shown(page, "Enter deal 2")
     noted = noted_messages(page)
     # The game's screen is the first long message (kilobytes; the tap on Back may still send
-    # a few short ones after its answer: the page's handlers, the wake lock let go).
+    # a short one after its answer: the wake lock let go).
     screen = next(index for index, (kind, size) in enumerate(noted) if size > SCREEN_BYTES)
     assert any(kind == "address" for kind, _ in noted[:screen]), noted  # the address before it
     assert "/game/" in page.url
