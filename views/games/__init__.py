@@ -11,6 +11,7 @@ Adding a game: its rules in ``scoring/`` (registered in `scoring.GAMES`), its mo
 
 from __future__ import annotations
 
+import functools
 import importlib
 import pkgutil
 from collections.abc import Callable, Mapping
@@ -196,12 +197,17 @@ def load() -> dict[str, GameView]:
     """Every game's view, in the order of `scoring.GAMES`: each public module of this package
     is a game's (imported on first use; a module named with "_" is part of one), and games
     registered from elsewhere (a test's) count."""
-    for module_info in pkgutil.iter_modules(__path__):
-        if module_info.name.startswith("_"):
-            continue
-        module = importlib.import_module(f"{__name__}.{module_info.name}")
-        register(module.VIEW)
+    import_game_modules()
     return {game: VIEWS[game] for game in scoring.GAMES if game in VIEWS}
+
+
+@functools.cache
+def import_game_modules() -> None:
+    """The games' modules imported and registered, once: the package's folder was listed at
+    every `load` (five times in each opening of a game)."""
+    for module_info in pkgutil.iter_modules(__path__):
+        if not module_info.name.startswith("_"):
+            register(importlib.import_module(f"{__name__}.{module_info.name}").VIEW)
 
 
 def view_of(game: str) -> GameView:
