@@ -14,6 +14,7 @@ from web.guard import HOST as HOST_CALLER
 from web.sharing import Sharing
 
 from . import (
+    diffing,
     games,
     guest,
     history,
@@ -223,6 +224,7 @@ def make_main(
     local network)."""
 
     safe.install()
+    diffing.install()
 
     async def main(page: ft.Page) -> None:
         # Decided before anything else, while nothing the client sent has been read: a page
