@@ -37,7 +37,6 @@ from ..widgets import (
     chip,
     choice_chips,
     chosen_segment,
-    color_bar,
     drawn_as,
     heading,
     icon_button,
@@ -158,7 +157,7 @@ def sheet(
 ) -> list[ft.Control]:
     t, result = at.t, at.result
     pad = black_spy.RULES.sheet(scoring.state_as(result, black_spy.State), tuple(result.leaders))
-    controls: list[ft.Control] = [game_over_panel(at)]
+    controls: list[ft.Control] = [game_over_panel(at)] if result.finished else []
     if pad.next_deal is not None:
         controls.append(next_deal_panel(t, pad, pad.next_deal))
     if pad.next_deal is not None and not at.read_only:
@@ -486,21 +485,19 @@ def heading_row(t: Translator, shown: SheetShown) -> ft.Control:
         return row(
             t("Deal"),
             [
-                ft.Column(
-                    [
-                        ft.Text(
-                            text,
-                            semantics_label=name if text != name else None,
-                            weight=ft.FontWeight.BOLD,
-                            size=size,
-                            no_wrap=True,
-                            overflow=ft.TextOverflow.ELLIPSIS,
-                            text_align=ft.TextAlign.END,
-                        ),
-                        color_bar(color),
-                    ],
-                    spacing=2,
-                    horizontal_alignment=ft.CrossAxisAlignment.STRETCH,
+                # The player's colour as the heading's bottom border: a bar under the name.
+                ft.Container(
+                    ft.Text(
+                        text,
+                        semantics_label=name if text != name else None,
+                        weight=ft.FontWeight.BOLD,
+                        size=size,
+                        no_wrap=True,
+                        overflow=ft.TextOverflow.ELLIPSIS,
+                        text_align=ft.TextAlign.END,
+                    ),
+                    border=ft.Border.only(bottom=ft.BorderSide(4, color)),
+                    padding=ft.Padding.only(bottom=2),
                     expand=1,
                 )
                 for name, text, color in zip(names, texts, colors, strict=True)
@@ -590,7 +587,7 @@ def scoresheet(
         symbols.insert(0, (MOON_ICON, t("took all 16 black cards")))
     for icon, meaning in symbols:
         keys.append(ft.Row([ft.Icon(icon, size=14), note(meaning)], spacing=2))
-    legend = ft.Row(wrap=True, spacing=8, controls=keys)
+    legend = keys[0] if len(keys) == 1 else ft.Row(wrap=True, spacing=8, controls=keys)
     return ft.Column([heading(t("Scoresheet")), ft.Column(rows, spacing=0), legend], spacing=6)
 
 
@@ -634,15 +631,8 @@ def earlier_deals(t: Translator, shown: SheetShown, taps: SheetTaps) -> ft.Contr
     else:
         label = t.plural("{count} earlier deal", "{count} earlier deals", shown.hidden)
         icon = ft.Icons.EXPAND_MORE
-    return ft.Container(
-        ft.TextButton(
-            label,
-            icon=icon,
-            height=TARGET,
-            on_click=lambda: taps.show_earlier(not shown.earlier),
-        ),
-        alignment=ft.Alignment.CENTER_LEFT,
-        border=ft.Border.only(bottom=ft.BorderSide(1, ft.Colors.OUTLINE_VARIANT)),
+    return ft.TextButton(
+        label, icon=icon, height=TARGET, on_click=lambda: taps.show_earlier(not shown.earlier)
     )
 
 
