@@ -433,11 +433,6 @@ def color_chip(
     return chip(label, selected, leading=dot, show_checkmark=False, on_click=on_click)
 
 
-def color_bar(color: str) -> ft.Control:
-    """A player's colour under their name at the head of a column."""
-    return ft.Container(height=4, bgcolor=color, border_radius=2)
-
-
 def info_box(
     content: list[ft.Control], color: str = ft.Colors.SECONDARY_CONTAINER, spacing: int = 6
 ) -> ft.Container:
