@@ -184,3 +184,36 @@ def described(message: Any) -> str:
     if patched == ["_b"]:
         return "patch of the views"
     return f"patch of control {body.id} at {patched}"
+
+
+def test_where_to_reopen_is_handed_to_its_writer_after_the_screen_is_sent(
+    game: Screen, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The route to reopen the app at is written by a thread of its own. Handed to it while
+    the screen was being drawn, that thread took turns with the drawing for Python's lock and
+    held the data's lock through its fsync, which the drawing then waited for (a Back took
+    100 ms more at a slow fsync): it is handed over once the screen's message has gone."""
+    from views import state
+
+    events: list[str] = []
+    submit = state.LATER.submit
+
+    def noted_submit(fn: Any, *args: Any) -> Any:
+        if getattr(fn, "__name__", "") == "remember_route":
+            events.append(f"write {args[0]}")
+        return submit(fn, *args)
+
+    monkeypatch.setattr(state.LATER, "submit", noted_submit)
+    send = game.send_message
+
+    def noted_send(message: Any) -> None:
+        events.append(described(message))
+        send(message)
+
+    monkeypatch.setattr(game, "send_message", noted_send)
+    game.tap("Back")
+    shown(game, "New game")
+    game.table.settle()
+    views = events.index("patch of the views")
+    assert "write /" in events[views:], events
+    assert not any(event.startswith("write") for event in events[:views]), events
