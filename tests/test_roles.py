@@ -45,6 +45,7 @@ NO_STORED_DATA = {
     "go",
     "followed",
     "remember_route",
+    "route_drawn",  # hands the route to `remember_route`, which writes for the host only
     "say",
     "say_undoable",
     "refusal",

@@ -173,6 +173,7 @@ def App(store: Store, device: str, sharing: Sharing | None, caller: Caller) -> l
         page.run_task(load_name)
 
     ft.use_effect(start_loading_name, [])
+    ft.use_effect(state.route_drawn, [state.route])  # after the screen's drawing
 
     # The page's handlers are the same functions at every drawing (`use_latest`): a function
     # made anew is a changed property of the page, whose patch made the browser build every

@@ -15,6 +15,7 @@ and undoes its rounds. A session's role and address are fixed when it connects (
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import contextvars
 import copy
@@ -715,11 +716,23 @@ class AppState(Announcing):
         self._show(route)
 
     def _show(self, route: str) -> None:
-        """Show the screen of `route`. Where to reopen the app is written just after, in a
-        writer of its own: the screen is drawn only once this event's handler has returned,
-        and the write took a tenth of opening a game."""
+        """Show the screen of `route` (where to reopen the app is written once it is drawn:
+        `route_drawn`)."""
         self.route = route
-        LATER.submit(self.remember_route, route)
+
+    def route_drawn(self) -> None:
+        """The screen of the route is drawn and on its way to the browser: where to reopen the
+        app is written now, in a writer of its own. Written while the screen was being drawn
+        (the handler of the tap handed it over), the writer's thread took turns with the
+        drawing for Python's lock and held the data's lock through its fsync, which the
+        drawing waited for: opening a game took twice its time in the server, and a Back
+        100 ms more at a slow fsync. Handed over at the loop's next turn: the messages of the
+        drawing, whose sending the loop has queued already, go out before the thread starts."""
+        route = self.route
+        try:
+            asyncio.get_running_loop().call_soon(LATER.submit, self.remember_route, route)
+        except RuntimeError:  # no loop running (drawn outside the server): at once
+            LATER.submit(self.remember_route, route)
 
     def remember_route(self, route: str) -> None:
         """Where to reopen the app (the host's app only); a convenience a full disk may skip."""
