@@ -17,9 +17,11 @@ import scoring
 from scoring import black_spy
 from views.games.black_spy import (
     LATEST_DEALS,
+    SHEETS_KEPT,
     SheetShown,
     SheetTaps,
     clusters,
+    sheet_of,
     short_names,
 )
 from views.games.black_spy import scoresheet as drawn_scoresheet
@@ -121,6 +123,19 @@ def test_the_sheet_is_the_same_for_the_same_game_revision() -> None:
     assert shown_of(game) != shown_of({**game, "rounds": game["rounds"][:-1]})
     assert shown_of(game) != shown_of(game, earlier=True)
     assert shown_of(game) != shown_of(game, language="de")
+
+
+def test_a_revisions_sheet_is_worked_out_once_and_each_revision_has_its_own() -> None:
+    """The screen and a Save's note read the sheet of one replay: the same object, worked out
+    once. Another replay (the next revision) has its own, right for it; old ones make room."""
+    replays = [scoring.replay(record(deals)) for deals in range(1, SHEETS_KEPT + 3)]
+    first = sheet_of(replays[0])
+    assert sheet_of(replays[0]) is first
+    assert len(first.deals) == 1
+    for deals, replay in enumerate(replays, start=1):
+        assert len(sheet_of(replay).deals) == deals
+    again = sheet_of(replays[0])  # made room for the later ones: worked out anew, the same
+    assert again is not first and again == first
 
 
 def test_names_are_cut_to_fit_a_narrow_column_and_stay_apart() -> None:

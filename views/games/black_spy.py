@@ -156,7 +156,7 @@ def sheet(
     at: AtTable, enter_new: Callable[[], None], taps: SheetTaps, earlier: bool
 ) -> list[ft.Control]:
     t, result = at.t, at.result
-    pad = black_spy.RULES.sheet(scoring.state_as(result, black_spy.State), tuple(result.leaders))
+    pad = sheet_of(result)
     controls: list[ft.Control] = [game_over_panel(at)] if result.finished else []
     if pad.next_deal is not None:
         controls.append(next_deal_panel(t, pad, pad.next_deal))
@@ -174,6 +174,23 @@ def sheet(
     if pad.deals and not at.read_only:
         controls.append(note(t("Tap a deal to correct or delete it.")))
     return controls
+
+
+def sheet_of(result: scoring.Replay) -> black_spy.Sheet:
+    """The sheet of the game `result` replays, worked out once per revision of a game: the
+    screen and the note of a Save both read it (`SHEETS_KEPT` games' last revisions kept)."""
+    kept = _SHEETS.pop(id(result), None)
+    if kept is None or kept[0] is not result:  # (an id is reused once its object is gone)
+        state = scoring.state_as(result, black_spy.State)
+        kept = (result, black_spy.RULES.sheet(state, tuple(result.leaders)))
+    _SHEETS[id(result)] = kept  # the newest last
+    while len(_SHEETS) > SHEETS_KEPT:
+        del _SHEETS[next(iter(_SHEETS))]
+    return kept[1]
+
+
+SHEETS_KEPT = 8
+_SHEETS: dict[int, tuple[scoring.Replay, black_spy.Sheet]] = {}
 
 
 def next_deal_panel(t: Translator, pad: black_spy.Sheet, deal: black_spy.NextDeal) -> ft.Control:
@@ -958,7 +975,7 @@ def by_pile(
 
 
 def deal_saved_message(t: Translator, result: scoring.Replay, index: int) -> str:
-    pad = black_spy.RULES.sheet(scoring.state_as(result, black_spy.State), tuple(result.leaders))
+    pad = sheet_of(result)
     parts = [t("Deal {number} saved.", number=index + 1)]
     for name in sorted(pad.deals[index].halved, key=result.table.seat):
         parts.append(
