@@ -80,9 +80,10 @@ class AppServer:
     `url` is the link the app prints (it carries the secret); `env` adds to or, with None
     values, removes from the server's environment; `web=False` starts it as `python main.py`;
     `args` are more of its options (`["--share"]`: `printed` then finds the share link and PIN);
-    `open_files` caps the process's open files (soft and hard limit, as a system may set them).
+    `open_files` caps the process's open files (soft and hard limit, as a system may set them);
+    `root` is the tree whose main.py is served (another commit's worktree, for a comparison).
     The app is forked from this process's app forge (tools/app_forge.py), already imported,
-    unless `env` or `open_files` asks for a Python of its own.
+    unless `env`, `open_files` or another `root` asks for a Python of its own.
     """
 
     def __init__(
@@ -94,8 +95,10 @@ class AppServer:
         web: bool = True,
         args: list[str] | None = None,
         open_files: int | None = None,
+        root: Path = ROOT,
     ) -> None:
         self.data_dir = data_dir
+        self.root = root
         self.open_files = open_files
         self.args = args or []
         self.port = port or free_port()
@@ -127,14 +130,14 @@ class AppServer:
         self.data_dir.parent.mkdir(parents=True, exist_ok=True)
         argv = [*(["--web"] if self.web else []), *self.args, "--port", str(self.port)]
         argv.append("--no-browser")
-        if self.extra_env or self.open_files or not FORKS:
+        if self.extra_env or self.open_files or self.root != ROOT or not FORKS:
             # A test that changes how Python starts (PYTHONPATH, a fault injected by a
             # sitecustomize) or limits the process needs a Python of its own (as does every
             # app on a system without fork and pidfds: the forge needs both).
             log = open(self.log, "ab")  # noqa: SIM115
             self.process = subprocess.Popen(
                 [sys.executable, "main.py", *argv],
-                cwd=ROOT,
+                cwd=self.root,
                 env=env,
                 stdout=log,
                 stderr=subprocess.STDOUT,

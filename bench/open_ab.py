@@ -1,0 +1,133 @@
+"""Opening a game, this tree against another version of it, in one run: two servers side by
+side, tapped in turn, so that both meet the same machine (its spread between runs is larger
+than most single changes).
+
+    .venv/bin/python bench/open_ab.py --before 33d1cc1 [--taps 10] [--blocks 6]
+    .venv/bin/python bench/open_ab.py --patch my_change [--taps 10] [--blocks 6]
+
+`--before COMMIT`: that commit, checked out in a temporary git worktree, is A; this tree is B.
+`--patch MODULE`: this tree is A, and B is this tree with MODULE (found on `PYTHONPATH` or in
+the current folder) imported when its Python starts, before the app: a change tried without
+being made.
+
+Both serve the games bench/latency.py plays; each block opens Black Spy at deal 40 and at
+deal 8 `--taps` times on each server (the order of the servers switched every block), timed as
+bench/latency.py times a tap (`tapped`: from the click's release to the painting of the answer),
+Back untimed. Prints one JSON line: per deal, the median milliseconds of A and B and B's ratio.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+DEALS = (40, 8)
+
+
+@contextmanager
+def servers(folder: Path, before: str | None, patch: str | None) -> Iterator[list[Any]]:
+    """Server A and server B, each on its own copy of the bench's games."""
+    import latency
+
+    from tools.browser import AppServer
+
+    for side in ("a", "b"):
+        latency.seed(folder / side)
+    started: list[Any] = []
+    worktree = folder / "before"
+    try:
+        if before is not None:
+            subprocess.run(
+                ["git", "worktree", "add", "--detach", str(worktree), before], check=True
+            )
+            started.append(AppServer(folder / "a", root=worktree).start())
+            started.append(AppServer(folder / "b", env={"DEBRIEF_SIDE": "b"}).start())
+        else:
+            (folder / "shim").mkdir()
+            (folder / "shim" / "sitecustomize.py").write_text(f"import {patch}\n")
+            path = os.pathsep.join(
+                [str(folder / "shim"), os.getcwd(), os.environ.get("PYTHONPATH", "")]
+            )
+            # Both in a Python of their own (B needs one to load the patch first).
+            started.append(AppServer(folder / "a", env={"DEBRIEF_SIDE": "a"}).start())
+            started.append(AppServer(folder / "b", env={"PYTHONPATH": path}).start())
+        yield started
+    finally:
+        for server in started:
+            server.stop()
+        if before is not None:
+            subprocess.run(["git", "worktree", "remove", "--force", str(worktree)], check=True)
+
+
+def compare(before: str | None, patch: str | None, taps: int, blocks: int) -> dict[str, Any]:
+    import latency
+
+    from tools.browser import chromium
+
+    with (
+        tempfile.TemporaryDirectory() as temporary,
+        chromium() as browser,
+        servers(Path(temporary), before, patch) as (a, b),
+        latency.opened(browser, [a.url, b.url], counting=False) as pages,
+    ):
+        found = opened_in_turn(dict(zip("AB", pages, strict=True)), taps, blocks)
+    result: dict[str, Any] = {}
+    for deal in sorted(DEALS):
+        a_ms, b_ms = (statistics.median(found[side][deal]) for side in "AB")
+        ratio = round(b_ms / a_ms, 3)
+        result[str(deal)] = {"a_ms": round(a_ms, 1), "b_ms": round(b_ms, 1), "ratio": ratio}
+    return {"open_game": result, "taps": taps * blocks}
+
+
+def opened_in_turn(
+    pages: dict[str, Any], taps: int, blocks: int
+) -> dict[str, dict[int, list[float]]]:
+    """Milliseconds of each opening, by side and deal: `blocks` blocks of `taps` openings of
+    each game on each side, the sides' order switched every block."""
+    import re
+
+    import latency
+
+    from tools.browser import tap
+
+    found: dict[str, dict[int, list[float]]] = {side: {} for side in pages}
+    for page in pages.values():
+        latency.control(page, "New game").wait_for()
+    for block in range(blocks):
+        for deal in DEALS:
+            names = ", ".join(latency.BLACK_SPY[deal])
+            row = re.compile(rf"^{re.escape('Black Spy · ' + names)}\b")
+            for side in sorted(pages, reverse=block % 2 == 1):
+                page = pages[side]
+                for _ in range(taps):
+                    took = latency.tapped(page, latency.control(page, row), f"Enter deal {deal}")
+                    found[side].setdefault(deal, []).append(took)
+                    tap(page, "Back")
+    return found
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    which = parser.add_mutually_exclusive_group(required=True)
+    which.add_argument("--before", help="the commit served as A (this tree is B)")
+    which.add_argument("--patch", help="a module B imports at its start (this tree is A)")
+    parser.add_argument("--taps", type=int, default=10, help="openings of each game a block")
+    parser.add_argument("--blocks", type=int, default=6)
+    args = parser.parse_args()
+    sys.path[:0] = [str(ROOT), str(ROOT / "tests"), str(ROOT / "bench")]
+    print(json.dumps(compare(args.before, args.patch, args.taps, args.blocks)), flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
