@@ -178,9 +178,11 @@ def sheet(
 
 def sheet_of(result: scoring.Replay) -> black_spy.Sheet:
     """The sheet of the game `result` replays, worked out once per revision of a game: the
-    screen and the note of a Save both read it (`SHEETS_KEPT` games' last revisions kept)."""
+    screen and the note of a Save both read it (`SHEETS_KEPT` games' last revisions kept).
+    Keyed by the replay's id: each entry holds its replay, so no other object takes that id
+    while the entry is kept."""
     kept = _SHEETS.pop(id(result), None)
-    if kept is None or kept[0] is not result:  # (an id is reused once its object is gone)
+    if kept is None:
         state = scoring.state_as(result, black_spy.State)
         kept = (result, black_spy.RULES.sheet(state, tuple(result.leaders)))
     _SHEETS[id(result)] = kept  # the newest last
