@@ -700,23 +700,32 @@ def main() -> int:
     if args.root:
         print(json.dumps(measure(Path(args.root), args.samples)))
         return 0
-    with tempfile.TemporaryDirectory() as folder:
-        before = Path(folder) / "before"
-        subprocess.run(["git", "worktree", "add", "--detach", str(before), args.before], check=True)
-        (before / ".venv").symlink_to(ROOT / ".venv")
-        try:
-            for name, root in ((args.before, before), ("this tree", ROOT)):
-                child = [sys.executable, __file__, "--before", args.before, "--root", str(root)]
-                out = subprocess.run(
-                    [*child, "--samples", str(args.samples)],
-                    check=True,
-                    capture_output=True,
-                    text=True,
-                ).stdout
-                print(json.dumps({"version": name, **json.loads(out.splitlines()[-1])}), flush=True)
-        finally:
-            subprocess.run(["git", "worktree", "remove", "--force", str(before)], check=True)
+    with (
+        tempfile.TemporaryDirectory() as folder,
+        checked_out(args.before, Path(folder) / "before") as before,
+    ):
+        for name, root in ((args.before, before), ("this tree", ROOT)):
+            child = [sys.executable, __file__, "--before", args.before, "--root", str(root)]
+            out = subprocess.run(
+                [*child, "--samples", str(args.samples)],
+                check=True,
+                capture_output=True,
+                text=True,
+            ).stdout
+            print(json.dumps({"version": name, **json.loads(out.splitlines()[-1])}), flush=True)
     return 0
+
+
+@contextmanager
+def checked_out(commit: str, where: Path) -> Iterator[Path]:
+    """`commit` checked out at `where`, a git worktree sharing this tree's .venv; removed
+    after (bench/open_ab.py serves one too)."""
+    subprocess.run(["git", "worktree", "add", "--detach", str(where), commit], check=True)
+    try:
+        (where / ".venv").symlink_to(ROOT / ".venv")
+        yield where
+    finally:
+        subprocess.run(["git", "worktree", "remove", "--force", str(where)], check=True)
 
 
 if __name__ == "__main__":

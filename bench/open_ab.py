@@ -22,11 +22,10 @@ import argparse
 import json
 import os
 import statistics
-import subprocess
 import sys
 import tempfile
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -43,15 +42,11 @@ def servers(folder: Path, before: str | None, patch: str | None) -> Iterator[lis
 
     for side in ("a", "b"):
         latency.seed(folder / side)
-    started: list[Any] = []
-    worktree = folder / "before"
-    try:
+    with ExitStack() as stack:
         if before is not None:
-            subprocess.run(
-                ["git", "worktree", "add", "--detach", str(worktree), before], check=True
-            )
-            started.append(AppServer(folder / "a", root=worktree).start())
-            started.append(AppServer(folder / "b", env={"DEBRIEF_SIDE": "b"}).start())
+            worktree = stack.enter_context(latency.checked_out(before, folder / "before"))
+            a = AppServer(folder / "a", root=worktree)
+            b = AppServer(folder / "b", env={"DEBRIEF_SIDE": "b"})
         else:
             (folder / "shim").mkdir()
             (folder / "shim" / "sitecustomize.py").write_text(f"import {patch}\n")
@@ -59,14 +54,13 @@ def servers(folder: Path, before: str | None, patch: str | None) -> Iterator[lis
                 [str(folder / "shim"), os.getcwd(), os.environ.get("PYTHONPATH", "")]
             )
             # Both in a Python of their own (B needs one to load the patch first).
-            started.append(AppServer(folder / "a", env={"DEBRIEF_SIDE": "a"}).start())
-            started.append(AppServer(folder / "b", env={"PYTHONPATH": path}).start())
+            a = AppServer(folder / "a", env={"DEBRIEF_SIDE": "a"})
+            b = AppServer(folder / "b", env={"PYTHONPATH": path})
+        started = []
+        for server in (a, b):
+            stack.callback(server.stop)
+            started.append(server.start())
         yield started
-    finally:
-        for server in started:
-            server.stop()
-        if before is not None:
-            subprocess.run(["git", "worktree", "remove", "--force", str(worktree)], check=True)
 
 
 def compare(before: str | None, patch: str | None, taps: int, blocks: int) -> dict[str, Any]:
