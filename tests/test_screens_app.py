@@ -5,12 +5,22 @@ tests/test_e2e_phone.py)."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 
 import flet as ft
 from builders import SCENARIOS
 from screens import Screen
-from ui import EN, enter_deal, shown, start_game, tap, tap_starting
+from ui import (
+    EN,
+    enter_deal,
+    open_cards_entry,
+    shown,
+    start_game,
+    tap,
+    tap_starting,
+    type_text,
+)
 
 import scoring
 
@@ -61,3 +71,60 @@ def test_screens_change_at_once_but_on_iphones(screen: Screen) -> None:
         instant = [transitions.android, transitions.linux, transitions.macos, transitions.windows]
         assert instant == [ft.PageTransitionTheme.NONE] * 4
         assert transitions.ios is None
+
+
+def held_values(value: object) -> list[object]:
+    """Every value in a theme, its nested settings walked down."""
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        found: list[object] = [value]
+        for field in dataclasses.fields(value):
+            found += held_values(getattr(value, field.name))
+        return found
+    return [value]
+
+
+def test_the_page_themes_hold_only_values_flutter_finds_equal_when_parsed_again(
+    screen: Screen,
+) -> None:
+    """Flet's client parses the page's themes again whenever the page changes (a screen opened or
+    left, a note shown) and keeps the last parse only if the new one compares equal. A button
+    style never does: each of its values that can differ by state (a padding, colours by state)
+    is parsed into a new object without equality. Flutter then animated the whole app from the
+    theme to its copy for 200 ms after every screen change, drawing every screen anew on each
+    frame: 290 ms of the browser's work per opening of a game instead of 120."""
+    page = screen.page
+    for theme in (page.theme, page.dark_theme):
+        held = held_values(theme)
+        assert not [value for value in held if isinstance(value, ft.ButtonStyle | dict)]
+
+
+BUTTONS = (ft.TextButton, ft.OutlinedButton, ft.FilledButton, ft.FilledTonalButton)
+
+
+def test_every_button_is_tall_and_readable_while_it_waits(screen: Screen) -> None:
+    """The app's button style, on each button since the themes cannot hold it: 48 px high
+    everywhere (the desktop's compact density is not theirs), and a button that cannot be tapped
+    yet drawn in colours that pass AA (tests/test_e2e_contrast.py measures them drawn)."""
+    page = screen
+    seen: list[ft.Control] = []
+
+    def look() -> None:
+        seen.extend(n.control for n in page.nodes() if isinstance(n.control, BUTTONS))
+
+    look()  # Home
+    start_game(page, "Black Spy", ["Anna", "Ben"])
+    look()  # Start waits for a third player
+    type_text(page, "New player", "Carla", submit=True)
+    tap(page, "Start Black Spy")
+    look()
+    open_cards_entry(page, "Enter deal 1")
+    look()  # Save waits for the deal
+    assert len(seen) >= 5
+    for button in seen:
+        style = button.style
+        assert style is not None, f"{button.__class__.__name__} {button.content!r} has no style"
+        assert style.visual_density == ft.VisualDensity.STANDARD
+        assert style.padding is not None
+        waiting = ft.ControlState.DISABLED
+        assert isinstance(style.color, dict) and waiting in style.color
+        assert isinstance(style.bgcolor, dict) and waiting in style.bgcolor
