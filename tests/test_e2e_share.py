@@ -28,6 +28,7 @@ from tools.browser import (
     WATCH_SERVER,
     AppServer,
     accessible,
+    browser_speaking,
     open_app,
     see,
     settled,
@@ -266,10 +267,10 @@ def test_the_host_starts_and_stops_sharing_from_the_game(
     refused = viewer.goto(link)  # the old link (and the old cookie) at the new door
     assert refused is not None and refused.status == 403
     see(viewer, "Scan the host's new code")  # told as a guest, not as the host
-    german = browser.new_context(viewport=PHONE, locale="de-DE")  # a phone set to German
-    guest = open_app(german, new_link)
-    shown(guest, "Wertungsblock")  # in its own language, whatever the host's
-    assert guest.get_by_role("button", name="Mitschreiben").count() == 1
+    with browser_speaking(browser, "de-DE,de") as german:  # a phone set to German
+        guest = open_app(german.new_context(viewport=PHONE), new_link)
+        shown(guest, "Wertungsblock")  # in its own language, whatever the host's
+        assert guest.get_by_role("button", name="Mitschreiben").count() == 1
 
 
 def test_a_guest_joins_light_comes_back_by_itself_and_sees_the_end_of_sharing(

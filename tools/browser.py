@@ -228,6 +228,21 @@ def launch(playwright: Playwright) -> Browser:
     return playwright.chromium.launch(executable_path=chromium_executable(), args=flags())
 
 
+@contextlib.contextmanager
+def browser_speaking(browser: Browser, languages: str) -> Iterator[Browser]:
+    """Another headless Chromium beside `browser`, whose language settings are `languages`
+    ("de-DE,de"): a phone set to that language. A context's `locale` is not one: Chromium 150
+    sends the browser's own Accept-Language with a websocket's handshake, where the app reads a
+    guest's language, and Playwright changes it only for the page's other requests."""
+    speaking = browser.browser_type.launch(
+        executable_path=chromium_executable(), args=[*flags(), f"--accept-lang={languages}"]
+    )
+    try:
+        yield speaking
+    finally:
+        speaking.close()
+
+
 def launch_phone(playwright: Playwright, profile: Path) -> BrowserContext:
     """One phone-sized browser profile kept in `profile`: unlike a new context, its cache keeps
     the web client compiled from one page to the next. Its pages get a new device's storage
@@ -318,6 +333,12 @@ def forget_site(context: BrowserContext, origin: str) -> None:
     finally:
         if not opened:
             helper.close()
+    # A tab's session storage is its own, and Chromium 150 no longer clears it with the
+    # origin's local storage: a tab kept on the origin (`put_away`'s still document) would
+    # hand Flet's session id on to the next page loaded in it.
+    for page in opened:
+        if page.url.startswith(origin + "/"):
+            page.evaluate("() => sessionStorage.clear()")
 
 
 # Frames a second the app's pages draw at (None: as the display, 60). Slower frames widen the
