@@ -495,6 +495,10 @@ WATCH_SERVER = """(() => {
     // (`noted_messages`): "address" (a change of the browser's address), "services" or
     // "answer" (one that draws).
     counts.noted = null;  // null: none noted; a list: [kind, bytes] of those that came since
+    // The last messages the page sent, readable (a failure says what the page told the app).
+    counts.lastSent = [];
+    const readable = (data) => (typeof data === "string" ? data
+        : new TextDecoder("latin1").decode(data).slice(0, 160)).replace(/[^\x20-\x7e]+/g, " ");
     const shortSaying = (event, word) => (event.data instanceof ArrayBuffer
         || ArrayBuffer.isView(event.data))  // a websocket's buffer, or a worker's bytes
         && event.data.byteLength < 512  // it is short: a screen's long messages are not read
@@ -537,6 +541,7 @@ WATCH_SERVER = """(() => {
         }
         send(data) {
             counts.sent += 1;
+            counts.lastSent = [...counts.lastSent.slice(-7), readable(data)];
             changed();
             return super.send(data);
         }
@@ -643,6 +648,12 @@ def received(page: Page) -> int:
 def messages_sent(page: Page) -> int:
     """How many messages the page has sent the server (taps, typing, the page's changes)."""
     return int(page.evaluate("window.__debrief.sent"))
+
+
+def last_sent(page: Page) -> list[str]:
+    """The last eight messages the page sent the server, their readable characters (a failed
+    test's message says what the page told the app)."""
+    return list(page.evaluate("window.__debrief.lastSent"))
 
 
 # Every wait on the page is a `wait_for_function` with a timeout, never a bare `evaluate` of a
