@@ -90,6 +90,26 @@ def test_at_most_ten_any_in_views_at_the_flet_boundary() -> None:
     assert count <= 10
 
 
+FLETS_BUTTONS = {"TextButton", "OutlinedButton", "FilledButton", "FilledTonalButton"}
+
+
+def test_buttons_come_from_views_buttons_with_the_apps_style() -> None:
+    """Flet's own buttons, named anywhere but views/buttons.py, would be drawn without the
+    app's style: 40 px high on a desktop and unreadable while they wait (the page's theme
+    cannot carry the style: see views/buttons.py)."""
+    found = [
+        f"{path.relative_to(ROOT)}:{node.lineno}: ft.{node.attr}"
+        for path in sorted(VIEWS.rglob("*.py"))
+        if path.name not in {"buttons.py", "app.py"}  # app.py only imports their modules early
+        for node in ast.walk(ast.parse(path.read_text()))
+        if isinstance(node, ast.Attribute)
+        and node.attr in FLETS_BUTTONS
+        and isinstance(node.value, ast.Name)
+        and node.value.id == "ft"
+    ]
+    assert found == []
+
+
 def calls_to(tree: ast.AST, name: str) -> list[ast.Call]:
     return [
         node

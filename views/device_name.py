@@ -12,6 +12,7 @@ import flet as ft
 from scoring import Term
 from scoring.errors import N_
 
+from . import buttons
 from .state import NAME_KEY, THIS_DEVICE, AppState
 from .widgets import close, icon_button, note
 
@@ -100,8 +101,8 @@ def name_dialog(state: AppState, then: Callable[[], None] | None = None) -> ft.A
             ],
         ),
         actions=[
-            ft.TextButton(t("Not now") if then is not None else t("Cancel"), on_click=skip),
-            ft.FilledButton(t("Save name"), on_click=lambda: save()),
+            buttons.TextButton(t("Not now") if then is not None else t("Cancel"), on_click=skip),
+            buttons.FilledButton(t("Save name"), on_click=lambda: save()),
         ],
     )
     return dialog

@@ -10,6 +10,7 @@ import flet as ft
 
 from scoring.errors import N_
 
+from . import buttons
 from .games import AtTable, view_of
 from .guest import guest_bar, share_panel
 from .i18n import Translator
@@ -225,7 +226,7 @@ def host_moved_on(at: AtTable) -> list[ft.Control]:
         info_box(
             [
                 ft.Text(said, weight=ft.FontWeight.BOLD),
-                ft.FilledButton(
+                buttons.FilledButton(
                     t("Follow"), icon=ft.Icons.ARROW_FORWARD, on_click=lambda: state.follow_host()
                 ),
             ],
@@ -295,8 +296,8 @@ def asked_first(at: AtTable, open_correction: Callable[[], None]) -> Callable[[]
                 t("It stays in the history; its totals and statistics follow the correction.")
             ),
             actions=[
-                ft.TextButton(t("Cancel"), on_click=lambda: close(dialog)),
-                ft.FilledButton(t("Correct"), on_click=correct),
+                buttons.TextButton(t("Cancel"), on_click=lambda: close(dialog)),
+                buttons.FilledButton(t("Correct"), on_click=correct),
             ],
         )
         page.show_dialog(dialog)

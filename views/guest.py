@@ -16,6 +16,7 @@ import flet as ft
 from scoring.errors import N_
 from web.sharing import Connected
 
+from . import buttons
 from .device_name import name_button
 from .hooks import memo, use_value
 from .i18n import Translator
@@ -64,8 +65,8 @@ def start_dialog(state: AppState) -> ft.AlertDialog:
             ],
         ),
         actions=[
-            ft.TextButton(t("Cancel"), on_click=lambda: close(dialog)),
-            ft.FilledButton(t("Start sharing"), icon=ft.Icons.WIFI_TETHERING, on_click=start),
+            buttons.TextButton(t("Cancel"), on_click=lambda: close(dialog)),
+            buttons.FilledButton(t("Start sharing"), icon=ft.Icons.WIFI_TETHERING, on_click=start),
         ],
     )
     return dialog
@@ -133,8 +134,10 @@ def shared_dialog(state: AppState) -> ft.AlertDialog:
             ],
         ),
         actions=[
-            ft.TextButton(t("Stop sharing"), icon=ft.Icons.STOP_CIRCLE_OUTLINED, on_click=stop),
-            ft.TextButton(t("Close"), on_click=lambda: close(dialog)),
+            buttons.TextButton(
+                t("Stop sharing"), icon=ft.Icons.STOP_CIRCLE_OUTLINED, on_click=stop
+            ),
+            buttons.TextButton(t("Close"), on_click=lambda: close(dialog)),
         ],
     )
     return dialog
@@ -184,8 +187,8 @@ def connected_phones(state: AppState) -> tuple[ft.Column, Callable[[], None]]:
                     ft.Row(
                         wrap=True,
                         controls=[
-                            ft.FilledButton(t("End access"), on_click=ender(phone.device)),
-                            ft.TextButton(t("Cancel"), on_click=confirming("")),
+                            buttons.FilledButton(t("End access"), on_click=ender(phone.device)),
+                            buttons.TextButton(t("Cancel"), on_click=confirming("")),
                         ],
                     ),
                 ],
@@ -195,7 +198,7 @@ def connected_phones(state: AppState) -> tuple[ft.Column, Callable[[], None]]:
                 ft.Text(
                     t("{name}, {role}", name=name, role=t(ROLE_NAMES[phone.role])), expand=True
                 ),
-                ft.TextButton(
+                buttons.TextButton(
                     t("End access"),
                     tooltip=t("End {name}'s access", name=name),
                     on_click=confirming(phone.device),
@@ -244,7 +247,7 @@ def guest_bar(state: AppState, title: str, actions: list[ft.Control]) -> ft.AppB
     if state.role == VIEWER and state.host_moved_on is None:  # (not for a game left behind)
         actions = [
             *actions,
-            ft.TextButton(t("Score"), icon=ft.Icons.DIALPAD, on_click=lambda: state.ask_pin()),
+            buttons.TextButton(t("Score"), icon=ft.Icons.DIALPAD, on_click=lambda: state.ask_pin()),
         ]
     else:  # a scorer: the phone's name, as the others see it on what it saves
         actions = [*actions, name_button(state)]
@@ -305,7 +308,7 @@ def PinView(state: AppState) -> ft.View:
 
     def key(face: ft.Control, on_click: Callable[[], None]) -> ft.Control:
         return ft.Container(
-            ft.FilledTonalButton(content=face, height=TARGET + 16, on_click=on_click),
+            buttons.FilledTonalButton(content=face, height=TARGET + 16, on_click=on_click),
             expand=True,
         )
 

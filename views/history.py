@@ -13,7 +13,7 @@ from storage import backup
 from storage.errors import StorageError
 from storage.summaries import Summary
 
-from . import games
+from . import buttons, games
 from .charts import totals_chart
 from .frame import correction_banner
 from .games import AtTable
@@ -112,7 +112,7 @@ def HistoryView(state: AppState) -> ft.View:
         )
     if len(summaries) > shown:
         items.append(
-            ft.OutlinedButton(
+            buttons.OutlinedButton(
                 t.plural(
                     "Show more ({count} left)", "Show more ({count} left)", len(summaries) - shown
                 ),
@@ -129,7 +129,7 @@ def HistoryView(state: AppState) -> ft.View:
                 ft.ListTile(
                     title=ft.Text(f"{views[summary.game].title} · {', '.join(summary.players)}"),
                     subtitle=ft.Text(when(t, summary)),
-                    trailing=ft.TextButton(
+                    trailing=buttons.TextButton(
                         t("Restore"), on_click=lambda _e, s=summary: restore(state, s)
                     ),
                 )
@@ -291,7 +291,7 @@ def GamePageView(state: AppState, game_id: str) -> ft.View:
         ft.Row(
             wrap=True,
             controls=[
-                ft.FilledButton(
+                buttons.FilledButton(
                     continue_label(t, active, result.finished, fix_round),
                     icon=ft.Icons.PLAY_ARROW,
                     on_click=continue_game,
@@ -300,20 +300,20 @@ def GamePageView(state: AppState, game_id: str) -> ft.View:
                     []
                     if result.finished
                     else [
-                        ft.OutlinedButton(
+                        buttons.OutlinedButton(
                             t("Play again"),
                             icon=ft.Icons.REPLAY,
                             on_click=lambda: play_again(state, game_id),
                         )
                     ]
                 ),
-                ft.OutlinedButton(
+                buttons.OutlinedButton(
                     t("Export game"), icon=ft.Icons.DOWNLOAD, on_click=lambda: export("json")
                 ),
-                ft.OutlinedButton(
+                buttons.OutlinedButton(
                     t("Export as CSV"), icon=ft.Icons.TABLE_CHART, on_click=lambda: export("csv")
                 ),
-                ft.TextButton(t("Delete game"), icon=ft.Icons.DELETE_OUTLINE, on_click=delete),
+                buttons.TextButton(t("Delete game"), icon=ft.Icons.DELETE_OUTLINE, on_click=delete),
             ],
         ),
     ]

@@ -7,6 +7,7 @@ import flet as ft
 import scoring
 from storage.summaries import Summary
 
+from . import buttons
 from .games import GameView, view_of
 from .hooks import memo
 from .i18n import Translator
@@ -33,13 +34,13 @@ def HomeView(state: AppState) -> ft.View:
             info_box(
                 [
                     *[ft.Text(n) for n in notices],
-                    ft.TextButton(t("Understood"), on_click=lambda: state.dismiss_notices()),
+                    buttons.TextButton(t("Understood"), on_click=lambda: state.dismiss_notices()),
                 ],
                 ft.Colors.ERROR_CONTAINER,
             )
         )
     controls.append(
-        ft.FilledButton(
+        buttons.FilledButton(
             t("New game"),
             icon=ft.Icons.ADD,
             height=56,
@@ -56,19 +57,19 @@ def HomeView(state: AppState) -> ft.View:
         ft.Row(
             wrap=True,
             controls=[
-                ft.OutlinedButton(
+                buttons.OutlinedButton(
                     t("History"),
                     icon=ft.Icons.HISTORY,
                     height=48,
                     on_click=lambda: state.go("/history"),
                 ),
-                ft.OutlinedButton(
+                buttons.OutlinedButton(
                     t("Players"),
                     icon=ft.Icons.GROUP,
                     height=48,
                     on_click=lambda: state.go("/players"),
                 ),
-                ft.OutlinedButton(
+                buttons.OutlinedButton(
                     t("Statistics"),
                     icon=ft.Icons.INSIGHTS,
                     height=48,

@@ -11,7 +11,7 @@ import scoring
 from scoring.table import folded_name
 from storage.store import GameAt
 
-from . import games
+from . import buttons, games
 from .hooks import memo, use_messages, use_value
 from .i18n import Translator
 from .result import play_again
@@ -149,7 +149,7 @@ def NewGameView(state: AppState) -> ft.View:
         if why_not is not None:
             controls.append(note(why_not))
         controls.append(
-            ft.FilledButton(
+            buttons.FilledButton(
                 t("Start {game}", game=view.title),
                 icon=ft.Icons.PLAY_ARROW,
                 height=56,

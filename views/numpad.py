@@ -16,6 +16,7 @@ from collections.abc import Callable
 
 import flet as ft
 
+from . import buttons
 from .hooks import memo
 from .i18n import Translator
 from .safe import safe_effect
@@ -58,7 +59,7 @@ def PadKeys(
 
     def key(face: ft.Control, value: str, enabled: bool = True) -> ft.Control:
         return ft.Container(
-            ft.FilledTonalButton(
+            buttons.FilledTonalButton(
                 content=face,
                 height=KEY_HEIGHT,
                 disabled=not enabled,
@@ -89,7 +90,7 @@ def PadKeys(
                 NEXT,
             ),
             ft.Container(
-                ft.FilledButton(
+                buttons.FilledButton(
                     save_label, icon=ft.Icons.SAVE, height=KEY_HEIGHT, on_click=lambda: save()
                 ),
                 expand=True,

@@ -11,7 +11,7 @@ from scoring.stats import HeadToHead, PlayerGameStats, head_to_head, player_stat
 from scoring.table import normal_name
 from storage.colors import COLORS
 
-from . import games
+from . import buttons, games
 from .hooks import NO_TEXT, memo, use_messages, use_value
 from .i18n import Translator
 from .state import REFUSALS, AppState, use_screen
@@ -64,7 +64,7 @@ def PlayersView(state: AppState) -> ft.View:
             on_change=lambda e: set_born(e.control.value),
         ),
         error_box(problems),
-        ft.FilledButton(
+        buttons.FilledButton(
             t("Add player"), icon=ft.Icons.PERSON_ADD, disabled=not name.strip(), on_click=add
         ),
         heading(t("Roster")),
@@ -222,13 +222,13 @@ def PlayerView(state: AppState, player_id: str) -> ft.View:
         ft.Row(
             wrap=True,
             controls=[
-                ft.FilledButton(
+                buttons.FilledButton(
                     t("Save"),
                     icon=ft.Icons.SAVE,
                     on_click=save,
                     disabled=new_name is None and new_born is None,
                 ),
-                ft.OutlinedButton(
+                buttons.OutlinedButton(
                     t("Bring back") if player["archived"] else t("Archive"),
                     icon=ft.Icons.ARCHIVE_OUTLINED,
                     on_click=archive,

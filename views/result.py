@@ -11,6 +11,7 @@ import flet as ft
 
 import scoring
 
+from . import buttons
 from .games import AtTable, view_of
 from .i18n import Translator, minutes_between
 from .state import HOST, AppState
@@ -128,13 +129,13 @@ def actions(at: AtTable, picture: ft.Screenshot, on_its_page: bool) -> ft.Contro
     state, t, game_id = at.app, at.t, at.game_id
     text = result_text(t, at.record, at.result)
     share: list[ft.Control] = [
-        ft.OutlinedButton(
+        buttons.OutlinedButton(
             t("Share the result"),
             icon=ft.Icons.SHARE,
             height=48,
             on_click=result_sharer(state, text),
         ),
-        ft.OutlinedButton(
+        buttons.OutlinedButton(
             t("Share as picture"),
             icon=ft.Icons.IMAGE,
             height=48,
@@ -144,7 +145,7 @@ def actions(at: AtTable, picture: ft.Screenshot, on_its_page: bool) -> ft.Contro
     link = state.bgstats_link(game_id)
     if link is not None:
         share.append(
-            ft.OutlinedButton(
+            buttons.OutlinedButton(
                 t("Log in BG Stats"),
                 icon=ft.Icons.QR_CODE_2,
                 height=48,
@@ -153,8 +154,8 @@ def actions(at: AtTable, picture: ft.Screenshot, on_its_page: bool) -> ft.Contro
         )
     if state.role != HOST:
         return ft.Row(share, wrap=True, spacing=8, run_spacing=8)
-    buttons: list[ft.Control] = [
-        ft.FilledButton(
+    hosts: list[ft.Control] = [
+        buttons.FilledButton(
             t("Play again"),
             icon=ft.Icons.REPLAY,
             height=48,
@@ -163,18 +164,18 @@ def actions(at: AtTable, picture: ft.Screenshot, on_its_page: bool) -> ft.Contro
         *share,
     ]
     if state.is_active(game_id):
-        buttons.append(
-            ft.OutlinedButton(  # Play again puts it into the history too
+        hosts.append(
+            buttons.OutlinedButton(  # Play again puts it into the history too
                 t("Finish and save to history"),
                 icon=ft.Icons.CHECK,
                 height=48,
                 on_click=lambda: finish(state, game_id),
             )
         )
-    buttons.append(
-        ft.TextButton(t("Home"), icon=ft.Icons.HOME, height=48, on_click=lambda: state.go("/"))
+    hosts.append(
+        buttons.TextButton(t("Home"), icon=ft.Icons.HOME, height=48, on_click=lambda: state.go("/"))
     )
-    column: list[ft.Control] = [ft.Row(buttons, wrap=True, spacing=8, run_spacing=8)]
+    column: list[ft.Control] = [ft.Row(hosts, wrap=True, spacing=8, run_spacing=8)]
     if not state.is_active(game_id) and not on_its_page:  # (its page says so already)
         column.append(note(t("This game is in the history.")))
     return ft.Column(column, spacing=6)
@@ -315,8 +316,8 @@ def bgstats_dialog(t: Translator, link: str) -> ft.AlertDialog:
             ],
         ),
         actions=[
-            ft.TextButton(t("Close"), on_click=lambda: close(dialog)),
-            ft.FilledButton(t("Open BG Stats here"), on_click=open_here),
+            buttons.TextButton(t("Close"), on_click=lambda: close(dialog)),
+            buttons.FilledButton(t("Open BG Stats here"), on_click=open_here),
         ],
     )
     return dialog

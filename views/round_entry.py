@@ -29,6 +29,7 @@ import scoring
 from scoring import JSON, Record, Term
 from scoring.errors import N_
 
+from . import buttons
 from .conflicts import CORRECTED, DELETED, FINISHED, KEEP, NEXT, REPLACE, SAVED, Conflict
 from .device_name import ask_name_if_wanted
 from .entry import (
@@ -623,8 +624,8 @@ def conflict_panel(
     labels = choice_labels(at, conflict, same)
     choices = [KEEP] if same else conflict.choices(next_possible)
     complete = same or mine is not None
-    buttons: list[ft.Control] = [
-        (ft.FilledButton if choice == KEEP else ft.OutlinedButton)(
+    choice_buttons: list[ft.Control] = [
+        (buttons.FilledButton if choice == KEEP else buttons.OutlinedButton)(
             labels[choice],
             height=48,
             # Mine saved only once it is a round (else the save would only be refused).
@@ -639,7 +640,7 @@ def conflict_panel(
                 ft.Text(line, weight=ft.FontWeight.BOLD if i == 0 else None)
                 for i, line in enumerate(lines)
             ],
-            ft.Row(buttons, wrap=True),
+            ft.Row(choice_buttons, wrap=True),
         ],
     )
 
@@ -663,7 +664,7 @@ def listed(t: Translator, points: dict[str, Fraction] | None) -> str:
 
 
 def save_button(label: str, save: Callable[[], None]) -> ft.Control:
-    return ft.FilledButton(label, icon=ft.Icons.SAVE, height=52, on_click=lambda: save())
+    return buttons.FilledButton(label, icon=ft.Icons.SAVE, height=52, on_click=lambda: save())
 
 
 def entry_title(text: str, switch: ft.Control | None) -> ft.Control:
@@ -703,16 +704,16 @@ def exit_buttons(
     t, of = shown.at.t, shown.of
     if shown.leave is None:
         return []
-    buttons: list[ft.Control] = [
-        ft.OutlinedButton(t("Discard"), height=52, on_click=lambda: on_discard())
+    exits: list[ft.Control] = [
+        buttons.OutlinedButton(t("Discard"), height=52, on_click=lambda: on_discard())
     ]
     if shown.correcting is not None and of.delete_label is not None and deletes:
-        buttons.append(
-            ft.TextButton(
+        exits.append(
+            buttons.TextButton(
                 t(of.delete_label), icon=ft.Icons.DELETE_OUTLINE, on_click=lambda: on_delete()
             )
         )
-    return buttons
+    return exits
 
 
 def pad_entry(

@@ -12,6 +12,7 @@ import scoring
 from storage import backup
 from storage.errors import StorageError
 
+from . import buttons
 from .device_name import ask_name
 from .hooks import memo, use_messages, use_value
 from .state import AppState, use_screen
@@ -141,7 +142,7 @@ def SettingsView(state: AppState) -> ft.View:
             wrap=True,
             controls=[
                 ft.Text(state.shown_name, weight=ft.FontWeight.BOLD),
-                ft.OutlinedButton(
+                buttons.OutlinedButton(
                     t("Change name"), icon=ft.Icons.BADGE_OUTLINED, on_click=lambda: ask_name(state)
                 ),
             ],
@@ -151,11 +152,13 @@ def SettingsView(state: AppState) -> ft.View:
         ft.Row(
             wrap=True,
             controls=[
-                ft.FilledButton(
+                buttons.FilledButton(
                     t("Export everything"), icon=ft.Icons.DOWNLOAD, on_click=export_all
                 ),
-                ft.OutlinedButton(t("Import a file"), icon=ft.Icons.UPLOAD, on_click=choose_file),
-                ft.OutlinedButton(
+                buttons.OutlinedButton(
+                    t("Import a file"), icon=ft.Icons.UPLOAD, on_click=choose_file
+                ),
+                buttons.OutlinedButton(
                     t("History as CSV"), icon=ft.Icons.TABLE_CHART, on_click=export_csv
                 ),
             ],
@@ -181,13 +184,13 @@ def SettingsView(state: AppState) -> ft.View:
                     ),
                     ft.Row(
                         [
-                            ft.FilledButton(
+                            buttons.FilledButton(
                                 t("Import"),
                                 icon=ft.Icons.CHECK,
                                 on_click=do_import,
                                 disabled=not plan.games and not plan.players,
                             ),
-                            ft.TextButton(t("Cancel"), on_click=lambda: set_plan(NO_PLAN)),
+                            buttons.TextButton(t("Cancel"), on_click=lambda: set_plan(NO_PLAN)),
                         ]
                     ),
                 ]

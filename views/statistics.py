@@ -21,7 +21,7 @@ from scoring.group_stats import (
 )
 from storage.store import Player
 
-from . import games
+from . import buttons, games
 from .hooks import memo, use_value
 from .i18n import Translator
 from .state import AppState, use_screen
@@ -81,7 +81,7 @@ def StatisticsView(state: AppState) -> ft.View:
         set_group(tuple(p for p in group if p != person) if person in group else (*group, person))
 
     controls: list[ft.Control] = [
-        ft.FilledButton(
+        buttons.FilledButton(
             t("Year in review"),
             icon=ft.Icons.CALENDAR_TODAY,
             height=48,

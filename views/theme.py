@@ -173,25 +173,10 @@ INSTANT_SCREENS = ft.PageTransitionsTheme(
 
 
 def theme(palette: Palette) -> ft.Theme:
-    """The app's theme: these colours, and buttons a finger can hit everywhere (in the standard,
-    not the desktop's compact, density). The whole theme's density stays as Flutter chooses:
-    set to standard, a desktop browser's text field sometimes lost the keyboard after Enter
-    (1 start in 8; none in 10 without it)."""
-    # Buttons are 40 px high in Material 3; 14 px above and below their 20 px of text make 48.
-    # A button that cannot be tapped yet stays readable: Material draws its text at 38 %
-    # (2.3:1); here in colours the theme pairs at AA, on a fill that says it waits.
-    waiting = ft.ControlState.DISABLED
-    tall = ft.ButtonStyle(
-        padding=ft.Padding.symmetric(horizontal=16, vertical=14),
-        visual_density=ft.VisualDensity.STANDARD,
-        color={waiting: ft.Colors.ON_SURFACE_VARIANT},
-        icon_color={waiting: ft.Colors.ON_SURFACE_VARIANT},
-        bgcolor={waiting: ft.Colors.SURFACE_CONTAINER_HIGHEST},
-    )
-    return ft.Theme(
-        color_scheme=ft.ColorScheme(**palette),
-        text_button_theme=ft.TextButtonTheme(style=tall),
-        outlined_button_theme=ft.OutlinedButtonTheme(style=tall),
-        filled_button_theme=ft.FilledButtonTheme(style=tall),
-        page_transitions=INSTANT_SCREENS,
-    )
+    """The app's theme: these colours, and screens that change at once. It holds nothing Flet's
+    client parses into a value that compares unequal to its last parse (a button style: see
+    views/buttons.py), or Flutter animates the whole app from the theme to its copy after every
+    change to the page. The whole theme's density stays as Flutter chooses: set to standard, a
+    desktop browser's text field sometimes lost the keyboard after Enter (1 start in 8; none in
+    10 without it)."""
+    return ft.Theme(color_scheme=ft.ColorScheme(**palette), page_transitions=INSTANT_SCREENS)

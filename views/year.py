@@ -11,7 +11,7 @@ from babel.dates import format_date
 
 from scoring.group_stats import YearInReview, counted, local_day, year_in_review
 
-from . import games
+from . import buttons, games
 from .hooks import memo, use_value
 from .i18n import Translator
 from .result import picture_sharer
@@ -49,7 +49,7 @@ def YearView(state: AppState) -> ft.View:
     controls.append(picture)
     if review.games:
         controls.append(
-            ft.OutlinedButton(
+            buttons.OutlinedButton(
                 t("Share as picture"),
                 icon=ft.Icons.IMAGE,
                 height=48,

@@ -16,6 +16,7 @@ from scoring.black_spy import Deal, Pile
 from scoring.errors import N_
 from scoring.reader import as_whole
 
+from .. import buttons
 from ..entry import (
     NEW,
     opener,
@@ -162,7 +163,7 @@ def sheet(
         controls.append(next_deal_panel(t, pad, pad.next_deal))
     if pad.next_deal is not None and not at.read_only:
         controls.append(
-            ft.FilledButton(
+            buttons.FilledButton(
                 t("Enter deal {number}", number=pad.next_deal.number),
                 icon=ft.Icons.EDIT_NOTE,
                 height=56,
@@ -650,7 +651,7 @@ def earlier_deals(t: Translator, shown: SheetShown, taps: SheetTaps) -> ft.Contr
     else:
         label = t.plural("{count} earlier deal", "{count} earlier deals", shown.hidden)
         icon = ft.Icons.EXPAND_MORE
-    return ft.TextButton(
+    return buttons.TextButton(
         label, icon=icon, height=TARGET, on_click=lambda: taps.show_earlier(not shown.earlier)
     )
 
@@ -954,7 +955,9 @@ def pile_line(
     if automatic:
         return note(t("Filled in automatically: what the others did not take."))
     make_auto = partial(actions.make_automatic, name)
-    return ft.TextButton(t("Fill {name} automatically", name=name), on_click=lambda: make_auto())
+    return buttons.TextButton(
+        t("Fill {name} automatically", name=name), on_click=lambda: make_auto()
+    )
 
 
 def by_pile(

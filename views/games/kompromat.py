@@ -25,6 +25,7 @@ from scoring.kompromat import (
     RoundDraft,
 )
 
+from .. import buttons
 from ..entry import (
     NEW,
     opener,
@@ -57,6 +58,10 @@ MISSION_PATH = re.compile(r"\.missions\[(\d)\]")
 Update = Callable[[MissionDraft], MissionDraft]
 PLAYED_ROW_HEIGHT = TARGET + 8  # a chip a finger can hit, and room for the scroll bar
 MISSION_TABS = "mission-tabs"  # the entry scrolls here when the next mission opens
+# A keypad's card key: an outlined button, narrower than the app's (its height is the key's).
+KEY_STYLE = buttons.style(
+    ft.Colors.PRIMARY, ft.Colors.TRANSPARENT, padding=ft.Padding.symmetric(horizontal=8)
+)
 
 
 def card_label(t: Translator, card: MissionCard | None) -> str:
@@ -109,7 +114,7 @@ def rounds_sheet(
     if board.next_round is not None and not at.read_only:
         number, first = board.next_round
         shown.append(
-            ft.FilledButton(
+            buttons.FilledButton(
                 t(
                     "Enter round {number} of {rounds} ({name} starts)",
                     number=number,
@@ -409,11 +414,15 @@ def mission_nav(t: Translator, shown: int, played: int, show: Callable[[int], No
     nav: list[ft.Control] = []
     if shown > 0:
         nav.append(
-            ft.OutlinedButton(t("Previous mission"), height=48, on_click=lambda: show(shown - 1))
+            buttons.OutlinedButton(
+                t("Previous mission"), height=48, on_click=lambda: show(shown - 1)
+            )
         )
     if shown < played - 1:
         nav.append(
-            ft.FilledTonalButton(t("Next mission"), height=48, on_click=lambda: show(shown + 1))
+            buttons.FilledTonalButton(
+                t("Next mission"), height=48, on_click=lambda: show(shown + 1)
+            )
         )
     return ft.Row(nav, wrap=True)
 
@@ -686,12 +695,12 @@ def PlayerPlays(
     retained = use_retained()
 
     def keypad_key(label: str, disabled: bool) -> ft.Control:
-        return ft.OutlinedButton(
+        return buttons.OutlinedButton(
             content=ft.Text(label, semantics_label=t("{name} plays {card}", name=name, card=label)),
             disabled=disabled,
             on_click=lambda e: add(label),
             height=TARGET,
-            style=ft.ButtonStyle(padding=ft.Padding.symmetric(horizontal=8)),
+            style=KEY_STYLE,
         )
 
     # A key is the very control drawn last while it stays as it was (what `add` does with
@@ -796,14 +805,15 @@ def winner_buttons(
     """Who takes the mission card: one tap, which also opens the next mission."""
     options: list[tuple[str | None, str]] = [(name, t("{name} wins", name=name)) for name in names]
     options.append((None, t("Nobody wins")))
-    buttons: list[ft.Control] = [
-        (ft.FilledButton if outcome.decided and outcome.winner == who else ft.OutlinedButton)(
+    filled, outlined = buttons.FilledButton, buttons.OutlinedButton
+    choices: list[ft.Control] = [
+        (filled if outcome.decided and outcome.winner == who else outlined)(
             label, height=TARGET, on_click=lambda e, who=who: decide(who)
         )
         for who, label in options
     ]
     return ft.Column(
-        [ft.Text(t("Who takes the mission card?")), ft.Row(buttons, wrap=True, spacing=6)],
+        [ft.Text(t("Who takes the mission card?")), ft.Row(choices, wrap=True, spacing=6)],
         spacing=4,
     )
 

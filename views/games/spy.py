@@ -11,6 +11,7 @@ import scoring
 from scoring import JSON, Record, spy
 from scoring.errors import N_
 
+from .. import buttons
 from ..frame import asked_first, correction_banner, game_over_panel, screen
 from ..hooks import memo, use_latest
 from ..i18n import Translator
@@ -218,7 +219,7 @@ def event_buttons(
     """What can happen in `base`: each event enabled as the engine's preview says it may be
     logged (`may`); `save` saves an event of its kind."""
     return [
-        ft.FilledButton(
+        buttons.FilledButton(
             t("Found {target}", target=target_name(t, base.next_target or "")),
             icon=ft.Icons.SEARCH,
             height=52,
@@ -226,14 +227,14 @@ def event_buttons(
             on_click=lambda: save("target"),
         ),
         # Outlined, not tonal: a tonal button has the panel's own colour and vanishes into it.
-        ft.OutlinedButton(
+        buttons.OutlinedButton(
             t("Lit a bomb"),
             icon=ft.Icons.LOCAL_FIRE_DEPARTMENT,
             height=52,
             disabled=not may("bomb-lit"),
             on_click=lambda: save("bomb-lit"),
         ),
-        ft.OutlinedButton(
+        buttons.OutlinedButton(
             t("Lit bomb exploded"),
             icon=ft.Icons.DANGEROUS,
             height=52,

@@ -13,6 +13,7 @@ import scoring
 from scoring import JSON, Record, spywhere
 from scoring.errors import N_
 
+from .. import buttons
 from ..frame import asked_first, correction_banner, game_over_panel, screen
 from ..i18n import Translator
 from ..round_entry import Drawn, Entering, Form, RoundEntryOf, use_round_entry
@@ -60,7 +61,7 @@ def SpywhereScreen(at: AtTable, key: str | None = None) -> ft.View:
     controls += results_so_far(at)
     if at.rounds and not at.read_only:  # a guest sees the results only
         controls.append(
-            ft.OutlinedButton(
+            buttons.OutlinedButton(
                 at.t("Correct the end of the game"),
                 icon=ft.Icons.EDIT,
                 height=48,
@@ -342,7 +343,7 @@ class Wizard:
     def navigation(self) -> list[ft.Control]:
         t, step = self.t, self.step
         nav: list[ft.Control] = [
-            ft.OutlinedButton(
+            buttons.OutlinedButton(
                 t("Back"),
                 height=48,
                 key="back",
@@ -352,13 +353,13 @@ class Wizard:
         ]
         if step < len(STEPS) - 1:
             nav.append(
-                ft.FilledButton(
+                buttons.FilledButton(
                     t("Next"), height=48, key="next", on_click=lambda: self.go_to(step + 1)
                 )
             )
         else:
             nav.append(
-                ft.FilledButton(
+                buttons.FilledButton(
                     t("Save scores"),
                     icon=ft.Icons.SAVE,
                     height=48,
