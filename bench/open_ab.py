@@ -13,7 +13,11 @@ being made.
 Both serve the games bench/latency.py plays; each block opens Black Spy at deal 40 and at
 deal 8 `--taps` times on each server (the order of the servers switched every block), timed as
 bench/latency.py times a tap (`tapped`: from the click's release to the painting of the answer),
-Back untimed. Prints one JSON line: per deal, the median milliseconds of A and B and B's ratio.
+Back untimed, then the screen left to settle. Prints one JSON line: per deal, the median
+milliseconds of A and B and B's ratio (`open_game`), and the same of the browser's work for a
+visit, the opening and the Back until the screen is still (`browser_work`: Chromium's own count
+of its page's main thread, `TaskDuration`; what a phone's processor spends, whether or not the
+player waits for it).
 """
 
 from __future__ import annotations
@@ -24,7 +28,7 @@ import os
 import statistics
 import sys
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import ExitStack, contextmanager
 from pathlib import Path
 from typing import Any
@@ -75,28 +79,42 @@ def compare(before: str | None, patch: str | None, taps: int, blocks: int) -> di
         latency.opened(browser, [a.url, b.url], counting=False) as pages,
     ):
         found = opened_in_turn(dict(zip("AB", pages, strict=True)), taps, blocks)
-    result: dict[str, Any] = {}
+    return {
+        "open_game": medians(found["opening"]),
+        "browser_work": medians(found["work"]),
+        "taps": taps * blocks,
+    }
+
+
+def medians(found: dict[str, dict[int, list[float]]]) -> dict[str, dict[str, float]]:
+    """Per deal: the median milliseconds of A and B, and B's ratio to A."""
+    result = {}
     for deal in sorted(DEALS):
         a_ms, b_ms = (statistics.median(found[side][deal]) for side in "AB")
         ratio = round(b_ms / a_ms, 3)
         result[str(deal)] = {"a_ms": round(a_ms, 1), "b_ms": round(b_ms, 1), "ratio": ratio}
-    return {"open_game": result, "taps": taps * blocks}
+    return result
 
 
 def opened_in_turn(
     pages: dict[str, Any], taps: int, blocks: int
-) -> dict[str, dict[int, list[float]]]:
-    """Milliseconds of each opening, by side and deal: `blocks` blocks of `taps` openings of
-    each game on each side, the sides' order switched every block."""
+) -> dict[str, dict[str, dict[int, list[float]]]]:
+    """Milliseconds of each opening and of the browser's work for each visit, by side and deal:
+    `blocks` blocks of `taps` openings of each game on each side, the sides' order switched
+    every block."""
     import re
 
     import latency
 
-    from tools.browser import tap
+    from tools.browser import settled, tap
 
-    found: dict[str, dict[int, list[float]]] = {side: {} for side in pages}
+    found: dict[str, dict[str, dict[int, list[float]]]] = {
+        measure: {side: {} for side in pages} for measure in ("opening", "work")
+    }
+    work = {side: browser_work(page) for side, page in pages.items()}
     for page in pages.values():
         latency.control(page, "New game").wait_for()
+        settled(page)
     for block in range(blocks):
         for deal in DEALS:
             names = ", ".join(latency.BLACK_SPY[deal])
@@ -104,10 +122,26 @@ def opened_in_turn(
             for side in sorted(pages, reverse=block % 2 == 1):
                 page = pages[side]
                 for _ in range(taps):
+                    before = work[side]()
                     took = latency.tapped(page, latency.control(page, row), f"Enter deal {deal}")
-                    found[side].setdefault(deal, []).append(took)
                     tap(page, "Back")
+                    settled(page)
+                    found["opening"][side].setdefault(deal, []).append(took)
+                    found["work"][side].setdefault(deal, []).append(work[side]() - before)
     return found
+
+
+def browser_work(page: Any) -> Callable[[], float]:
+    """Milliseconds of work the page's main thread has done so far (Chromium's `TaskDuration`:
+    scripts, layout, painting), read through a DevTools session of its own."""
+    session = page.context.new_cdp_session(page)
+    session.send("Performance.enable")
+
+    def so_far() -> float:
+        metrics = session.send("Performance.getMetrics")["metrics"]
+        return 1000 * next(m["value"] for m in metrics if m["name"] == "TaskDuration")
+
+    return so_far
 
 
 def main() -> int:
