@@ -1,18 +1,18 @@
 """The app's buttons: Flet's text, outlined, filled and tonal buttons, each with the app's style.
 
-`STYLE` makes a button a finger can hit everywhere, in the standard density (not a desktop's
-compact one): Material 3's buttons are 40 px high, and 14 px above and below their 20 px of text
-make 48. A button that cannot be tapped yet stays readable: Material draws its text at 38 %
-(2.3:1); here in colours the theme pairs at AA (views/theme.py's PAIRS), on a fill that says it
-waits.
+Each `style` makes a button a finger can hit everywhere, in the standard density (not a
+desktop's compact one): Material 3's buttons are 40 px high, and 14 px above and below their
+20 px of text make 48. A button that cannot be tapped yet stays readable: Material draws its
+text at 38 % (2.3:1); here in colours the theme pairs at AA (views/theme.py's PAIRS), on a fill
+that says it waits.
 
 The style goes on each button, not into the page's theme. Flet's client parses the page's
 themes again at every change to the page (each screen opened or left) and keeps the last parse
 only if the new one compares equal, which a button style never does: each of its values that
 can differ by state is parsed into a new object without equality. Flutter then animated the
-whole app from the theme to its copy for 200 ms, every screen drawn anew on each frame: the
-browser worked 290 ms for each opening of a game, 120 ms with the style here (stop 55, measured
-with Chromium's own count of its main thread's work)."""
+whole app from the theme to its copy for 200 ms, every screen drawn anew on each frame: a visit
+of a game (opened, then Back) cost the browser's main thread about 460 ms of work, and 155 ms
+with the styles here (stop 55, `bench/open_ab.py`'s `browser_work`)."""
 
 from __future__ import annotations
 
