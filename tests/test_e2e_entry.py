@@ -202,6 +202,11 @@ def test_each_tap_on_a_kompromat_mission_is_answered_in_one_drawing(table: Seat)
     save(page, "Save round", "Round 3 saved")
 
 
+# An answer that sets a control's `open` to false, as the page reads it (msgpack: the key's
+# four characters, then false).
+CLOSED = "\xa4open\xc2"
+
+
 def test_a_saves_note_gives_way_to_the_next_tap(table: Seat) -> None:
     """Save's note ("Deal 1 saved.") lies over the bottom of the screen, where the next deal's
     entry has its Save and Next pile: a table that types a deal in less than the note's four
@@ -216,11 +221,6 @@ def test_a_saves_note_gives_way_to_the_next_tap(table: Seat) -> None:
     showing(page, "Deal 1 saved").first.wait_for(state="detached", timeout=15_000)
     closes = [answer for answer in kept_answers(page) if CLOSED in answer]
     assert closes, f"the note went by itself; the page sent {last_sent(page)}"
-
-
-# An answer that sets a control's `open` to false, as the page reads it (msgpack: the key's
-# four characters, then false).
-CLOSED = "\xa4open\xc2"
 
 
 def test_a_save_is_drawn_before_its_note(table: Seat) -> None:
