@@ -151,13 +151,14 @@ class FletClient:
             },
         )
 
-    def control(self, label: str, handler: str = "on_click") -> int:
+    def control(self, label: str, handler: str = "on_click", kind: str | None = None) -> int:
         """The id of the newest control the app drew with `handler` (it answers taps) and
         `label` inside (a button with that text), as found in the frames: what a hand-written
-        client would do."""
+        client would do. `kind`: only a control of that class (Flet's ``_c``: a number pad's
+        key "1" is a "FilledTonalButton", not the sheet's row of deal 1)."""
         for raw in reversed(self.received):
             _action, body = decode(raw)
-            found = _tappable(body, label, handler)
+            found = _tappable(body, label, handler, kind)
             if found is not None:
                 return found
         raise LookupError(f"no tappable {label!r} was drawn for this client")
@@ -185,17 +186,23 @@ class FletClient:
         self.websocket.close()
 
 
-def _tappable(value: Any, label: str, handler: str) -> int | None:
-    """The innermost control in `value` (a decoded frame) with `handler` and `label` inside."""
+def _tappable(value: Any, label: str, handler: str, kind: str | None = None) -> int | None:
+    """The innermost control in `value` (a decoded frame) with `handler` and `label` inside
+    (of class `kind`, if given)."""
     found: int | None = None
     if isinstance(value, dict):
-        if value.get(handler) and isinstance(value.get("_i"), int) and _holds(value, label):
+        if (
+            value.get(handler)
+            and isinstance(value.get("_i"), int)
+            and kind in (None, value.get("_c"))
+            and _holds(value, label)
+        ):
             found = int(value["_i"])
         for item in value.values():
-            found = _tappable(item, label, handler) or found
+            found = _tappable(item, label, handler, kind) or found
     elif isinstance(value, list):
         for item in value:
-            found = _tappable(item, label, handler) or found
+            found = _tappable(item, label, handler, kind) or found
     return found
 
 

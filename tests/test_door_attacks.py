@@ -553,3 +553,71 @@ def peak_memory(pid: int) -> int:
         if line.startswith("VmHWM:"):
             return int(line.split()[1]) * 1024
     raise AssertionError("no VmHWM")
+
+
+# --- 6. a Save sent twice ------------------------------------------------------------------------
+
+DEAL_KEYS = ["1", "8", "2", "0", "2", "0"]  # 18, 20, 20 (each moves on by itself), 2 filled in
+PAD_KEY = "FilledTonalButton"  # a number pad's key (the sheet's row of deal 1 also says "1")
+
+
+def rounds_on_disk(table: Table) -> int:
+    active = json.loads((table.server.data_dir / "active.json").read_text())
+    return len(active["games"][table.game_id]["record"]["rounds"])
+
+
+def tap_answered(client: FletClient, target: int) -> None:
+    """Tap the control `target` and read until the app's answer to it came (a frame)."""
+    before = len(client.received)
+    client.event(target, "click")
+    for _ in range(100):
+        client.pump(0.05)
+        if len(client.received) > before:
+            return
+    raise AssertionError(f"the tap on {target} got no answer")
+
+
+def type_a_deal(client: FletClient, enter: int) -> int:
+    """Open the next deal's entry with the sheet's button `enter` (drawn as "Enter deal 1";
+    its text changes by a patch that does not name the button) and type its piles; the id
+    of its Save. (The client's device has a name: it answers every read of its preferences
+    with its id.)"""
+    tap_answered(client, enter)
+    for key in DEAL_KEYS:
+        tap_answered(client, client.control(key, kind=PAD_KEY))
+    return client.control("Save deal")
+
+
+def test_a_scorers_client_that_sends_save_twice_stores_one_deal(table: Table) -> None:
+    """A scorer's client sends its Save deal tap again 0.0, 0.3 and 1.0 s after the first
+    (a phone's double tap, a message sent twice): each deal is stored once, and the second
+    tap is answered "already saved"."""
+    scorer = joined(table)
+    assert type_pin(scorer, table.pin) == "enter this game's rounds"
+    enter = scorer.control("Enter deal 1")
+    for number, pause in enumerate((0.0, 0.3, 1.0), start=1):
+        save = type_a_deal(scorer, enter)
+        scorer.event(save, "click")
+        if pause:
+            scorer.pump(pause)
+        scorer.event(save, "click")
+        answered = scorer.pump(10, f"Deal {number} is already saved".encode())
+        assert rounds_on_disk(table) == number, (number, pause)
+        assert answered, f"the second Save of deal {number} was not answered"
+    scorer.close()
+
+
+def test_the_hosts_page_that_sends_save_twice_stores_one_deal(table: Table) -> None:
+    """The host's own page, its Save deal sent again 3 s later (the entry closed meanwhile,
+    its Save kept unseen under the sheet)."""
+    host = table.host(f"/game/{table.game_id}")
+    assert host.pump(30, b"Scoresheet")
+    save = type_a_deal(host, host.control("Enter deal 1"))
+    host.event(save, "click")
+    assert host.pump(10, b"Deal 1 saved")
+    host.pump(3.0)
+    host.event(save, "click")
+    answered = host.pump(10, b"Deal 1 is already saved")
+    assert rounds_on_disk(table) == 1
+    assert answered, "the second Save was not answered"
+    host.close()

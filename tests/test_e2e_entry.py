@@ -150,6 +150,29 @@ def test_a_tap_on_the_next_spy_while_the_last_event_is_saved_is_not_lost(table: 
     expect(chip_state).to_have_attribute("aria-checked", "true")
 
 
+def test_a_double_click_on_save_stores_one_deal(table: Seat) -> None:
+    """A finger's double tap on Save deal: both clicks reach the page before the app's answer
+    to the first (held back, as on a slow Wi-Fi), so both are sent for the Save button. One
+    deal is stored, the second tap is answered "already saved", and the next deal's entry
+    opens blank."""
+    app, page = table("black-spy", NAMES)
+    tap(page, "Enter deal 1")
+    for key in ("1", "8", "2", "0", "2", "0"):  # 18, 20, 20; Dirk's 2 filled in
+        tap(page, key)
+    save_deal = page.get_by_role("button", name="Save deal", exact=True).first
+    held_answers(page)
+    save_deal.dblclick()
+    released_answers(page)
+    shown(page, "Edit deal 1")  # the sheet, after one Save or two
+    settled(page)
+    record = json.loads((app.data_dir / "active.json").read_text())
+    (game,) = record["games"].values()
+    assert [r["points"]["Anna"] for r in game["record"]["rounds"]] == [18]
+    see(page, "Deal 1 is already saved")
+    tap(page, "Enter deal 2")
+    shown(page, "Anna's pile: nothing yet")
+
+
 def test_adding_a_new_player_does_not_move_the_name_field(page: Page) -> None:
     """The next name is typed where the last one was: a new player's chip appearing above the
     field pushed it down while the finger came back to it, and the tap (or the keyboard) was
