@@ -114,6 +114,14 @@ class ChangedElsewhere(StorageError):
     template = "the game was changed in the meantime"
 
 
+class DraftAlreadySaved(StorageError):
+    """A change that saves a round's draft (its Save, its Delete) came again for a draft that
+    was saved already: a second tap, or a message sent twice. `number`: the round it saved
+    (None: not known any more)."""
+
+    template = "this entry was saved already; nothing was saved twice"
+
+
 class NoSuchRound(StorageError):
     template = "game {game_id} has no round {number}"
 

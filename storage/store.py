@@ -45,7 +45,7 @@ import weakref
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, ClassVar, TypedDict
+from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple, TypedDict
 
 import scoring
 from scoring.errors import N_
@@ -334,6 +334,23 @@ def _drafts_ended(doc: dict[str, Any]) -> dict[str, Any]:
     """The draft each device last saved into this game, by its id (`DraftKeeper.end`)."""
     ended = doc.get("drafts_ended")
     return ended if isinstance(ended, dict) else {}
+
+
+def _saved_draft(doc: dict[str, Any], draft_id: str) -> tuple[bool, int | None]:
+    """Whether the game says the draft `draft_id` was saved into it, and the round it saved
+    (None: no longer among the changes kept beside the game)."""
+    for change in reversed(_changes_of(doc)):
+        if change.get("draft") == draft_id:
+            index = change.get("index")
+            return True, index if isinstance(index, int) else None
+    return draft_id in _drafts_ended(doc).values(), None
+
+
+class SavesDraft(NamedTuple):
+    """The draft a change saves: of which device, and which (None: the one it has kept)."""
+
+    device: str
+    draft_id: str | None = None
 
 
 def _kept_beside(doc: dict[str, Any]) -> dict[str, Any]:
@@ -998,31 +1015,33 @@ class Store:
         change: Callable[[Record], None],
         based_on: int | None = None,
         described: dict[str, Any] | None = None,
-        ends_draft: str | None = None,
+        saves_draft: SavesDraft | None = None,
     ) -> scoring.Replay:
         """Apply `change` to a copy of the record, validate it, then store it under the next
         revision. `based_on`: the revision the change was made from; when the game has moved
         on since, nothing is changed (`ChangedElsewhere`). `described`: what the change was and
-        who made it, kept beside the record until the next one (never exported). `ends_draft`:
-        the device whose draft of the game this change saves; the same write says the draft
-        has ended (`drafts.DraftKeeper.end`), so it can never come back."""
+        who made it, kept beside the record until the next one (never exported). `saves_draft`:
+        the device and the draft whose round this change saves (a Save, a Delete); a draft is
+        saved once (`DraftAlreadySaved` for the second time, before anything else is looked
+        at), and the same write says the draft has ended (`drafts.DraftKeeper.end`), so it can
+        never come back."""
         with self._lock:
             table, doc = self._find(game_id)
+            key, draft_id = self._draft_saved_by(game_id, doc, saves_draft)
             _check_based_on(game_id, doc, based_on)
             record = copied(doc["record"])
             change(record)
             result = self._validated(game_id, doc, record)
+            if draft_id is not None:
+                described = {**(described or {}), "draft": draft_id}
             new_doc = {
                 **doc,
                 "record": record,
                 "revision": _revision_of(doc) + 1,
                 **_described_beside(doc, described),
             }
-            key = _device_key(ends_draft, game_id) if ends_draft is not None else None
-            draft = self._keeper.get(key) if key is not None else None
-            draft_id = draft.get("id") if draft is not None else None
-            if ends_draft is not None and draft_id is not None:
-                new_doc["drafts_ended"] = {**_drafts_ended(doc), ends_draft: draft_id}
+            if saves_draft is not None and draft_id is not None:
+                new_doc["drafts_ended"] = {**_drafts_ended(doc), saves_draft.device: draft_id}
             if table is self._active:
                 table.put(game_id, new_doc)
             else:
@@ -1034,13 +1053,42 @@ class Store:
                 self._keep(game_id, new_doc, result, None)
             else:  # still to correct: worked out again when it is next read
                 self._kept.pop(game_id, None)
-            if key is not None and draft is not None:
-                if draft_id is not None:
-                    self._keeper.end(key, draft_id)
-                else:  # a draft of an older version, without an id: removed as before
-                    with contextlib.suppress(err.StorageError):
-                        self._keeper.discard(key)
+            if key is not None:
+                self._end_kept_draft(key, draft_id)
             return result
+
+    def _draft_saved_by(
+        self, game_id: str, doc: dict[str, Any], saves_draft: SavesDraft | None
+    ) -> tuple[str | None, str | None]:
+        """(the key of the device's draft, the id of the draft a change saves); raises
+        `DraftAlreadySaved` when the game says that draft was saved already. A change that
+        names no id saves the draft the device has kept (a caller that does not know it)."""
+        if saves_draft is None:
+            return None, None
+        key = _device_key(saves_draft.device, game_id)
+        draft_id = saves_draft.draft_id
+        if draft_id is None:
+            kept = self._keeper.get(key)
+            found = kept.get("id") if kept is not None else None
+            draft_id = found if isinstance(found, str) else None
+        if draft_id is not None:
+            saved, index = _saved_draft(doc, draft_id)
+            if saved:
+                number = index + 1 if index is not None else None
+                raise err.DraftAlreadySaved(game_id=game_id, number=number)
+        return key, draft_id
+
+    def _end_kept_draft(self, key: str, draft_id: str | None) -> None:
+        """The device's kept draft of the round just saved leaves (a newer one stays)."""
+        kept = self._keeper.get(key)
+        if kept is None:
+            return
+        if "id" in kept:
+            if draft_id is not None:
+                self._keeper.end(key, draft_id)
+        else:  # a draft of an older version, without an id: removed as before
+            with contextlib.suppress(err.StorageError):
+                self._keeper.discard(key)
 
     def _validated(self, game_id: str, doc: dict[str, Any], new: Record) -> scoring.Replay:
         """`_validated_change` of the stored record to `new`; a round appended to a valid
@@ -1066,12 +1114,12 @@ class Store:
         round_: dict[str, Any],
         based_on: int | None = None,
         described: dict[str, Any] | None = None,
-        ends_draft: str | None = None,
+        saves_draft: SavesDraft | None = None,
     ) -> scoring.Replay:
-        """Record a round (the draft of device `ends_draft` with it: see `_change_record`).
+        """Record a round (the draft `saves_draft` with it: see `_change_record`).
         Raises `InvalidRecord` (nothing stored), `ChangedElsewhere` or `GameNotFound`."""
         return self._change_record(
-            game_id, lambda r: r["rounds"].append(round_), based_on, described, ends_draft
+            game_id, lambda r: r["rounds"].append(round_), based_on, described, saves_draft
         )
 
     def replace_round(
@@ -1081,7 +1129,7 @@ class Store:
         round_: dict[str, Any],
         based_on: int | None = None,
         described: dict[str, Any] | None = None,
-        ends_draft: str | None = None,
+        saves_draft: SavesDraft | None = None,
     ) -> scoring.Replay:
         """Edit a past round; refused with the reason if it breaks a later round."""
 
@@ -1090,7 +1138,7 @@ class Store:
                 raise err.NoSuchRound(game_id=game_id, number=index + 1)
             record["rounds"][index] = round_
 
-        return self._change_record(game_id, replace, based_on, described, ends_draft)
+        return self._change_record(game_id, replace, based_on, described, saves_draft)
 
     def insert_round(
         self,
@@ -1099,7 +1147,7 @@ class Store:
         round_: dict[str, Any],
         based_on: int | None = None,
         described: dict[str, Any] | None = None,
-        ends_draft: str | None = None,
+        saves_draft: SavesDraft | None = None,
     ) -> scoring.Replay:
         """Put a round in before round `index` (at the end: after the last); refused with the
         reason if it breaks a rule there or a later round."""
@@ -1109,7 +1157,7 @@ class Store:
                 raise err.NoSuchRound(game_id=game_id, number=index + 1)
             record["rounds"].insert(index, round_)
 
-        return self._change_record(game_id, insert, based_on, described, ends_draft)
+        return self._change_record(game_id, insert, based_on, described, saves_draft)
 
     def remove_last_round(self, game_id: str) -> scoring.Replay:
         def remove(record: Record) -> None:
@@ -1125,7 +1173,7 @@ class Store:
         index: int,
         based_on: int | None = None,
         described: dict[str, Any] | None = None,
-        ends_draft: str | None = None,
+        saves_draft: SavesDraft | None = None,
     ) -> scoring.Replay:
         """Delete any round; refused with the reason if a later round depends on it."""
 
@@ -1134,7 +1182,7 @@ class Store:
                 raise err.NoSuchRound(game_id=game_id, number=index + 1)
             del record["rounds"][index]
 
-        return self._change_record(game_id, remove, based_on, described, ends_draft)
+        return self._change_record(game_id, remove, based_on, described, saves_draft)
 
     def set_record(
         self,

@@ -5,9 +5,10 @@
 Each key is kept as the app keeps it (`Store.keep_draft`: in memory at once, on disk just
 after) and reported after `keep_draft` returned: ``kept ROUNDS N`` (the draft of round
 ROUNDS + 1, its Nth key in all). Every few keys the round is saved with its draft
-(`append_round(..., ends_draft=DEVICE)`, as a Save does) and reported ``saved ROUNDS``; the
-next key starts a new draft. Keys come back to back or a few milliseconds apart, faster than
-a player's: the writer then lags behind, which is what the test is about.
+(`append_round(..., saves_draft=SavesDraft(DEVICE))`, as a Save does) and reported
+``saved ROUNDS``; the next key starts a new draft. Keys come back to back or a few
+milliseconds apart, faster than a player's: the writer then lags behind, which is what the
+test is about.
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ sys.path[:0] = [str(HERE), str(HERE.parent)]
 import generators  # noqa: E402
 
 from storage import Store  # noqa: E402
+from storage.store import SavesDraft  # noqa: E402
 
 NAMES = ["Anna", "Ben", "Carla", "Dirk"]
 OPTIONS = {"first_dealer": "Anna", "variants": [], "end_value": 1_000_000}
@@ -53,9 +55,8 @@ def main() -> None:
             print(f"kept {rounds} {key}", flush=True)
             if rng.random() < 0.5:
                 time.sleep(rng.uniform(0, 0.004))
-        store.append_round(
-            game_id, generators.black_spy_deal(rng, NAMES, False, 0.05), ends_draft=DEVICE
-        )
+        deal = generators.black_spy_deal(rng, NAMES, False, 0.05)
+        store.append_round(game_id, deal, saves_draft=SavesDraft(DEVICE))
         rounds += 1
         draft_id = uuid.uuid4().hex
         print(f"saved {rounds}", flush=True)

@@ -242,9 +242,8 @@ def panel_of(state: AppState, game_id: str, entered: Any, editing: int) -> list[
     at = AtTable(state, game_id, scoring.game_record(game.record), game.result, None)
     conflict = state.conflict(game_id)
     assert conflict is not None
-    shown = Shown(
-        at, ENTRY, editing, at.before(editing), lambda: None, lambda: None, ft.Ref(), None
-    )
+    leave = lambda: None  # noqa: E731
+    shown = Shown(at, ENTRY, editing, at.before(editing), leave, leave, ft.Ref(), None, "", leave)
     panel = conflict_panel(shown, conflict, entered, lambda choice, conflict: None)
     found: list[Any] = []
 

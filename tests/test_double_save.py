@@ -60,8 +60,8 @@ def test_a_second_click_on_the_same_save_stores_nothing(seated: Seated, tmp_path
 def test_both_clicks_of_a_double_tap_before_the_answer_store_one_deal(
     seated: Seated, tmp_path: Path
 ) -> None:
-    """Both clicks arrive before the app has answered the first (`press`: no wait)."""
-    table, screen = seated("black-spy", NAMES)
+    """Both clicks arrive before the app has answered the first."""
+    _, screen = seated("black-spy", NAMES)
     type_deal(screen, 1)
     double_click(screen, screen._one("Save deal", "button").control)
     assert len(rounds_stored(tmp_path / "data")) == 1
@@ -102,7 +102,7 @@ def double_click(screen: Screen, control: Any) -> None:
 
 def test_a_double_tap_on_a_spy_event_logs_it_once(seated: Seated, tmp_path: Path) -> None:
     """SPY's events are saved by their own buttons, from an entry that never closes."""
-    table, screen = seated("spy", ["Anna", "Ben", "Carla"])
+    _, screen = seated("spy", ["Anna", "Ben", "Carla"])
     screen.chip("Who spied?: Anna")
     screen.chip("On whose base?: Carla")
     double_click(screen, screen._one("Found Safe 1", "button").control)

@@ -22,11 +22,12 @@ import flet as ft
 import scoring
 from scoring import Record
 from scoring.errors import N_
+from storage.errors import DraftAlreadySaved
 
 from .games import AtTable
 from .hooks import use_value_for
 from .safe import safe_effect
-from .state import DETAILED, QUICK, REFUSALS
+from .state import DETAILED, QUICK, REFUSALS, draft_id_of
 from .widgets import drawn_as, segmented
 
 NEW = -1  # the index of a round being entered that is not saved yet
@@ -34,9 +35,9 @@ T = TypeVar("T")
 UNREADABLE = (KeyError, TypeError, ValueError, AttributeError, scoring.InvalidRecord)
 
 
-def kept_entry(at: AtTable) -> tuple[int, Record] | None:
-    """This device's draft of the game: (the round's index or NEW, what its entry keeps);
-    None when there is none, or it belongs to a round that is gone."""
+def kept_entry(at: AtTable) -> tuple[int, Record, str] | None:
+    """This device's draft of the game: (the round's index or NEW, what its entry keeps, the
+    draft's id); None when there is none, or it belongs to a round that is gone."""
     if at.fix_round is not None:  # a stored game that needs a correction opens on it
         return None
     kept = at.app.draft(at.game_id)
@@ -48,7 +49,7 @@ def kept_entry(at: AtTable) -> tuple[int, Record] | None:
     entry = kept["entry"]
     if not isinstance(entry, dict):  # a draft of another version: no game's entry reads it
         return None
-    return NEW if index is None else index, entry
+    return NEW if index is None else index, entry, draft_id_of(kept)
 
 
 def opener(open_entry: Callable[[int], None], index: int) -> Callable[[], None]:
@@ -57,10 +58,15 @@ def opener(open_entry: Callable[[int], None], index: int) -> Callable[[], None]:
 
 
 def use_kept(
-    at: AtTable, editing: int | None, entry: Record, untouched: Record | None = None
+    at: AtTable,
+    editing: int | None,
+    entry: Record,
+    draft_id: str,
+    untouched: Record | None = None,
 ) -> None:
-    """Keep `entry` (JSON) as this device's draft of round `editing` whenever it changes. A new
-    round's entry still as it opened (`untouched`) is no draft: there is nothing to lose."""
+    """Keep `entry` (JSON) as this device's draft `draft_id` of round `editing` whenever it
+    changes. A new round's entry still as it opened (`untouched`) is no draft: there is
+    nothing to lose."""
     text = json.dumps(entry, sort_keys=True, default=str)
     blank = editing == NEW and entry == untouched
 
@@ -70,9 +76,9 @@ def use_kept(
         if blank:
             at.app.discard_draft(at.game_id)
         else:
-            at.app.keep_draft(at.game_id, None if editing == NEW else editing, entry)
+            at.app.keep_draft(at.game_id, None if editing == NEW else editing, entry, draft_id)
 
-    ft.use_effect(safe_effect(keep), [at.game_id, editing, text])
+    ft.use_effect(safe_effect(keep), [at.game_id, editing, text, draft_id])
 
 
 # --- errors speak when spoken to ----------------------------------------------------------------
@@ -121,6 +127,9 @@ def save_checked(
         return None
     try:
         return store()
+    except DraftAlreadySaved as saved:
+        at.app.say(said_already(at, saved, ALREADY_SAVED))
+        return None
     except REFUSALS as refused:
         report(at.app.refusal(refused))
         return None
@@ -131,10 +140,27 @@ def delete_checked(at: AtTable, delete: Callable[[], object], report: Report) ->
     `report`, as a refused save is. Whether it was deleted."""
     try:
         delete()
+    except DraftAlreadySaved as deleted:
+        at.app.say(said_already(at, deleted, ALREADY_DELETED))
+        return False
     except REFUSALS as refused:
         report(at.app.refusal(refused))
         return False
     return True
+
+
+ALREADY_SAVED = N_("{round} is already saved; nothing was saved twice.")
+ALREADY_DELETED = N_("{round} is already deleted; nothing else was deleted.")
+
+
+def said_already(at: AtTable, done: DraftAlreadySaved, said: str) -> str:
+    """A second tap on a Save or Delete whose draft was saved already, answered in a note
+    (the entry it came from has closed, or is about to: nothing in it to say it in)."""
+    number = done.params.get("number")
+    if not isinstance(number, int):
+        return at.t("This entry was saved already; nothing was saved twice.")
+    text = at.t(said, round=at.round_name(number - 1))
+    return text[:1].upper() + text[1:]
 
 
 ROUND_PATH = re.compile(r"^rounds\[\d+\]\.?")

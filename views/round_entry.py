@@ -51,7 +51,7 @@ from .hooks import NO_ROUND, use_latest, use_made, use_retained, use_value, use_
 from .i18n import Translator
 from .numpad import PinnedPad, number_pad
 from .safe import safe_effect
-from .state import DETAILED, QUICK
+from .state import DETAILED, QUICK, new_draft_id
 from .widgets import error_box, heading, info_box, problem_line
 
 D = TypeVar("D")  # a form's draft
@@ -185,10 +185,13 @@ class Drafts(Generic[Q, C]):
 class Kept(Generic[Q, C]):
     """The drafts of an open entry as they are now: the entry draws from them when it is made
     (also when it is made again, moved from the pad's place to the scrolling column by a
-    switch of form) and writes each change here."""
+    switch of form) and writes each change here. `draft_id`: which draft it is, what its Save
+    (or Delete) names so that it is saved once (an entry always open takes a new one after
+    each save)."""
 
-    def __init__(self, drafts: Drafts[Q, C]) -> None:
+    def __init__(self, drafts: Drafts[Q, C], draft_id: str) -> None:
         self.drafts = drafts
+        self.draft_id = draft_id
 
 
 @dataclass(frozen=True)
@@ -210,7 +213,7 @@ def use_round_entry(at: AtTable, of: RoundEntryOf[Q, C]) -> RoundEntry:
     holds its drafts, so that a key draws the entry again, not the screen around it."""
     first, _ = use_made(lambda: opened(at, of))
     opened_last, set_opening = use_value(
-        None if first is None else Opening(first[0], Kept(first[1]))
+        None if first is None else Opening(first[0], Kept(first[1], first[2]))
     )
     # The opening whose round was saved (or deleted): closed from the drawing that shows the
     # game with that change, the one its revision sets off (closing it at once drew the screen
@@ -231,7 +234,7 @@ def use_round_entry(at: AtTable, of: RoundEntryOf[Q, C]) -> RoundEntry:
         drafts = drafts_for(at, of, index, at.before(index))
         set_form(drafts.form)
         openings.current += 1
-        set_opening(Opening(index, Kept(drafts), openings.current))
+        set_opening(Opening(index, Kept(drafts, new_draft_id()), openings.current))
         always.current = None  # after this round, the entry always open starts afresh
 
     def close() -> None:
@@ -249,7 +252,8 @@ def use_round_entry(at: AtTable, of: RoundEntryOf[Q, C]) -> RoundEntry:
         # blank, `afresh`): a tap on the next round while the last one was being saved still
         # lands, on the next round's chips.
         if always.current is None:
-            always.current = Opening(NEW, Kept(drafts_for(at, of, NEW, at.result)))
+            drafts = drafts_for(at, of, NEW, at.result)
+            always.current = Opening(NEW, Kept(drafts, new_draft_id()))
         control = EntryShown(
             at, of, always.current, at.result, None, noop, scroller, set_form, key="always"
         )
@@ -304,21 +308,21 @@ def drafts_for(
     return Drafts(form, of.quick.of_round(before, saved), cards)
 
 
-def opened(at: AtTable, of: RoundEntryOf[Q, C]) -> tuple[int, Drafts[Q, C]] | None:
-    """Where the screen opens (worked out on its first drawing only): the round a stored game
-    must correct; else this device's draft; else a new round if the entry opens by itself;
-    else nowhere (the sheet)."""
+def opened(at: AtTable, of: RoundEntryOf[Q, C]) -> tuple[int, Drafts[Q, C], str] | None:
+    """Where the screen opens (worked out on its first drawing only), and the draft's id: the
+    round a stored game must correct; else this device's draft; else a new round if the
+    entry opens by itself; else nowhere (the sheet)."""
     if at.fix_round is not None:
-        return at.fix_round, drafts_for(at, of, at.fix_round, at.result)
+        return at.fix_round, drafts_for(at, of, at.fix_round, at.result), new_draft_id()
     kept = kept_entry(at)
     if kept is None:
         if waits_for_first_round(at, of):
-            return NEW, drafts_for(at, of, NEW, at.result)
+            return NEW, drafts_for(at, of, NEW, at.result), new_draft_id()
         return None
-    index, entry = kept
+    index, entry, draft_id = kept
     before = at.before(index)
     try:
-        return index, kept_drafts(of, before, entry)
+        return index, kept_drafts(of, before, entry), draft_id
     except UNREADABLE:  # a draft of another version: nothing to reopen
         return None
 
@@ -374,7 +378,8 @@ def EntryShown(
     editing, kept = opening.editing, opening.kept
     drafts = kept.drafts  # this opening's, as changed last (a new opening: its own)
     _, set_drawings = use_value(0)
-    use_kept(at, editing, kept_of(of, drafts), kept_of(of, blank_drafts(of, before, drafts.form)))
+    blank = kept_of(of, blank_drafts(of, before, drafts.form))
+    use_kept(at, editing, kept_of(of, drafts), kept.draft_id, blank)
 
     def set_drafts(update: Callable[[Drafts[Q, C]], Drafts[Q, C]]) -> None:
         changed = update(kept.drafts)  # the drafts as they are when the change arrives
@@ -386,8 +391,15 @@ def EntryShown(
         set_drafts(lambda current: in_form(of, current, form))
         on_form(form)
 
+    def renew() -> None:
+        """The draft was saved and the entry stays open (always open): a new draft."""
+        kept.draft_id = new_draft_id()
+        set_drawings(lambda drawings: drawings + 1)
+
     switch = form_switch(at, drafts.form, switched) if of.cards is not None else None
-    shown = Shown(at, of, editing, before, leave, saved, scroller, switch, opening.count)
+    shown = Shown(
+        at, of, editing, before, leave, saved, scroller, switch, kept.draft_id, renew, opening.count
+    )
     if drafts.form == DETAILED and of.cards is not None and drafts.cards is not None:
 
         def change_cards(update: Callable[[C], C]) -> None:
@@ -423,6 +435,10 @@ class Shown(Generic[Q, C]):
     saved: Callable[[], None]
     scroller: ft.MutableRef[ft.Column | None]
     switch: ft.Control | None
+    # Which draft is shown, as it was drawn: a Save (or Delete) names it, and the store saves
+    # a draft once. A tap whose handler is one of an earlier drawing names that drawing's.
+    draft_id: str
+    renew: Callable[[], None]  # a new draft for an entry that stays open after its save
     opened: int = 0  # the opening shown (`Opening.count`): a new one starts afresh
 
     @property
@@ -456,7 +472,7 @@ def FormShown(
     on_delete = use_latest(partial(delete, shown, report))
 
     def store(round_: Record) -> scoring.Replay:
-        return at.app.save_round(at.game_id, shown.correcting, round_)
+        return at.app.save_round(at.game_id, shown.correcting, round_, shown.draft_id)
 
     def save() -> None:
         """The form's Save: refused, every problem of the entry speaks from now on. On the
@@ -488,7 +504,7 @@ def FormShown(
                 shown.leave()
             return
         index = len(at.rounds) if choice == NEXT else conflict.index
-        resolve = partial(at.app.resolve, at.game_id, conflict, choice, entered)
+        resolve = partial(at.app.resolve, at.game_id, conflict, choice, entered, shown.draft_id)
         done(save_checked(at, [], set_tried, resolve, report), index)
 
     def done(after: scoring.Replay | None, index: int | None = None) -> None:
@@ -501,8 +517,9 @@ def FormShown(
 
     def afresh(after: scoring.Replay) -> None:
         """An entry always open goes on to the next round as the game after the save begins it
-        (SPY: the next player's turn), nothing touched, tried or refused (it is not made anew:
-        see `use_round_entry`)."""
+        (SPY: the next player's turn), a new draft, nothing touched, tried or refused (it is
+        not made anew: see `use_round_entry`)."""
+        shown.renew()
         change(lambda _: form.blank(after))
         set_touched(frozenset())
         set_tried(False)
@@ -687,7 +704,8 @@ def discard(shown: Shown[Q, C]) -> None:
 def delete(shown: Shown[Q, C], report: Report) -> None:
     """The saved round being corrected deleted (refused: said above the buttons)."""
     at, of = shown.at, shown.of
-    if delete_checked(at, partial(at.app.delete_round, at.game_id, shown.editing), report):
+    deleting = partial(at.app.delete_round, at.game_id, shown.editing, shown.draft_id)
+    if delete_checked(at, deleting, report):
         # Undo on the note is the game bar's undo (of this device's last change).
         at.app.say_undoable(at.t(of.deleted, number=shown.editing + 1), lambda: swap(at, True))
         shown.saved()

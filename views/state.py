@@ -21,6 +21,7 @@ import contextvars
 import copy
 import functools
 import logging
+import re
 import uuid
 from collections.abc import Awaitable, Callable, Iterator
 from concurrent.futures import Executor, Future, ThreadPoolExecutor
@@ -36,7 +37,7 @@ from scoring.errors import N_, Term
 from scoring.table import name_key
 from storage import Store, backup, bgstats, browser
 from storage.errors import ChangedElsewhere, StartupNotice, StorageError
-from storage.store import GameAt, Player
+from storage.store import GameAt, Player, SavesDraft
 from storage.summaries import Summary
 from web.sharing import Connected, PinAttempt, Sharing
 
@@ -100,6 +101,31 @@ def allowed(
         return checked
 
     return decide
+
+
+DRAFT_ID = re.compile(r"^[0-9a-f]{32}$")
+
+
+def new_draft_id() -> str:
+    """The id of a new draft (an entry opened): what its Save names, so it is saved once."""
+    return uuid.uuid4().hex
+
+
+def draft_id_of(draft: Record) -> str:
+    """The id of a kept draft (one kept by an older version, or of another shape: a new
+    one)."""
+    found = draft.get("id")
+    return found if isinstance(found, str) and DRAFT_ID.match(found) else new_draft_id()
+
+
+def checked_draft_id(draft_id: object) -> str | None:
+    """A draft's id as `new_draft_id` makes them (None: not given). Anything else is refused:
+    a draft id is a stored key."""
+    if draft_id is None:
+        return None
+    if not isinstance(draft_id, str) or not DRAFT_ID.match(draft_id):
+        raise ValueError(f"not a draft id: {str(draft_id)[:40]!r}")
+    return draft_id
 
 
 def roles_of(member: object) -> tuple[str, ...]:
@@ -900,13 +926,17 @@ class AppState(Announcing):
             return None
 
     @allowed(HOST, SCORER, shared_game=True)
-    def save_round(self, game_id: str, index: int | None, round_: Record) -> scoring.Replay:
+    def save_round(
+        self, game_id: str, index: int | None, round_: Record, draft_id: str | None = None
+    ) -> scoring.Replay:
         """Save a round being entered: a new one (`index` None) or a correction of round
-        `index`; the entry's draft ends with it, in the same write. Raises `InvalidRecord`,
-        `Overtaken` (another tab or device changed the game first; with a `Conflict` when it
-        changed this very round) or a `StorageError`: nothing saved. The round and its undo
-        step are one change: their files are synced together (`Store.one_change`)."""
-        return self._save(game_id, index, round_, self._entry_base(game_id))
+        `index`; the entry's draft (`draft_id`, else the one this device kept) ends with it,
+        in the same write, and is never saved again (`DraftAlreadySaved`: a second tap).
+        Raises `InvalidRecord`, `Overtaken` (another tab or device changed the game first;
+        with a `Conflict` when it changed this very round) or a `StorageError`: nothing
+        saved. The round and its undo step are one change: their files are synced together
+        (`Store.one_change`)."""
+        return self._save(game_id, index, round_, self._entry_base(game_id), draft_id)
 
     def _save(
         self,
@@ -914,21 +944,23 @@ class AppState(Announcing):
         index: int | None,
         round_: Record,
         base: int | None,
+        draft_id: str | None,
         insert: bool = False,
     ) -> scoring.Replay:
         """`save_round` made on the game at revision `base`; `insert`: round `index` goes in
         before the round there now (a deleted round put back)."""
         before = self._store.game_at(game_id)
+        saves = SavesDraft(self.device, checked_draft_id(draft_id))
         with self._overtaken_check(game_id, kept=True), self._store.one_change():
             if index is None or insert:  # a new round goes in after the last one
                 at = len(before.record["rounds"]) if index is None else index
                 result = self._store.insert_round(
-                    game_id, at, round_, base, self._described("save", at), self.device
+                    game_id, at, round_, base, self._described("save", at), saves
                 )
                 self._stepped(game_id, before, Step("save", at, None, 0))
             else:
                 result = self._store.replace_round(
-                    game_id, index, round_, base, self._described("change", index), self.device
+                    game_id, index, round_, base, self._described("change", index), saves
                 )
                 self._stepped(game_id, before, Step("change", index, round_of(before, index), 0))
         self._changed()
@@ -949,7 +981,12 @@ class AppState(Announcing):
 
     @allowed(HOST, SCORER, shared_game=True)
     def resolve(
-        self, game_id: str, conflict: Conflict, choice: str, round_: Record
+        self,
+        game_id: str,
+        conflict: Conflict,
+        choice: str,
+        round_: Record,
+        draft_id: str | None = None,
     ) -> scoring.Replay | None:
         """The player's choice in `conflict`, made on the game as the conflict showed it:
         KEEP theirs (this device's entry ends, nothing is written), REPLACE theirs with
@@ -960,18 +997,22 @@ class AppState(Announcing):
             self.revision += 1
             return None
         if choice == NEXT:
-            return self._save(game_id, None, round_, conflict.revision)
+            return self._save(game_id, None, round_, conflict.revision, draft_id)
         deleted = conflict.theirs is None
-        return self._save(game_id, conflict.index, round_, conflict.revision, insert=deleted)
+        return self._save(
+            game_id, conflict.index, round_, conflict.revision, draft_id, insert=deleted
+        )
 
     @allowed(HOST, SCORER, shared_game=True)
-    def delete_round(self, game_id: str, index: int) -> scoring.Replay:
-        """Delete a saved round (and an entry's draft of it, in the same write)."""
+    def delete_round(self, game_id: str, index: int, draft_id: str | None = None) -> scoring.Replay:
+        """Delete a saved round (and the entry's draft of it, `draft_id`, in the same write:
+        a second tap on Delete is `DraftAlreadySaved`, not the next round deleted)."""
         before = self._store.game_at(game_id)
         base = self._entry_base(game_id)
+        saves = SavesDraft(self.device, checked_draft_id(draft_id))
         with self._overtaken_check(game_id, kept=True), self._store.one_change():
             result = self._store.remove_round(
-                game_id, index, base, self._described("delete", index), self.device
+                game_id, index, base, self._described("delete", index), saves
             )
             self._stepped(game_id, before, Step("delete", index, round_of(before, index), 0))
         self._changed()
@@ -1155,19 +1196,24 @@ class AppState(Announcing):
         return self._store.draft(self.device, game_id)
 
     @allowed(HOST, SCORER, shared_game=True)
-    def keep_draft(self, game_id: str, index: int | None, entry: Record) -> None:
+    def keep_draft(
+        self, game_id: str, index: int | None, entry: Record, draft_id: str | None = None
+    ) -> None:
         """The round being entered, kept on every change: at once in memory (every tab of
         this device reads it), on disk just after the screen has answered (a kill right after
-        a change may lose that change, never an earlier one: `storage.drafts`). A full disk
-        or a read-only folder costs the draft only, and says so once."""
+        a change may lose that change, never an earlier one: `storage.drafts`). `draft_id`:
+        which draft it is (its entry's; None: the one kept, else a new one). A full disk or a
+        read-only folder costs the draft only, and says so once."""
         kept = self._store.draft(self.device, game_id)
         same = kept is not None and kept.get("round") == index
+        if kept is not None and draft_id is not None and kept.get("id") != draft_id:
+            same = False  # another entry's draft of the round: this one begins afresh
         base = kept.get("base") if kept is not None and same else None
         if not isinstance(base, int):  # a new draft is based on the game as this tab drew it
             base = self._seen.get(game_id)
-        draft_id = kept.get("id") if kept is not None and same else None
-        if not isinstance(draft_id, str):  # which draft it is: its round's save ends it
-            draft_id = uuid.uuid4().hex
+        if draft_id is None:  # which draft it is: its round's save ends it
+            draft_id = draft_id_of(kept) if kept is not None and same else new_draft_id()
+        draft_id = checked_draft_id(draft_id)
         at = kept.get("at") if kept is not None and same else None
         if index is None and not isinstance(at, int):  # the round number it is entered as
             at = len(self._store.game_at(game_id).record["rounds"])
