@@ -35,6 +35,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         for notice in store.notices:
             print(f"note: {notice.message}", file=sys.stderr)
+            games = notice.params.get("games")
+            for summary in games if isinstance(games, tuple) else ():
+                print(f"  {summary.id}: {summary.game}, {summary.started}", file=sys.stderr)
         commands = {"import": _import, "export": _export, "check": _check, "bgstats": _bgstats}
         command = commands[args.command]
         return command(store, args)
@@ -160,10 +163,15 @@ def _unwritable(out: Path, data_folder: Path) -> str | None:
 
 
 def _check(store: Store, args: argparse.Namespace) -> int:
+    """Every record read and checked; what opening the data found and set right counts too
+    (it is said above as a note: an archive file that changed since Debrief last checked it
+    is read when the data is opened)."""
+    found_at_open = [notice for notice in store.notices if notice.damage]
     count, problems = store.check()
     players = len(store.players(include_archived=True))
     for problem in problems:
         print(problem, file=sys.stderr)
+    problems += [notice.message for notice in found_at_open]
     state = "everything is fine" if not problems else f"{len(problems)} problems"
     print(f"{store.folder}: {count} games, {players} players: {state}")
     return EXIT_PROBLEMS if problems else 0

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from scoring.errors import Problem
 
 
@@ -155,10 +157,14 @@ class ImportRefused(StorageError):
 
 
 class StartupNotice(Problem):
-    """Something found while opening the data that the user must be told about."""
+    """Something found while opening the data that the user must be told about. `damage`:
+    it is about data found damaged (what `storage check` counts as a problem)."""
+
+    damage: ClassVar[bool] = False
 
 
 class DamagedFileKeptAside(StartupNotice):
+    damage = True
     template = (
         "{file} could not be read ({reason}); it was kept as {kept_as} "
         "and Debrief started without it"
@@ -166,6 +172,7 @@ class DamagedFileKeptAside(StartupNotice):
 
 
 class DamagedFileLeftInPlace(StartupNotice):
+    damage = True
     template = (
         "{file} could not be read ({reason}); it stays as it is, as nothing can be written in the "
         "data folder, and Debrief started without it. Once the folder is writable, Debrief keeps "
@@ -174,6 +181,7 @@ class DamagedFileLeftInPlace(StartupNotice):
 
 
 class PartsLeftInPlace(StartupNotice):
+    damage = True
     template = (
         "parts of {file} could not be read ({reason}); they stay in the file, as nothing can be "
         "written in the data folder, and Debrief started with the rest"
@@ -181,6 +189,7 @@ class PartsLeftInPlace(StartupNotice):
 
 
 class PartsKeptAside(StartupNotice):
+    damage = True
     template = (
         "parts of {file} could not be read ({reason}); they were kept in {kept_as} and Debrief "
         "started with the rest"
@@ -188,6 +197,7 @@ class PartsKeptAside(StartupNotice):
 
 
 class DocumentKeptAside(StartupNotice):
+    damage = True
     template = (
         "an entry of {file} ({id}) cannot be used: {reason}. It was kept in {kept_as} and "
         "Debrief started with everything else"
@@ -195,6 +205,7 @@ class DocumentKeptAside(StartupNotice):
 
 
 class DocumentLeftOut(StartupNotice):
+    damage = True
     template = (
         "an entry of {file} ({id}) cannot be used: {reason}. Debrief leaves it out; it stays in "
         "the file, as nothing can be written there now"
@@ -202,6 +213,7 @@ class DocumentLeftOut(StartupNotice):
 
 
 class JournalKeptAside(StartupNotice):
+    damage = True
     template = (
         "an interrupted change could not be completed: its journal could not be read ({reason}) "
         "and was kept as {kept_as}. The list of finished games was rebuilt; check that your "
@@ -210,6 +222,7 @@ class JournalKeptAside(StartupNotice):
 
 
 class JournalLeftInPlace(StartupNotice):
+    damage = True
     template = (
         "an interrupted change could not be completed: its journal could not be read ({reason}) "
         "and stays as it is, as nothing can be written in the data folder. The list of finished "
@@ -218,14 +231,17 @@ class JournalLeftInPlace(StartupNotice):
 
 
 class SchemaVersionRepaired(StartupNotice):
+    damage = True
     template = "the data's version mark was damaged ({found}); the data was brought up to date"
 
 
 class LockKeptAside(StartupNotice):
+    damage = True
     template = "debrief.lock was not a lock file; it was kept as {kept_as}"
 
 
 class LockLeftInPlace(StartupNotice):
+    damage = True
     template = (
         "debrief.lock is not a lock file; it stays as it is, as nothing can be written in the "
         "data folder"
@@ -233,22 +249,51 @@ class LockLeftInPlace(StartupNotice):
 
 
 class DamagedArchiveKeptAside(StartupNotice):
+    damage = True
+    """`games`: the summaries of the finished games it takes out of the history (the screen
+    names them)."""
+
     template = (
-        "{file} could not be read ({reason}); it was kept as {kept_as}. The {count} finished "
-        "games in it are missing from the history until it is repaired or they are imported "
-        "again"
+        "finished games could not be read ({reason}), {count} in all: they are missing from the "
+        "history for now. What held them was kept as {kept_as}. If you have a backup with them, "
+        "import it in Settings"
     )
 
 
 class DamagedArchiveLeftInPlace(StartupNotice):
+    damage = True
     template = (
-        "{file} could not be read ({reason}); it stays as it is, as nothing can be written in the "
-        "data folder. The {count} finished games in it are missing from the history until it is "
-        "repaired or they are imported again"
+        "finished games could not be read ({reason}), {count} in all: they are missing from the "
+        "history for now. {file} stays as it is, as nothing can be written in the data folder. "
+        "If you have a backup with them, import it in Settings once the folder is writable"
+    )
+
+
+class ArchiveFileMissing(StartupNotice):
+    damage = True
+    template = (
+        "finished games are missing from the history, {count} in all: {file}, which held them, "
+        "is gone. If you have a backup with them, import it in Settings"
+    )
+
+
+class ArchivedRecordsMissing(StartupNotice):
+    damage = True
+    template = (
+        "finished games are missing from the history, {count} in all: {file}, where they were "
+        "kept, does not hold them any more. If you have a backup with them, import it in Settings"
+    )
+
+
+class InterruptedWriteRemoved(StartupNotice):
+    template = (
+        "Debrief was stopped in the middle of saving; what it was saving then was not kept "
+        "(it had not said it was saved). Everything saved before is kept"
     )
 
 
 class IndexRebuilt(StartupNotice):
+    damage = True
     template = "the list of finished games was rebuilt from the game files ({count} games)"
 
 

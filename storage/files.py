@@ -28,6 +28,8 @@ import datetime as dt
 import errno
 import glob
 import json
+import logging
+import math
 import os
 import stat
 import threading
@@ -38,11 +40,12 @@ from typing import Any
 
 from tinydb.storages import Storage
 
-from scoring.errors import N_
+from scoring.errors import N_, Term
 
 from . import browser
 from . import errors as err
 
+logger = logging.getLogger(__name__)
 TEMP_MARK = ".tmp-"
 Tables = dict[str, dict[str, Any]]
 
@@ -260,11 +263,16 @@ def sync_folder(folder: Path) -> None:
         os.close(descriptor)
 
 
-def remove_stale_temp_files(folder: Path) -> None:
-    """Temporary files left by a killed process; only safe while holding the data lock."""
+def remove_stale_temp_files(folder: Path) -> list[Path]:
+    """Temporary files left by a write that was cut off (a killed process, a power cut) before
+    its rename: what they hold was never saved (the rename saves), so they go. Only safe while
+    holding the data lock. Those removed."""
+    removed: list[Path] = []
     for temp in folder.glob(f"*{TEMP_MARK}*"):
         with contextlib.suppress(OSError):
             temp.unlink()
+            removed.append(temp)
+    return removed
 
 
 @dataclass(frozen=True)
@@ -339,46 +347,81 @@ def read_tables(path: Path) -> Tables:
     Tables and documents that are not JSON objects are not TinyDB data either; use
     `split_tables` to keep the rest.
     """
-    data = read_json_object(path)
-    clean, bad = split_tables(data)
+    data, not_finite = read_json_object(path)
+    clean, bad = split_tables(data, not_finite)
     if bad:
         raise ValueError("not a TinyDB database")
     return clean
 
 
-def read_json_object(path: Path) -> dict[str, Any]:
-    """The JSON object in `path` ({} when missing); ValueError for anything else."""
+def read_json_object(path: Path) -> tuple[dict[str, Any], bool]:
+    """The JSON object in `path` ({} when missing), and whether it holds NaN or Infinity
+    somewhere (which JSON has not, and Debrief never writes: Python's parser takes them);
+    ValueError for anything else."""
     try:
         text = path.read_text(encoding="utf-8")
     except (FileNotFoundError, NotADirectoryError):  # its folder is not one (left in place)
-        return {}
+        return {}, False
     except UnicodeDecodeError as error:
-        raise ValueError("not UTF-8 text") from error
+        raise Unreadable(N_("it is not text")) from error
     if not text.strip():
-        raise ValueError("the file is empty")
+        raise Unreadable(N_("it is empty"))
+    constants: list[str] = []
+
+    def constant(name: str) -> float:
+        constants.append(name)
+        return float(name)
+
     try:
-        data = json.loads(text)
+        data = json.loads(text, parse_constant=constant)
     except RecursionError as error:
-        raise ValueError("nested too deeply") from error
+        raise Unreadable(N_("it is nested too deeply")) from error
+    except ValueError as error:  # the parser's own words say where, for a computer
+        logger.info("%s: %s", path, error)
+        raise Unreadable(N_("it is damaged or cut short")) from error
     if not isinstance(data, dict):
-        raise ValueError("not a TinyDB database")
-    return data
+        raise Unreadable(N_("it does not hold Debrief's data"))
+    return data, bool(constants)
 
 
-def split_tables(data: dict[str, Any]) -> tuple[Tables, dict[str, Any]]:
+class Unreadable(ValueError):
+    """Why a data file cannot be read, in a player's words (`reason`: translated)."""
+
+    def __init__(self, reason: Term) -> None:
+        super().__init__(str(reason))
+        self.reason = reason
+
+
+def split_tables(data: dict[str, Any], not_finite: bool = False) -> tuple[Tables, dict[str, Any]]:
     """(the TinyDB tables and documents in `data`, the parts that are not: tables that are not
-    objects, documents that are not objects)."""
+    objects, documents that are not objects, and, where the file holds NaN or Infinity
+    (`not_finite`), the documents that hold them)."""
     clean: Tables = {}
     bad: dict[str, Any] = {}
     for name, table in data.items():
         if not isinstance(table, dict):
             bad[name] = table
             continue
-        clean[name] = {doc_id: doc for doc_id, doc in table.items() if isinstance(doc, dict)}
-        wrong = {doc_id: doc for doc_id, doc in table.items() if not isinstance(doc, dict)}
+
+        def usable(doc: object) -> bool:
+            return isinstance(doc, dict) and (not not_finite or _finite(doc))
+
+        clean[name] = {doc_id: doc for doc_id, doc in table.items() if usable(doc)}
+        wrong = {doc_id: doc for doc_id, doc in table.items() if not usable(doc)}
         if wrong:
             bad[name] = wrong
     return clean, bad
+
+
+def _finite(value: object) -> bool:
+    """Whether every number in a JSON value is finite (no NaN, no Infinity)."""
+    if isinstance(value, float):
+        return math.isfinite(value)
+    if isinstance(value, dict):
+        return all(_finite(item) for item in value.values())
+    if isinstance(value, list):
+        return all(_finite(item) for item in value)
+    return True
 
 
 class AtomicStorage(Storage):
@@ -400,8 +443,10 @@ class AtomicStorage(Storage):
         path: str | Path,
         refuse_link: Callable[[Path], str | None] | None = None,
         access: Access | None = None,
+        on_written: Callable[[], None] | None = None,
     ) -> None:
         self.path = Path(path)
+        self._on_written = on_written  # after each write that landed on disk
         self.lands_on = self.path
         self.damaged: list[Damaged] = []
         self._cache: Tables | None = None
@@ -415,7 +460,9 @@ class AtomicStorage(Storage):
     def _load(self) -> None:
         try:
             reason = self._kind_problem()
-            data = read_json_object(self.path) if reason is None else {}
+            data, not_finite = read_json_object(self.path) if reason is None else ({}, False)
+        except Unreadable as error:
+            reason = error.reason
         except (ValueError, OSError) as error:
             reason = str(error) or type(error).__name__
         if reason is not None:
@@ -427,10 +474,14 @@ class AtomicStorage(Storage):
             else:
                 self._cache = {}
             return
-        clean, bad = split_tables(data)
+        clean, bad = split_tables(data, not_finite)
         self._cache = clean
         if bad:
-            reason = "parts of it are not TinyDB tables or documents"
+            reason = (
+                N_("parts of it hold numbers that are not numbers")
+                if not_finite
+                else N_("parts of it do not hold Debrief's data")
+            )
             try:
                 kept = keep_parts_aside(self.path, bad, reason, self._access)
             except err.StorageError:  # read-only, disk full: left in the file, not used
@@ -517,6 +568,8 @@ class AtomicStorage(Storage):
             return
         self._cache = data
         self._held = None
+        if self._on_written is not None:
+            self._on_written()
 
     def close(self) -> None:
         self._cache = None

@@ -7,6 +7,8 @@ Files in the data folder, each a TinyDB database on `AtomicStorage`:
     index.json       one summary per finished game, one row each (derived data: rebuilt if
                      damaged; see `index`)
     games/NN.json    finished game records, spread over 64 files by id
+    seals.json       each archive file's size and time as Debrief last wrote or checked it:
+                     one that differs is read and checked at start (derived: `seals`)
     journal.json     present only during a change that touches several files
     drafts.json      the round each device is entering (written just after each tap:
                      `drafts.DraftKeeper`)
@@ -79,6 +81,7 @@ from .files import (
 )
 from .index import Index
 from .paths import data_directory
+from .seals import Seals
 from .summaries import Summary, newest_first, summarize
 from .trees import copied
 
@@ -469,6 +472,7 @@ class Store:
     def __init__(self, folder: Path) -> None:
         self.folder = folder
         self.notices: list[err.StartupNotice] = []
+        self._open_done = False  # set once opening is over: damage found later is announced
         self._lock = threading.RLock()
         # Each game's replay at its latest revision (`game_at`): a screen drawn again, a round
         # appended, a summary of a game in progress start from it instead of replaying all.
@@ -556,8 +560,15 @@ class Store:
     def _open_files(self) -> None:
         games_kept = self._games_folder()
         if not self._access.read_only:  # only safe while holding the lock
-            remove_stale_temp_files(self.folder)
-            remove_stale_temp_files(self.folder / "games")
+            cut_off = remove_stale_temp_files(self.folder)
+            cut_off += remove_stale_temp_files(self.folder / "games")
+            # A draft's write cut off costs the tap it carried, as a draft may (drafts.py);
+            # any other was a change the app had not said was saved: the player is told.
+            if [path for path in cut_off if not path.name.startswith("drafts.json")]:
+                self.notices.append(err.InterruptedWriteRemoved())
+        self._seals = Seals(
+            AtomicStorage(self.folder / "seals.json", self._refuse_link, self._access)
+        )
         self._main = self._database(self.folder / "debrief.json")
         self._active = self._database(self.folder / "active.json").documents("games")
         self._shards: dict[str, Documents] = {}
@@ -588,8 +599,10 @@ class Store:
         elif self._index.old_layout:  # written before version 7: in rows from now on
             with contextlib.suppress(err.StorageError):  # the disk is full: again next time
                 self._index.save()
+        self._check_archive()
         self._keeper = DraftKeeper(self._drafts, self._access, self._drafts.docs())
         self._keeper.leave(self._ended_drafts())
+        self._open_done = True
 
     def _ended_drafts(self) -> list[str]:
         """The drafts in drafts.json whose round was saved (the game names them as ended): a
@@ -634,9 +647,15 @@ class Store:
     def _relative(self, path: Path) -> str:
         return str(path.relative_to(self.folder))
 
-    def _database(self, path: Path, report: bool = True) -> Database:
+    def _database(
+        self, path: Path, report: bool = True, on_written: Callable[[], None] | None = None
+    ) -> Database:
         db = Database(
-            path, storage=AtomicStorage, refuse_link=self._refuse_link, access=self._access
+            path,
+            storage=AtomicStorage,
+            refuse_link=self._refuse_link,
+            access=self._access,
+            on_written=on_written,
         )
         storage = db.storage
         assert isinstance(storage, AtomicStorage)
@@ -678,6 +697,8 @@ class Store:
         with self._instances_lock, self._lock:
             self._instances.pop(self.folder, None)
             self._keeper.close()
+            with contextlib.suppress(err.StorageError):  # derived: a check next time instead
+                self._seals.save()
             self._release()
 
     def _release(self) -> None:
@@ -729,42 +750,95 @@ class Store:
     # --- archive files ---------------------------------------------------------------------
 
     def _shard(self, name: str) -> Documents:
-        """An archive file, opened on first use (a damaged one is kept aside then)."""
+        """An archive file, opened on first use (a damaged one is kept aside then). Damage
+        found once the data is open (the file changed while Debrief ran) is told at once:
+        every tab follows (`announce`) and shows the new notices where it is."""
         if name not in self._shards:
+            told = len(self.notices)
             with self._access.repairing():
                 self._open_shard(name)
+            if self._open_done and len(self.notices) > told:
+                self.announce(None)
         return self._shards[name]
 
     def _open_shard(self, name: str) -> None:
-        """Read an archive file (keeping aside what cannot be read)."""
-        db = self._database(self.folder / "games" / f"{name}.json", report=False)
+        """Read an archive file, keeping aside what cannot be read, and tell which finished
+        games that takes out of the history (by their summaries) and what to do."""
+        path = self.folder / "games" / f"{name}.json"
+        sealed = functools.partial(self._seals.seal, name, path)  # after each write of it
+        db = self._database(path, report=False, on_written=sealed)
         shard = self._shards[name] = db.documents("games")
         storage = db.storage
         assert isinstance(storage, AtomicStorage)
-        for damaged in storage.damaged:
-            if damaged.whole:
-                lost = [game_id for game_id in self._index.ids() if shard_of(game_id) == name]
-                self._archive_lost(damaged, lost)
-            else:
-                self._report_damage(damaged)
-        self._forget_summaries(self._keep_aside_unusable(shard, shapes.game_shape_problem))
+        listed = [game_id for game_id in self._index.ids() if shard_of(game_id) == name]
+        whole = [damaged for damaged in storage.damaged if damaged.whole]
+        if whole:
+            self._archive_lost(whole[0], listed)
+            return
+        parts = [damaged for damaged in storage.damaged if not damaged.whole]
+        unusable = {
+            doc_id: reason
+            for doc_id, doc in shard.docs()
+            if (reason := self._archived_problem(name, doc_id, doc)) is not None
+        }
+        kept = None
+        if unusable:
+            kept = storage.keep_documents_aside(shard.name, list(unusable), "cannot be used")
+            shard.clear_cache()
+        # Games the damage took: those kept aside, and those in parts that were not games.
+        lost = [i for i in listed if i in unusable or (parts and not shard.has(i))]
+        if lost:
+            damaged = parts[0] if parts else None
+            reason = damaged.reason if damaged is not None else unusable[lost[0]]
+            kept_as = kept.kept_as if kept is not None else None
+            if kept_as is None and damaged is not None:
+                kept_as = damaged.kept_as
+            self._archive_lost(Damaged(path, kept_as, reason), lost)
+        elif parts:
+            self._report_damage(parts[0])
+        for doc_id, reason in unusable.items():
+            if doc_id not in lost:  # a copy out of place, or a game missing from the index
+                kept_in = self._relative(kept.kept_as) if kept and kept.kept_as else None
+                file = self._relative(path)
+                if kept_in is None:
+                    self.notices.append(err.DocumentLeftOut(file=file, id=doc_id, reason=reason))
+                else:
+                    self.notices.append(
+                        err.DocumentKeptAside(file=file, id=doc_id, reason=reason, kept_as=kept_in)
+                    )
+
+    def _archived_problem(self, name: str, doc_id: str, doc: dict[str, Any]) -> str | None:
+        """Why a document of archive file `name` cannot be used: not a game, or a game that
+        belongs in another archive file (where it is never looked for)."""
+        problem = shapes.game_shape_problem(doc)
+        if problem is not None:
+            return problem
+        home = shard_of(doc_id)
+        if home == name:
+            return None
+        if self._shard(home).has(doc_id):
+            return f"the same game is in two archive files; games/{home}.json holds it"
+        return f"it belongs in games/{home}.json, where Debrief looks for it"
 
     def _forget_summaries(self, game_ids: set[str]) -> None:
         """Archived games kept aside leave the list of finished games."""
         self._index.remove_ids(game_ids)
 
     def _archive_lost(self, damaged: Damaged, lost: list[str]) -> None:
-        """An archive file (or the folder of them) could not be read and was kept aside: its
-        games (`lost`) leave the list of finished games (they can be imported again), and the
-        user is told how many."""
+        """An archive file (or the folder of them) could not be read, or games in it, and was
+        kept aside: its games (`lost`) leave the list of finished games (they can be imported
+        again), and the user is told which, by their summaries."""
         if not lost:
             self._report_damage(damaged)
             return
+        games = tuple(summary for i in lost if (summary := self._index.get(i)) is not None)
         self._index.remove_ids(lost)
         file = self._relative(damaged.path)
         if damaged.kept_as is None:  # read-only: it stays where it is
             self.notices.append(
-                err.DamagedArchiveLeftInPlace(file=file, reason=damaged.reason, count=len(lost))
+                err.DamagedArchiveLeftInPlace(
+                    file=file, reason=damaged.reason, count=len(lost), games=games
+                )
             )
             return
         self.notices.append(
@@ -773,8 +847,70 @@ class Store:
                 kept_as=self._relative(damaged.kept_as),
                 reason=damaged.reason,
                 count=len(lost),
+                games=games,
             )
         )
+
+    def _check_archive(self) -> None:
+        """Read at once each archive file that is not as Debrief last left it (its seal), as
+        reading it for a game would (keeping aside what is damaged, telling which games that
+        takes out), so that damage is said at start; and tell of the finished games whose
+        archive file is gone. Files as sealed are not read."""
+        seen: set[str] = set()
+        for path in self._archive_entries():
+            name = path.stem
+            seen.add(name)
+            if name in self._shards:  # read already while opening (a journal, the index)
+                self._seals.seal(name, path)
+                continue
+            if self._seals.matches(name, path):
+                continue
+            self._open_shard(name)
+            self._records_missing(name)
+            if self._access.read_only:  # what was left out is held in memory: keep it
+                continue
+            self._seals.seal(name, path)
+            del self._shards[name]  # read again when one of its games is asked for
+        by_file: dict[str, list[str]] = {}
+        if len(seen) < SHARDS:  # (with every file there, none is gone: no game looked at)
+            for game_id in self._index.ids():
+                by_file.setdefault(shard_of(game_id), []).append(game_id)
+        for name in sorted(set(by_file) - seen):
+            games = tuple(summary for i in by_file[name] if (summary := self._index.get(i)))
+            self._index.remove_ids(by_file[name])
+            self.notices.append(
+                err.ArchiveFileMissing(
+                    file=f"games/{name}.json", count=len(by_file[name]), games=games
+                )
+            )
+        for name in self._seals.names() - seen:
+            self._seals.forget(name)
+        with contextlib.suppress(err.StorageError):  # derived: a check next time instead
+            self._seals.save()
+
+    def _records_missing(self, name: str) -> None:
+        """The history's games whose records archive file `name` does not hold (a file
+        changed outside Debrief) leave the history, named."""
+        shard = self._shards[name]
+        missing = [i for i in self._index.ids() if shard_of(i) == name and not shard.has(i)]
+        if missing:
+            games = tuple(summary for i in missing if (summary := self._index.get(i)))
+            self._index.remove_ids(missing)
+            self.notices.append(
+                err.ArchivedRecordsMissing(
+                    file=f"games/{name}.json", count=len(missing), games=games
+                )
+            )
+
+    def _archive_entries(self) -> list[Path]:
+        """Whatever is in the games folder under an archive file's name (a folder, a link, a
+        special file too: each is kept aside when it is read)."""
+        folder = self.folder / "games"
+        try:
+            entries = sorted(folder.iterdir())
+        except OSError:  # not a folder (kept aside), or a read-only folder left in place
+            return []
+        return [path for path in entries if SHARD_FILE.match(path.name)]
 
     def _shard_files(self) -> Iterator[Path]:
         """The archive files: exactly ``NN.json`` (never a kept-aside ``NN.damaged-….json``)."""
@@ -1645,6 +1781,15 @@ class Store:
             self._main.documents("settings").put(key, {"value": value})
 
     # --- checking --------------------------------------------------------------------------
+
+    def kept_aside(self) -> list[str]:
+        """The files kept aside after damage, now or at an earlier start (relative paths):
+        Debrief never reads them again, nor removes them."""
+        found: list[str] = []
+        for folder in (self.folder, self.folder / "games"):
+            with contextlib.suppress(OSError):
+                found += [self._relative(p) for p in sorted(folder.glob("*.damaged-*"))]
+        return found
 
     def check(self) -> tuple[int, list[str]]:
         """Load and validate every record (keeping aside those that cannot be opened), and

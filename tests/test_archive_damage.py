@@ -14,11 +14,15 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import re
+import subprocess
+import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+from builders import ROOT
 from damaged import edit_json, good_folder
 from screens import Table
 
@@ -223,6 +227,58 @@ def test_check_finds_a_game_in_the_history_whose_record_is_missing(tmp_path: Pat
     index = json.loads((folder / "index.json").read_text())
     index["summaries"]["all"]["rows"].append(["ghost-1", *moved])
     (folder / "index.json").write_text(json.dumps(index))
-    with opened(folder) as store:
+    with opened(folder) as store:  # found at start (the notice names it), or by the check
+        told = [n for n in store.notices if names_game(n, "ghost-1")]
         problems = store.check()[1]
-    assert any("ghost-1" in p for p in problems), problems
+    assert told or any("ghost-1" in p for p in problems), problems
+
+
+def test_damage_found_while_the_app_runs_is_said_on_the_screen_the_player_is_on(
+    screen_tables: Callable[..., Table], tmp_path: Path
+) -> None:
+    """An archive file damaged after the start is found when one of its games is opened: the
+    page says which game it took out and what to do, not only "there is no game"."""
+    folder = tmp_path / "data"
+    good_folder(folder)
+    screen = screen_tables(folder).screen()
+    screen.tap("History")
+    ARCHIVE_DAMAGES["truncated"](folder)
+    screen.tap_starting("SPY · Anna, Ben, Carla")
+    screen.see("SPY · 1 Nov 2026 · Anna, Ben, Carla")
+    assert any("backup" in text for text in screen.texts()), screen.texts()
+    screen.tap("Back")
+    assert not screen.find(re.compile("^SPY · Anna"), "button")  # it left the history,
+    # with the notice above it
+    screen.see("SPY · 1 Nov 2026 · Anna, Ben, Carla")
+
+
+def test_storage_check_names_the_games_a_damaged_archive_file_took_out(tmp_path: Path) -> None:
+    folder = tmp_path / "data"
+    good_folder(folder)
+    ARCHIVE_DAMAGES["garbage"](folder)
+    checked = subprocess.run(
+        [sys.executable, "-m", "storage", "check", "--data-dir", str(folder)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert checked.returncode == 1, checked.stdout + checked.stderr
+    assert ARCHIVED in checked.stderr and "backup" in checked.stderr
+    assert "Traceback" not in checked.stderr
+
+
+def test_settings_list_the_files_kept_aside_at_an_earlier_start(
+    screen_tables: Callable[..., Table], tmp_path: Path
+) -> None:
+    """A file kept aside stays in the data folder (never read, never removed): said once when
+    it happened, and listed in Settings from then on."""
+    folder = tmp_path / "data"
+    good_folder(folder)
+    ARCHIVE_DAMAGES["garbage"](folder)
+    Store.open(folder).close()  # found and said: the notice was read at that start
+    screen = screen_tables(folder).screen()
+    screen.see_not("backup with them")
+    screen.tap("Settings")
+    screen.see("Kept aside after damage")
+    assert any(text.startswith(f"games/{shard_of(ARCHIVED)}.damaged-") for text in screen.texts())

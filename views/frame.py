@@ -14,6 +14,7 @@ from . import buttons
 from .games import AtTable, view_of
 from .guest import guest_bar, share_panel
 from .i18n import Translator
+from .notices import notices_panel
 from .result import game_over_panel as game_over_panel  # the games take it from here
 from .state import HOST, AppState, Step
 from .widgets import back_bar, body, close, color_dot, icon_button, info_box
@@ -102,7 +103,7 @@ def screen(
     is nothing to keep it under: it is not used."""
     if at.read_only and view_of(at.record["game"]).totals_are_scores:
         controls = [scoreboard(at), *controls]
-    controls = [*host_moved_on(at), *controls]
+    controls = [*notices_panel(at.app), *host_moved_on(at), *controls]
     content: list[ft.BaseControl] = []
     if entering and sheet is not None:
         content = [

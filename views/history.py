@@ -19,6 +19,7 @@ from .frame import correction_banner
 from .games import AtTable
 from .hooks import NO_TEXT, memo, use_value
 from .i18n import Translator, minutes_between
+from .notices import notices_panel, sentence
 from .result import game_over_panel, play_again
 from .state import AppState, use_screen
 from .widgets import back_bar, body, choice_chips, heading, info_box, note
@@ -138,7 +139,7 @@ def HistoryView(state: AppState) -> ft.View:
         route="/history",
         appbar=back_bar(t("History"), lambda: state.go("/"), t),
         scroll=ft.ScrollMode.AUTO,
-        controls=[body(items, spacing=4)],
+        controls=[body([*notices_panel(state), *items], spacing=4)],
     )
 
 
@@ -198,7 +199,10 @@ def GamePageView(state: AppState, game_id: str) -> ft.View:
         return ft.View(
             route=f"/history/{game_id}",
             appbar=back_bar(t("Game"), lambda: state.go("/history"), t),
-            controls=[ft.Text(t.problem(problem)) for problem in problems],
+            controls=[
+                *notices_panel(state),  # why, when reading it found its file damaged
+                *[ft.Text(sentence(t.problem(problem))) for problem in problems],
+            ],
         )
     fix_round = None if correction is None else correction.round
     summary = state.summary(game_id)

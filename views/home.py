@@ -11,14 +11,9 @@ from . import buttons
 from .games import GameView, view_of
 from .hooks import memo
 from .i18n import Translator
+from .notices import notices_panel
 from .state import AppState, use_screen
-from .widgets import body, heading, icon_button, info_box, note
-
-
-def sentence(text: str) -> str:
-    """A message as a sentence: capital first letter, full stop."""
-    text = text[:1].upper() + text[1:]
-    return text if text.endswith((".", "!", "?")) else text + "."
+from .widgets import body, heading, icon_button, note
 
 
 @memo
@@ -27,18 +22,7 @@ def HomeView(state: AppState) -> ft.View:
     t = state.t
     use_screen(state, "/")
     active = state.active_games()
-    notices = [sentence(t.problem(n)) for n in state.notices]
-    controls: list[ft.Control] = []
-    if notices:
-        controls.append(
-            info_box(
-                [
-                    *[ft.Text(n) for n in notices],
-                    buttons.TextButton(t("Understood"), on_click=lambda: state.dismiss_notices()),
-                ],
-                ft.Colors.ERROR_CONTAINER,
-            )
-        )
+    controls: list[ft.Control] = notices_panel(state)
     controls.append(
         buttons.FilledButton(
             t("New game"),

@@ -201,6 +201,17 @@ def SettingsView(state: AppState) -> ft.View:
         note(t("Your games are stored in this folder:")),
         ft.Text(str(state.data_folder), selectable=True),
     ]
+    kept_aside = state.kept_aside
+    if kept_aside:
+        controls += [
+            note(
+                t(
+                    "Kept aside after damage, in that folder (Debrief does not use them; "
+                    "games missing since come back with a backup's import):"
+                )
+            ),
+            *[ft.Text(name, selectable=True) for name in kept_aside],
+        ]
     return ft.View(
         route="/settings",
         appbar=back_bar(t("Settings"), lambda: state.go("/"), t),

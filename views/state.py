@@ -714,6 +714,12 @@ class AppState(Announcing):
     def data_folder(self) -> Path:
         return self._store.folder
 
+    @property
+    @allowed(HOST)
+    def kept_aside(self) -> list[str]:
+        """The data folder's files kept aside after damage (`Store.kept_aside`)."""
+        return self._store.kept_aside()
+
     # --- navigation and notes --------------------------------------------------------------
 
     def go(self, route: str) -> None:
