@@ -26,7 +26,7 @@ from ui import EN, enter_deal, exported_everything, shown, start_game
 import scoring
 from storage.errors import OpenInAnotherTab
 from tools import site_server
-from tools.browser import PHONE, click_answered, open_app, see, tap
+from tools.browser import PHONE, click_answered, open_app, reload, see, tap
 from tools.dev import SITE_VARIABLE, site_ready
 from tools.publish import publish
 
@@ -116,6 +116,13 @@ def test_the_site_starts_offline_with_what_it_saved_even_closed_at_once(
     click_answered(second, game, "the game in progress")
     totals_shown(second, {**record, "rounds": deals[:2]})
     backups_leave_and_come_in_through_the_browser(second, tmp_path)
+    # The games in progress' entry emptied where the browser keeps it (no bytes at all): the
+    # site starts anyway (on the screen it was on), with the file kept aside and said so
+    # there, as on a disk.
+    emptied(second, "active.json")
+    reload(second)
+    see(second, "active.json could not be read")
+    tap(second, "Understood")
 
 
 # The data folder in the browser (platformdirs under Pyodide), and so IDBFS's database name.
@@ -135,6 +142,18 @@ DAMAGE = """async ([folder, name]) => {
     await new Promise((done) => { files.put(entry, key).onsuccess = done; });
     db.close();
 }"""
+
+
+EMPTIED = DAMAGE.replace(
+    'entry.contents = new TextEncoder().encode(\'{"games": {"1": {"meta": \');',
+    "delete entry.contents;",
+)
+
+
+def emptied(page: Page, name: str) -> None:
+    """The entry of the data file `name` left with no contents where the browser keeps it."""
+    assert EMPTIED != DAMAGE
+    page.evaluate(EMPTIED, [DATA_FOLDER, name])
 
 
 def damaged(page: Page, name: str) -> None:
