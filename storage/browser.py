@@ -78,7 +78,61 @@ async def _mounted(folder: Path) -> None:
     fs = pyodide_js.FS
     fs.mkdirTree(str(folder))
     fs.mount(fs.filesystems.IDBFS, to_js({}), str(folder))
+    await _entries_readable(folder)
     await _syncfs(populate=True)
+
+
+# Each entry of IDBFS's store as its `syncfs` can read it back: a file's entry with its bytes
+# (`contents`, a typed array: Int8Array as MEMFS keeps them, or Uint8Array), a mode and a time (a Date: `syncfs` compares them with getTime). One without (an entry emptied, its bytes gone
+# or of another type) made `FS.writeFile` throw inside `syncfs`, and the site never started:
+# such a file comes back as an empty file (or its text, when the bytes are text), which the
+# store then reads as damaged and keeps aside, as on a disk.
+READABLE_ENTRIES = """async (name) => {
+    const db = await new Promise((done) => {
+        const asked = indexedDB.open(name);
+        asked.onupgradeneeded = () => asked.transaction.abort();  // none yet: nothing to read
+        asked.onsuccess = () => done(asked.result);
+        asked.onerror = () => done(null);
+    });
+    if (db === null) return 0;
+    if (!db.objectStoreNames.contains("FILE_DATA")) { db.close(); return 0; }
+    const store = db.transaction("FILE_DATA", "readwrite").objectStore("FILE_DATA");
+    const FILE = 0o100000, KIND = 0o170000, DIR = 0o040000;
+    let mended = 0;
+    await new Promise((done) => {
+        const walking = store.openCursor();
+        walking.onsuccess = () => {
+            const cursor = walking.result;
+            if (!cursor) return done();
+            const entry = cursor.value;
+            let good = entry !== null && typeof entry === "object"
+                && typeof entry.mode === "number" && entry.timestamp instanceof Date;
+            const kind = good ? entry.mode & KIND : 0;
+            if (good && kind === FILE && !ArrayBuffer.isView(entry.contents)) good = false;
+            if (good && kind !== FILE && kind !== DIR) good = false;
+            if (!good) {
+                const old = entry !== null && typeof entry === "object" ? entry.contents : null;
+                const contents = typeof old === "string" ? new TextEncoder().encode(old)
+                    : old instanceof ArrayBuffer ? new Uint8Array(old) : new Uint8Array(0);
+                cursor.update({ timestamp: new Date(), mode: FILE | 0o644, contents });
+                mended += 1;
+            }
+            cursor.continue();
+        };
+        walking.onerror = () => done();
+    });
+    db.close();
+    return mended;
+}"""
+
+
+async def _entries_readable(folder: Path) -> None:
+    """Mend what `syncfs` could not read back (`READABLE_ENTRIES`) before it reads."""
+    from pyodide.code import run_js  # type: ignore[import-not-found]
+
+    mended = await run_js(READABLE_ENTRIES)(str(folder))
+    if mended:
+        logger.warning("%s entries of the browser's storage could not be read back", mended)
 
 
 def languages() -> list[str]:

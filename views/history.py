@@ -325,5 +325,5 @@ def GamePageView(state: AppState, game_id: str) -> ft.View:
         route=f"/history/{game_id}",
         appbar=back_bar(t("Game"), lambda: state.go("/history"), t),
         scroll=ft.ScrollMode.AUTO,
-        controls=[body(controls)],
+        controls=[body([*notices_panel(state), *controls])],
     )

@@ -14,6 +14,7 @@ from storage.store import GameAt
 from . import buttons, games
 from .hooks import memo, use_messages, use_value
 from .i18n import Translator
+from .notices import notices_panel
 from .result import play_again
 from .state import REFUSALS, AppState, use_screen
 from .widgets import back_bar, body, chip, drawn_as, error_box, heading, icon_button, note
@@ -161,7 +162,7 @@ def NewGameView(state: AppState) -> ft.View:
         route="/new",
         appbar=back_bar(t("New game"), lambda: state.go("/"), t),
         scroll=ft.ScrollMode.AUTO,
-        controls=[body(controls)],
+        controls=[body([*notices_panel(state), *controls])],
     )
 
 

@@ -14,6 +14,7 @@ from storage.colors import COLORS
 from . import buttons, games
 from .hooks import NO_TEXT, memo, use_messages, use_value
 from .i18n import Translator
+from .notices import notices_panel
 from .state import REFUSALS, AppState, use_screen
 from .theme import player_color
 from .widgets import (
@@ -93,7 +94,7 @@ def PlayersView(state: AppState) -> ft.View:
         route="/players",
         appbar=back_bar(t("Players"), lambda: state.go("/"), t),
         scroll=ft.ScrollMode.AUTO,
-        controls=[body(rows)],
+        controls=[body([*notices_panel(state), *rows])],
     )
 
 
@@ -272,7 +273,7 @@ def PlayerView(state: AppState, player_id: str) -> ft.View:
         route=f"/players/{player_id}",
         appbar=back_bar(player["name"], lambda: state.go("/players"), t),
         scroll=ft.ScrollMode.AUTO,
-        controls=[body(controls)],
+        controls=[body([*notices_panel(state), *controls])],
     )
 
 

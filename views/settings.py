@@ -15,6 +15,7 @@ from storage.errors import StorageError
 from . import buttons
 from .device_name import ask_name
 from .hooks import memo, use_messages, use_value
+from .notices import notices_panel
 from .state import AppState, use_screen
 from .widgets import back_bar, body, drawn_as, error_box, heading, info_box, note, segmented
 
@@ -216,5 +217,5 @@ def SettingsView(state: AppState) -> ft.View:
         route="/settings",
         appbar=back_bar(t("Settings"), lambda: state.go("/"), t),
         scroll=ft.ScrollMode.AUTO,
-        controls=[body(controls)],
+        controls=[body([*notices_panel(state), *controls])],
     )

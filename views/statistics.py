@@ -24,6 +24,7 @@ from storage.store import Player
 from . import buttons, games
 from .hooks import memo, use_value
 from .i18n import Translator
+from .notices import notices_panel
 from .state import AppState, use_screen
 from .theme import shades_of
 from .widgets import (
@@ -122,7 +123,7 @@ def StatisticsView(state: AppState) -> ft.View:
         route="/stats",
         appbar=back_bar(t("Statistics"), lambda: state.go("/"), t),
         scroll=ft.ScrollMode.AUTO,
-        controls=[ft.SafeArea(body(controls, spacing=12))],
+        controls=[ft.SafeArea(body([*notices_panel(state), *controls], spacing=12))],
     )
 
 

@@ -14,6 +14,7 @@ from scoring.group_stats import YearInReview, counted, local_day, year_in_review
 from . import buttons, games
 from .hooks import memo, use_value
 from .i18n import Translator
+from .notices import notices_panel
 from .result import picture_sharer
 from .state import AppState, use_screen
 from .statistics import games_played, people_of
@@ -60,7 +61,7 @@ def YearView(state: AppState) -> ft.View:
         route="/stats/year",
         appbar=back_bar(t("Year in review"), lambda: state.go("/stats"), t),
         scroll=ft.ScrollMode.AUTO,
-        controls=[ft.SafeArea(body(controls, spacing=12))],
+        controls=[ft.SafeArea(body([*notices_panel(state), *controls], spacing=12))],
     )
 
 
