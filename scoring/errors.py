@@ -190,6 +190,10 @@ class EmptyName(RecordError):
     template = "a player needs a name"
 
 
+class NameShowsNothing(RecordError):
+    template = "the name shows nothing: it is made only of characters that cannot be seen"
+
+
 class NameTooLong(RecordError):
     template = "the name is {length} characters long; at most {limit} are allowed"
 

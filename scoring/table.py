@@ -92,18 +92,73 @@ def folded_name(name: str) -> str:
     return unicodedata.normalize("NFKC", folded)
 
 
+# What draws nothing, so a reader cannot see it in a name: Unicode's default-ignorable code
+# points (Default_Ignorable_Code_Point, DerivedCoreProperties.txt: the soft hyphen, the
+# grapheme joiner, the Hangul fillers, Khmer's inherent vowels, Mongolian's selectors, the
+# zero-width and direction marks, the variation selectors, the tags) and the Braille blank,
+# which is drawn as an empty cell. (Python's unicodedata does not carry the property.)
+DRAWS_NOTHING = (
+    (0x00AD, 0x00AD),
+    (0x034F, 0x034F),
+    (0x061C, 0x061C),
+    (0x115F, 0x1160),
+    (0x17B4, 0x17B5),
+    (0x180B, 0x180F),
+    (0x200B, 0x200F),
+    (0x202A, 0x202E),
+    (0x2060, 0x206F),
+    (0x2800, 0x2800),
+    (0x3164, 0x3164),
+    (0xFE00, 0xFE0F),
+    (0xFEFF, 0xFEFF),
+    (0xFFA0, 0xFFA0),
+    (0xFFF0, 0xFFF8),
+    (0x1BCA0, 0x1BCA3),
+    (0x1D173, 0x1D17A),
+    (0xE0000, 0xE0FFF),
+)
+
+
+def draws_nothing(character: str) -> bool:
+    code = ord(character)
+    return any(low <= code <= high for low, high in DRAWS_NOTHING)
+
+
+def as_seen(name: str) -> str:
+    """`name` without what draws nothing (`DRAWS_NOTHING`), but what changes how an emoji is
+    drawn: a joiner inside an emoji sequence and a flag's tags (`allowed_invisible`), and an
+    emoji's presentation selector.
+
+    >>> as_seen("Anna\u3164"), as_seen("A\u034fnna\ufe00"), as_seen("\u2764\ufe0f")
+    ('Anna', 'Anna', '❤️')
+    """
+    if name.isascii():
+        return name
+    allowed = allowed_invisible(name)
+    return "".join(
+        character
+        for index, character in enumerate(name)
+        if not draws_nothing(character)
+        or index in allowed
+        or (character in VARIATION_SELECTORS and not is_stray_selector(name, index))
+    )
+
+
 @functools.lru_cache(maxsize=4096)
 def name_key(name: str) -> str:
     """Two names are the same name when these are equal (FORMAT.md): their NFKC case-folded
     forms, once each character that looks like a single character of another script is read
-    as that character (`look_alikes`), and folded again.
+    as that character (`look_alikes`), and folded again; what draws nothing is left out
+    (`as_seen`), as a reader sees the name.
 
     >>> name_key("\u0410nna") == name_key("anna")  # a Cyrillic А
     True
     >>> name_key("Ann\u00e1") == name_key("Anna"), name_key("Ame") == name_key("Arne")
     (False, False)
+    >>> name_key("Anna\u3164") == name_key("Anna")  # a Hangul filler
+    True
     """
-    key = folded_name(name)
+    key = as_seen(folded_name(as_seen(name)))
     if key.isascii():
         return key  # no ASCII character is read as another (a test keeps it so)
     table = look_alikes()
@@ -429,6 +484,9 @@ def read_name(reader: Reader, value: object, path: str) -> str | None:
     name = normal_name(text)
     if not name:
         reader.add(e.EmptyName(path))
+        return None
+    if not as_seen(name).strip():
+        reader.add(e.NameShowsNothing(path))
         return None
     if len(name) > MAX_NAME_LENGTH:
         reader.add(e.NameTooLong(path, length=len(name), limit=MAX_NAME_LENGTH))

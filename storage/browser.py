@@ -83,7 +83,8 @@ async def _mounted(folder: Path) -> None:
 
 
 # Each entry of IDBFS's store as its `syncfs` can read it back: a file's entry with its bytes
-# (`contents`, a typed array: Int8Array as MEMFS keeps them, or Uint8Array), a mode and a time (a Date: `syncfs` compares them with getTime). One without (an entry emptied, its bytes gone
+# (`contents`, a typed array: Int8Array as MEMFS keeps them, or Uint8Array), a mode and a time
+# (a Date: `syncfs` compares them with getTime). One without (an entry emptied, its bytes gone
 # or of another type) made `FS.writeFile` throw inside `syncfs`, and the site never started:
 # such a file comes back as an empty file (or its text, when the bytes are text), which the
 # store then reads as damaged and keeps aside, as on a disk.
