@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from builders import SCENARIOS
 from flet_client import FletClient, share_cookie
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 
@@ -115,11 +116,20 @@ class Table:
         return {key: row.get("value") for key, row in data.get("settings", {}).items()}
 
 
-def shared_table(tmp_path: Path, open_files: int | None = None) -> Iterator[Table]:
+def shared_table(
+    tmp_path: Path, open_files: int | None = None, finished: dict[str, object] | None = None
+) -> Iterator[Table]:
+    """The host sharing a new Black Spy game (or the `finished` game, at its result)."""
     store = Store.open(tmp_path / "data")
-    record = store.create_game(
-        "black-spy", [{"name": name} for name in PLAYERS], {"first_dealer": "Anna", "variants": []}
-    )
+    if finished is None:
+        record = store.create_game(
+            "black-spy",
+            [{"name": name} for name in PLAYERS],
+            {"first_dealer": "Anna", "variants": []},
+        )
+    else:
+        store.add_games([finished])
+        record = store.load_game(str(finished["meta"]["id"]))  # type: ignore[index]
     store.close()
     server = AppServer(tmp_path / "data", args=["--share"], open_files=open_files).start()
     try:
@@ -136,12 +146,16 @@ def shared_table(tmp_path: Path, open_files: int | None = None) -> Iterator[Tabl
             host_login(server),
         )
         host = table.host(f"/game/{table.game_id}")  # guests see the game the host has open
-        assert host.pump(30, b"Scoresheet")
+        assert host.pump(30, b"Scoresheet" if finished is None else b"Share as picture")
         host.close()
         table.calm = table.host_answer_time()  # the anchor, before any attack
         yield table
     finally:
         server.stop()
+    # Every attack is a case the door handles, a line each in the host's log, never a
+    # traceback (they filled it: 120 while 30 sessions were held against the limit).
+    logged = server.log.read_text(errors="replace")
+    assert "Traceback" not in logged, logged[logged.index("Traceback") - 2000 :][:6000]
 
 
 @pytest.fixture
@@ -621,3 +635,30 @@ def test_the_hosts_page_that_sends_save_twice_stores_one_deal(table: Table) -> N
     assert rounds_on_disk(table) == 1
     assert answered, "the second Save was not answered"
     host.close()
+
+
+# --- 7. a device that answers nothing ------------------------------------------------------------
+
+
+def test_a_viewer_whose_page_answers_a_picture_with_nothing_is_one_line_in_the_log(
+    tmp_path: Path,
+) -> None:
+    """A viewer taps Share as picture at the result and its client answers the app's capture
+    with nothing (a page that sends what it likes): the host logs it as a handled case (the
+    fixture: no traceback in the log) and goes on answering."""
+    record = json.loads((SCENARIOS / "spywhere-four-players.json").read_text())
+    record["meta"] = {"id": "finished-spywhere", "started": "2026-11-01T20:00:00+01:00"}
+    for table in shared_table(tmp_path, finished=record):
+        guest = joined_at_result(table)
+        for _ in range(2):
+            guest.tap("Share as picture")
+            guest.pump(2)
+        guest.close()
+        in_time(table, table.host_answer_time(), "the host")
+
+
+def joined_at_result(table: Table) -> FletClient:
+    guest = table.guest()
+    guest.register()
+    assert guest.pump(30, b"Share as picture"), "the guest never saw the result"
+    return guest
