@@ -29,6 +29,7 @@ from . import (
 )
 from .device_name import device_kind, read_name
 from .hooks import use_follow, use_latest, use_made
+from .safe import done_on_device, from_device
 from .state import HOST, SCORER, VIEWER, AppState
 from .theme import DARK, LIGHT, theme
 
@@ -244,7 +245,10 @@ def make_main(
                 ft.SafeArea(ft.Text(error.message, selectable=True, semantics_label=error.message))
             )
             return
-        page.render_views(App, store, await device_id(), sharing, caller)
+        device = await device_id()
+        if device is None:  # the tab went before it said which device it is
+            return
+        page.render_views(App, store, device, sharing, caller)
 
     return main
 
@@ -258,13 +262,15 @@ async def admitted(page: ft.Page, sharing: Sharing | None, caller: Caller) -> bo
     return False
 
 
-async def device_id() -> str:
+async def device_id() -> str | None:
     """This browser profile's or app install's id (drafts and undo belong to it), kept in its
-    shared preferences (localStorage on the web, so each origin is a device of its own)."""
+    shared preferences (localStorage on the web, so each origin is a device of its own); None
+    when the tab went before it answered."""
     preferences = ft.SharedPreferences()
-    found = await preferences.get(DEVICE_KEY)
+    found = await from_device(preferences.get(DEVICE_KEY), "the device's id")
     if isinstance(found, str) and found:
         return found
     made = uuid.uuid4().hex
-    await preferences.set(DEVICE_KEY, made)
+    if not await done_on_device(preferences.set(DEVICE_KEY, made), "the device's id"):
+        return None
     return made

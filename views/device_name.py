@@ -13,6 +13,7 @@ from scoring import Term
 from scoring.errors import N_
 
 from . import buttons
+from .safe import from_device
 from .state import NAME_KEY, THIS_DEVICE, AppState
 from .widgets import close, icon_button, note
 
@@ -40,7 +41,7 @@ def device_kind(user_agent: str | None, platform: object) -> Term:
 
 async def read_name() -> str:
     """The name kept on this device ("" none)."""
-    found = await ft.SharedPreferences().get(NAME_KEY)
+    found = await from_device(ft.SharedPreferences().get(NAME_KEY), "the device's name")
     return found.strip() if isinstance(found, str) else ""
 
 

@@ -21,6 +21,7 @@ from .hooks import NO_TEXT, memo, use_value
 from .i18n import Translator, minutes_between
 from .notices import notices_panel, sentence
 from .result import game_over_panel, play_again
+from .safe import done_on_device
 from .state import AppState, use_screen
 from .widgets import back_bar, body, choice_chips, heading, info_box, note
 
@@ -237,14 +238,15 @@ def GamePageView(state: AppState, game_id: str) -> ft.View:
         stem = f"debrief-{record['game']}-{day_stamp(summary)}"
         if kind == "json":
             data = json.dumps(state.export(game_id), ensure_ascii=False, indent=1).encode()
-            await ft.FilePicker().save_file(file_name=f"{stem}.json", src_bytes=data)
-            if fix_round is not None:
+            saving = ft.FilePicker().save_file(file_name=f"{stem}.json", src_bytes=data)
+            if await done_on_device(saving, "saving a game") and fix_round is not None:
                 state.say(
                     t("This game needs a correction: an import refuses it until it is corrected.")
                 )
         else:
             data = backup.csv_of_game(stored).encode()
-            await ft.FilePicker().save_file(file_name=f"{stem}.csv", src_bytes=data)
+            saving = ft.FilePicker().save_file(file_name=f"{stem}.csv", src_bytes=data)
+            await done_on_device(saving, "saving a game as CSV")
 
     view = games.view_of(record["game"])
     colors = games.seated_colors(state, game_id)

@@ -14,6 +14,7 @@ import scoring
 from . import buttons
 from .games import AtTable, view_of
 from .i18n import Translator, minutes_between
+from .safe import done_on_device, from_device
 from .state import HOST, AppState
 from .widgets import close, color_dot, note, qr_code
 
@@ -234,20 +235,29 @@ def picture_sharer(picture: ft.Screenshot, name: str, text: str) -> Callable[[],
 
     async def share() -> None:
         page = ft.context.page
-        png = await picture.capture(pixel_ratio=PICTURE_SCALE, delay=STILL)
-        if page is not None and cut_to_the_screen(png, page):
+        png = await captured(picture, PICTURE_SCALE)
+        if png is not None and page is not None and cut_to_the_screen(png, page):
             # Flutter's web renderer at times draws a capture on the screen's own canvas,
             # which cuts it to the screen's pixels (a 400 x 800 corner of a 3x picture on a
             # desktop's screen): drawn again as many pixels a point as the screen has, which
             # it holds whole.
-            png = await picture.capture(pixel_ratio=screen_ratio(page), delay=STILL)
+            png = await captured(picture, screen_ratio(page))
+        if png is None:  # the tab went, or its client sent no picture: nothing to share
+            return
         if in_a_phones_app(page):
             shared = ft.ShareFile.from_bytes(png, mime_type="image/png", name=name)
-            await ft.Share().share_files([shared], text=text)
+            await from_device(ft.Share().share_files([shared], text=text), "sharing a picture")
             return
-        await ft.FilePicker().save_file(file_name=name, src_bytes=png)
+        await from_device(ft.FilePicker().save_file(file_name=name, src_bytes=png), "a picture")
 
     return share
+
+
+async def captured(picture: ft.Screenshot, ratio: float) -> bytes | None:
+    """The picture as a PNG's bytes; None when the device gave none (what a client answers is
+    its own: anything but bytes is none)."""
+    png = await from_device(picture.capture(pixel_ratio=ratio, delay=STILL), "a picture")
+    return png if isinstance(png, bytes) and png else None
 
 
 def cut_to_the_screen(png: bytes, page: ft.Page) -> bool:
@@ -279,10 +289,10 @@ def result_sharer(state: AppState, text: str) -> Callable[[], Awaitable[None]]:
 
     async def share() -> None:
         if in_a_phones_app(ft.context.page):
-            await ft.Share().share_text(text)
+            await from_device(ft.Share().share_text(text), "sharing the result")
             return
-        await ft.Clipboard().set(text)
-        state.say(state.t("Copied: {result}", result=text))
+        if await done_on_device(ft.Clipboard().set(text), "copying the result"):
+            state.say(state.t("Copied: {result}", result=text))
 
     return share
 
@@ -294,7 +304,8 @@ def bgstats_dialog(t: Translator, link: str) -> ft.AlertDialog:
 
     async def open_here() -> None:
         close(dialog)
-        await ft.UrlLauncher().launch_url(link, mode=ft.LaunchMode.EXTERNAL_APPLICATION)
+        launched = ft.UrlLauncher().launch_url(link, mode=ft.LaunchMode.EXTERNAL_APPLICATION)
+        await from_device(launched, "opening BG Stats")
 
     dialog: ft.AlertDialog = ft.AlertDialog(
         title=ft.Text(t("Log in BG Stats")),

@@ -24,7 +24,8 @@ from __future__ import annotations
 
 import logging
 import weakref
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
+from typing import TypeVar
 
 import flet as ft
 from flet.components.component import Component
@@ -33,6 +34,7 @@ from flet.messaging.session import Session
 from .widgets import PLAYERS_STEPS, notes_up, put_away, show_note
 
 logger = logging.getLogger("debrief")
+T = TypeVar("T")
 _messages: weakref.WeakKeyDictionary[Session, Callable[[], str]] = weakref.WeakKeyDictionary()
 _GUARDED = "_debrief_guarded"
 
@@ -132,3 +134,25 @@ def safe_effect(setup: Callable[[], object]) -> Callable[[], object]:
             return None
 
     return guarded
+
+
+async def done_on_device(call: Awaitable[object], what: str) -> bool:
+    """Whether the device did `call` (one that answers nothing): see `from_device`."""
+    try:
+        await call
+    except (RuntimeError, TimeoutError) as error:
+        logger.info("no answer from the device for %s: %s", what, error)
+        return False
+    return True
+
+
+async def from_device(call: Awaitable[T], what: str) -> T | None:
+    """The device's answer to `call` (its preferences, a picture, a file saved), or None when
+    there is none: the tab went while the app waited (Flet's "Session closed"), the device
+    answered with an error, or not in time. A case the app handles, one line in the log: a
+    phone that closes its tab, or a client that answers nothing, is no failure of the app."""
+    try:
+        return await call
+    except (RuntimeError, TimeoutError) as error:  # Flet raises the device's error as these
+        logger.info("no answer from the device for %s: %s", what, error)
+        return None

@@ -16,6 +16,7 @@ from . import buttons
 from .device_name import ask_name
 from .hooks import memo, use_messages, use_value
 from .notices import notices_panel
+from .safe import done_on_device, from_device
 from .state import AppState, use_screen
 from .widgets import back_bar, body, drawn_as, error_box, heading, info_box, note, segmented
 
@@ -52,7 +53,9 @@ def SettingsView(state: AppState) -> ft.View:
     async def export_all() -> None:
         document = state.export()
         data = json.dumps(document, ensure_ascii=False, indent=1).encode()
-        await ft.FilePicker().save_file(file_name=f"debrief-backup-{today}.json", src_bytes=data)
+        saving = ft.FilePicker().save_file(file_name=f"debrief-backup-{today}.json", src_bytes=data)
+        if not await done_on_device(saving, "saving a backup"):
+            return
         made = t.plural(
             "Backup of {count} game made.",
             "Backup of {count} games made.",
@@ -70,10 +73,12 @@ def SettingsView(state: AppState) -> ft.View:
 
     async def export_csv() -> None:
         data = state.history_csv().encode()
-        await ft.FilePicker().save_file(file_name=f"debrief-history-{today}.csv", src_bytes=data)
+        saving = ft.FilePicker().save_file(file_name=f"debrief-history-{today}.csv", src_bytes=data)
+        await done_on_device(saving, "saving the history as CSV")
 
     async def choose_file() -> None:
-        files = await ft.FilePicker().pick_files(allowed_extensions=["json"], with_data=True)
+        picking = ft.FilePicker().pick_files(allowed_extensions=["json"], with_data=True)
+        files = await from_device(picking, "picking a backup")
         if not files:
             return
         chosen = files[0]

@@ -226,6 +226,14 @@ class Guard:
             await send({"type": "websocket.close", "code": 1008})
             return
         waiting = [connect, first]
+        closed = False  # by `close`: what Flet sends after that is dropped
+
+        async def close(code: int) -> None:
+            nonlocal closed
+            if not closed:
+                closed = True
+                with contextlib.suppress(OSError, RuntimeError):
+                    await send({"type": "websocket.close", "code": code})
 
         async def replayed() -> Message:
             if waiting:
@@ -233,12 +241,10 @@ class Guard:
             if self.messages is not None:
                 await self.messages.wait(caller.address)
             message = await receive()
-            if registers(message):
-                await send({"type": "websocket.close", "code": 1008})
+            if registers(message):  # closed as `close` closes it: Flet still sends after it
+                await close(1008)
                 return {"type": "websocket.disconnect", "code": 1008}
             return message
-
-        closed = False  # by `close_websockets`: what Flet sends after that is dropped
 
         async def accepted_once(message: Message) -> None:
             if message.get("type") == "websocket.accept" or closed:  # it was accepted above
@@ -254,13 +260,6 @@ class Guard:
             except RuntimeError:
                 if not closed:
                     raise
-
-        async def close(code: int) -> None:
-            nonlocal closed
-            if not closed:
-                closed = True
-                with contextlib.suppress(OSError, RuntimeError):
-                    await send({"type": "websocket.close", "code": code})
 
         self._open.add(close)
         try:
