@@ -695,3 +695,14 @@ def joined_at_result(table: Table) -> FletClient:
     guest.register()
     assert guest.pump(30, b"Share as picture"), "the guest never saw the result"
     return guest
+
+
+def test_a_message_that_is_not_flets_protocol_is_one_line_in_the_log(table: Table) -> None:
+    """A guest whose client sends what Flet cannot unpack: its connection ends, the host logs
+    one line (the fixture: no traceback) and goes on answering."""
+    guest = joined(table)
+    guest.websocket.send(b"\x00" + bytes(64))
+    guest.pump(2)
+    guest.close()
+    in_time(table, table.host_answer_time(), "the host")
+    assert "Receive loop error" in table.server.log.read_text()
