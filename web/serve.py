@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import importlib.util
+import logging
 import os
 import secrets
 import socket
@@ -171,6 +172,11 @@ class NetworkDoor:
             lifespan="off",  # Flet's sessions are started and stopped by the host's server
             timeout_graceful_shutdown=5,
             ws_max_size=GUEST_MESSAGE_BYTES,
+            # No compressed messages from guests: uvicorn inflates every message of a chunk
+            # it reads before it pauses reading, and a few hundred bytes each inflated to the
+            # limit above, hundreds of them from one chunk, queued for the app's turn. (What
+            # the door sends a guest, a screen's changes, is small on a local network.)
+            ws_per_message_deflate=False,
             http=door_protocol(Connections()),
             backlog=64,
         )
@@ -270,6 +276,25 @@ def brief_message_text() -> None:
     Message.__repr__ = text  # type: ignore[method-assign,assignment]
 
 
+class ClientsMessageInOneLine(logging.Filter):
+    """Flet's receive loop logs a message it cannot read with its traceback ("Receive loop
+    error": a client that sent what is not Flet's protocol). That is the client's doing, and
+    handled there (its connection ends): one line in the log, without the traceback."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if str(record.msg).startswith("Receive loop error"):
+            record.exc_info = None
+            record.exc_text = None
+        return True
+
+
+def clients_messages_in_one_line() -> None:
+    """`ClientsMessageInOneLine` on Flet's web transport's log (once)."""
+    flet_web = logging.getLogger("flet_web.fastapi")
+    if not any(isinstance(f, ClientsMessageInOneLine) for f in flet_web.filters):
+        flet_web.addFilter(ClientsMessageInOneLine())
+
+
 def shared_table(
     make_main: MakeMain, port: int, assets_dir: str, copies: CompressedCopies, texts: NoteTexts
 ) -> Sharing:
@@ -278,6 +303,7 @@ def shared_table(
     raise_open_files()
     drop_events_for_unknown_controls()
     brief_message_text()
+    clients_messages_in_one_line()
     door = NetworkDoor(port + 1)
     sharing = Sharing(door)
     door.app = guests_flet_app(make_main(sharing), assets_dir, copies, texts)
