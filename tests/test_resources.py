@@ -253,3 +253,40 @@ def test_a_store_refuses_notes_beyond_the_limit(tmp_path: Path) -> None:
         assert store.load_game(game_id)["meta"]["notes"] == ""
     finally:
         store.close()
+
+
+@pytest.mark.parametrize("fails", ["games", "index.json", "active.json"])
+def test_a_finish_the_disk_refuses_leaves_no_journal_and_loses_no_later_round(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, fails: str
+) -> None:
+    """The disk fills in the middle of Finish (the archive file, the list of finished games or
+    the games in progress cannot be written): Finish is refused, the game stays at the table,
+    and a round saved after it is there after a restart (the journal left behind put the old
+    copy of the game into the history at the next start, and the round was gone)."""
+    folder = tmp_path / "data"
+    store = Store.open(folder)
+    game_id = store.create_game("spy", SPY, {})["meta"]["id"]
+    store.append_round(game_id, {"event": "target", "by": "Anna", "base": "Ben"})
+    real = os.replace
+
+    def replace(source: Any, target: Any) -> None:
+        name = Path(target).name if fails != "games" else Path(target).parent.name
+        if name == fails:
+            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC), str(target))
+        real(source, target)
+
+    monkeypatch.setattr(files.os, "replace", replace)
+    with pytest.raises(err.DiskFull):
+        store.finish_game(game_id)
+    monkeypatch.setattr(files.os, "replace", real)
+    assert not (folder / "journal.json").exists(), "a refused change leaves no journal"
+    store.append_round(game_id, {"event": "target", "by": "Ben", "base": "Carla"})
+    store.close()
+    again = Store.open(folder)
+    try:
+        assert [s.id for s in again.active_games()] == [game_id]
+        assert len(again.load_game(game_id)["rounds"]) == 2
+        assert again.check()[1] == []
+        assert [n.code for n in again.notices] == []
+    finally:
+        again.close()
