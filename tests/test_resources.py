@@ -290,3 +290,39 @@ def test_a_finish_the_disk_refuses_leaves_no_journal_and_loses_no_later_round(
         assert [n.code for n in again.notices] == []
     finally:
         again.close()
+
+
+def test_a_refused_finish_that_cannot_be_undone_keeps_the_game_played_on(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The disk fills after Finish wrote the archive file and the list of finished games, and
+    stays full while they are undone: the journal stays, and the next start keeps the copy at
+    the table that was played on after the refusal (one revision as new as the finish's)."""
+    folder = tmp_path / "data"
+    store = Store.open(folder)
+    game_id = store.create_game("spy", SPY, {})["meta"]["id"]
+    store.append_round(game_id, {"event": "target", "by": "Anna", "base": "Ben"})
+    real = os.replace
+    landed: list[str] = []
+
+    def replace(source: Any, target: Any) -> None:
+        if len(landed) >= 3:  # the journal, the archive file, the list; then nothing
+            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC), str(target))
+        landed.append(Path(target).name)
+        real(source, target)
+
+    monkeypatch.setattr(files.os, "replace", replace)
+    with pytest.raises(err.DiskFull):
+        store.finish_game(game_id)
+    monkeypatch.setattr(files.os, "replace", real)
+    assert landed[0] == "journal.json" and (folder / "journal.json").exists()
+    store.append_round(game_id, {"event": "target", "by": "Ben", "base": "Carla"})
+    store.close()
+    again = Store.open(folder)
+    try:
+        assert [s.id for s in again.active_games()] == [game_id]
+        assert len(again.load_game(game_id)["rounds"]) == 2
+        assert game_id not in [s.id for s in again.summaries() if not s.active]
+        assert again.check()[1] == []
+    finally:
+        again.close()
