@@ -963,6 +963,46 @@ class Store:
             self._journal_path.unlink(missing_ok=True)
 
     @contextlib.contextmanager
+    def _journaled(
+        self, operation: str, game_ids: Iterable[str]
+    ) -> Iterator[list[Callable[[], None]]]:
+        """A change of several files, its journal written first and removed when it is done.
+        Each write done adds its undoing to the list handed out; a change refused in the middle
+        (a full disk) undoes those and then leaves no journal, which would otherwise finish
+        the refused change at the next start (a game finished with the copy made before the
+        refusal, the rounds saved after it gone). Only when undoing fails too does the journal
+        stay, for the next start to set right (`_recover_journal`)."""
+        self._begin(operation, game_ids)
+        done: list[Callable[[], None]] = []
+        try:
+            yield done
+        except err.StorageError:
+            undone = True
+            for undo in reversed(done):
+                try:
+                    undo()
+                except err.StorageError:
+                    undone = False
+                    logger.warning("a refused %s could not be undone", operation, exc_info=True)
+            if undone and not self._access.read_only:
+                self._journal_path.unlink(missing_ok=True)
+            raise
+        self._end()
+
+    def _put_back(self, table: Documents, game_id: str, doc: dict[str, Any] | None) -> None:
+        """`table` as it was for the game: `doc` in it again, or none."""
+        if doc is not None:
+            table.put(game_id, doc)
+        elif table.has(game_id):
+            table.remove_ids([game_id])
+
+    def _summary_back(self, game_id: str, summary: Summary | None) -> None:
+        if summary is not None:
+            self._index.put(game_id, summary)
+        else:
+            self._index.remove_ids([game_id])
+
+    @contextlib.contextmanager
     def one_change(self) -> Iterator[None]:
         """Several writes that make one change (a round saved and its undo step): each file is
         written whole and fsynced before it replaces the old one, as always, and their folder
@@ -1017,6 +1057,16 @@ class Store:
             archived = self._shard(shard_of(game_id)).get_doc(game_id)
             active = self._active.get_doc(game_id)
             if operation == "reopen" and active is not None:
+                self._remove_archived(game_id)
+            elif (
+                operation == "finish"
+                and archived is not None
+                and active is not None
+                and (_revision_of(active) >= _revision_of(archived))
+            ):
+                # The finish's copy is one revision past the game it finished: a copy at the
+                # table as new or newer changed after it (the finish was refused and the game
+                # played on), and is the game.
                 self._remove_archived(game_id)
             elif archived is not None:
                 self._index.put(game_id, self._archived_summary(archived))
@@ -1181,10 +1231,10 @@ class Store:
             if table is self._active:
                 table.put(game_id, new_doc)
             else:
-                self._begin("edit", [game_id])
-                table.put(game_id, new_doc)
-                self._index.put(game_id, self._archived_summary(new_doc))
-                self._end()
+                with self._journaled("edit", [game_id]) as done:
+                    table.put(game_id, new_doc)
+                    done.append(functools.partial(self._put_back, table, game_id, doc))
+                    self._index.put(game_id, self._archived_summary(new_doc))
             if len(result.round_totals) == len(record["rounds"]):  # every round valid
                 self._keep(game_id, new_doc, result, None)
             else:  # still to correct: worked out again when it is next read
@@ -1403,11 +1453,15 @@ class Store:
                 **_described_beside(doc, described),
                 **_kept_beside(doc),
             }
-            self._begin("finish", [game_id])
-            self._shard(shard_of(game_id)).put(game_id, archived)
-            self._index.put(game_id, self._archived_summary(archived))
-            self._active.remove_ids([game_id])
-            self._end()
+            shard = self._shard(shard_of(game_id))
+            with self._journaled("finish", [game_id]) as done:
+                there = shard.get_doc(game_id)
+                shard.put(game_id, archived)
+                done.append(functools.partial(self._put_back, shard, game_id, there))
+                listed = self._index.get(game_id)
+                self._index.put(game_id, self._archived_summary(archived))
+                done.append(functools.partial(self._summary_back, game_id, listed))
+                self._active.remove_ids([game_id])
 
     def reopen_game(self, game_id: str) -> None:
         """Bring a finished game back to the table (to continue or correct it)."""
@@ -1417,16 +1471,18 @@ class Store:
                 raise err.GameNotFinished(game_id=game_id)
             record = copied(doc["record"])
             record.setdefault("meta", {})["ended"] = None
-            self._begin("reopen", [game_id])
             reopened = {
                 "record": record,
                 "deleted_at": doc.get("deleted_at"),
                 "revision": _revision_of(doc) + 1,
                 **_kept_beside(doc),
             }
-            self._active.put(game_id, reopened)
-            self._remove_archived(game_id)
-            self._end()
+            with self._journaled("reopen", [game_id]) as done:
+                self._active.put(game_id, reopened)
+                done.append(functools.partial(self._put_back, self._active, game_id, None))
+                table.remove_ids([game_id])
+                done.append(functools.partial(self._put_back, table, game_id, doc))
+                self._index.remove_ids([game_id])
 
     def delete_game(self, game_id: str) -> None:
         """Move a game to the bin; `restore_game` brings it back."""
@@ -1442,10 +1498,10 @@ class Store:
             if table is self._active:
                 table.put(game_id, new_doc)
                 return
-            self._begin("delete", [game_id])
-            table.put(game_id, new_doc)
-            self._index.put(game_id, self._archived_summary(new_doc))
-            self._end()
+            with self._journaled("delete", [game_id]) as done:
+                table.put(game_id, new_doc)
+                done.append(functools.partial(self._put_back, table, game_id, doc))
+                self._index.put(game_id, self._archived_summary(new_doc))
 
     # --- history ---------------------------------------------------------------------------
 

@@ -322,7 +322,8 @@ def test_an_interrupted_finish_is_completed_at_start(tmp_path: Path) -> None:
     store._begin("finish", [game_id])
     record = store.load_game(game_id)
     record["meta"]["ended"] = "2026-11-21T23:00:00+01:00"
-    store._shard(shard_of(game_id)).put(game_id, {"record": record, "deleted_at": None})
+    archived = {"record": record, "deleted_at": None, "revision": store.revision(game_id) + 1}
+    store._shard(shard_of(game_id)).put(game_id, archived)  # one revision past the game's
     store.close()
     store = Store.open(folder)
     try:
