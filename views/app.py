@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import uuid
 from collections.abc import Awaitable, Callable
 
@@ -59,6 +60,7 @@ FIRST_SCREEN = (
 )
 
 DEVICE_KEY = "debrief.device"
+DEVICE_ID = re.compile(r"^[0-9a-f]{32}$")  # uuid4().hex: what `device_id` makes
 # Shown before the guest's language is known (a refused session gets no more than this).
 GUEST_REFUSED = (
     "This table is not shared any more, or too many phones are connected to it: ask the host. "
@@ -268,7 +270,9 @@ async def device_id() -> str | None:
     when the tab went before it answered."""
     preferences = ft.SharedPreferences()
     found = await from_device(preferences.get(DEVICE_KEY), "the device's id")
-    if isinstance(found, str) and found:
+    # What a client says is its own: an id is a key of the device's drafts and undo, stored
+    # and kept, so only one of the shape made here is taken (else the device gets one).
+    if isinstance(found, str) and DEVICE_ID.match(found):
         return found
     made = uuid.uuid4().hex
     if not await done_on_device(preferences.set(DEVICE_KEY, made), "the device's id"):
