@@ -728,3 +728,27 @@ def test_a_device_id_the_client_makes_up_is_not_stored(table: Table) -> None:
         keys = json.loads(path.read_text()).get(kind, {}) if path.exists() else {}
         assert all(len(key.split("/")[0]) == 32 for key in keys), (name, list(keys))
     assert rounds_on_disk(table) == 1
+
+
+def test_50_mb_of_headers_from_someone_without_the_link_are_cut_short(table: Table) -> None:
+    """Someone on the Wi-Fi sends one request whose headers never end (50 MB of them): the
+    door closes the connection once they pass what a browser sends, the host's memory hardly
+    grows and a new session of the host answers in time (0.1 s became 3.3 s, +130 MB)."""
+    assert table.server.process is not None
+    before = peak_memory(table.server.process.pid)
+    sock = socket.create_connection(("127.0.0.1", table.door_port), timeout=10)
+    line = b"X-Filler: " + b"a" * 8000 + b"\r\n"
+    sent = 0
+    try:
+        sock.sendall(f"GET / HTTP/1.1\r\nHost: {table.door}\r\n".encode())
+        while sent < 50 * 1024 * 1024:
+            sock.sendall(line)
+            sent += len(line)
+    except OSError:  # closed by the door
+        pass
+    finally:
+        sock.close()
+    assert sent < 50 * 1024 * 1024, "the door read 50 MB of headers"
+    grown = peak_memory(table.server.process.pid) - before
+    assert grown < 32 * 1024 * 1024, f"the host's memory grew by {grown / 2**20:.0f} MB"
+    in_time(table, table.host_answer_time(), "the host")
