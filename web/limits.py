@@ -7,8 +7,9 @@ tab, and nothing more:
 - **connections** (TCP): `CONNECTIONS_PER_ADDRESS` per peer address and `CONNECTIONS_IN_ALL`
   in all; one more is closed as soon as it is accepted;
 - **headers**: a request's headers must be in within `HEADER_SECONDS` of the connection opening
-  (or of the previous answer on it), else the connection is closed — a client that sends
-  nothing or trickles its headers holds nothing for long;
+  (or of the previous answer on it), and be at most `HEADER_BYTES`, else the connection is
+  closed — a client that sends nothing, trickles its headers or never ends them holds nothing
+  for long;
 - **websockets**: `WEBSOCKETS_PER_ADDRESS_PER_MINUTE` new ones per address and
   `WEBSOCKETS_PER_MINUTE` in all; the client's first message must come within
   `FIRST_MESSAGE_SECONDS` and be Flet's registration, or the websocket is closed before Flet
@@ -37,6 +38,8 @@ from typing import Any
 CONNECTIONS_PER_ADDRESS = 16  # a browser opens up to six at a time, per tab
 CONNECTIONS_IN_ALL = 64
 HEADER_SECONDS = 5.0
+# A request's headers, in bytes, at most: a browser's are a few kilobytes (its cookies too).
+HEADER_BYTES = 64 * 1024
 WEBSOCKETS_PER_ADDRESS_PER_MINUTE = 20
 WEBSOCKETS_PER_MINUTE = 120
 MESSAGES_PER_SECOND = 10  # a finger taps far less; Flutter adds a message now and then
@@ -180,6 +183,25 @@ def door_protocol(connections: Connections) -> type[asyncio.Protocol]:
 
     class DoorProtocol(base):  # type: ignore[misc]
         _deadline: asyncio.TimerHandle | None = None
+        _header_bytes = 0  # of the request whose headers are still coming
+
+        def data_received(self, data: bytes) -> None:
+            """Headers past `HEADER_BYTES` close the connection: the parser keeps them all
+            until they end (50 MB of them cost the host 130 MB and its answers seconds)."""
+            cycle: Any = self.cycle
+            if cycle is None or cycle.response_complete:  # waiting for a request's headers
+                self._header_bytes += len(data)
+                if self._header_bytes > HEADER_BYTES:
+                    self.transport.close()
+                    return
+            else:
+                self._header_bytes = 0
+            super().data_received(data)
+
+        def on_response_complete(self) -> None:
+            self._header_bytes = 0
+            super().on_response_complete()
+            self._await_headers()  # the next request on this connection, if any
 
         def connection_made(self, transport: asyncio.Transport) -> None:
             peer = transport.get_extra_info("peername")
@@ -188,10 +210,6 @@ def door_protocol(connections: Connections) -> type[asyncio.Protocol]:
                 return
             super().connection_made(transport)
             self._await_headers()
-
-        def on_response_complete(self) -> None:
-            super().on_response_complete()
-            self._await_headers()  # the next request on this connection, if any
 
         def connection_lost(self, exc: Exception | None) -> None:
             if self._deadline is not None:
