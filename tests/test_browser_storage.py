@@ -8,6 +8,7 @@ import asyncio
 from collections.abc import Coroutine
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -76,13 +77,25 @@ def test_a_message_after_a_write_waits_until_the_write_is_kept(indexeddb: SlowIn
     run(scenario())
 
 
-def test_a_failed_sync_does_not_stop_the_page_and_is_told(
+def test_a_failed_sync_does_not_stop_the_page_and_is_told_at_once(
     indexeddb: SlowIndexedDB, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    """The browser refuses to keep a change (its quota, its storage cleared): the page hears
+    of it as soon as the sync fails, after what was held for it (the screen of the round
+    saved), not at the next change (the site said "Deal 2 saved" and no more until then)."""
+
     async def failing(populate: bool) -> None:
         raise OSError("QuotaExceededError")
 
     monkeypatch.setattr(browser, "_syncfs", failing)
+    told: list[NotKeptInBrowser] = []
+
+    class Listener:
+        def refused(self, error: NotKeptInBrowser) -> None:
+            told.append(error)
+
+    listener = Listener()
+    browser.listen_refusals(listener.refused)
 
     async def scenario() -> None:
         sent: list[str] = []
@@ -91,12 +104,12 @@ def test_a_failed_sync_does_not_stop_the_page_and_is_told(
         send("after the write")
         await turns()
         assert sent == ["after the write"]
-        with pytest.raises(NotKeptInBrowser, match="QuotaExceededError"):
-            browser.changed()  # the next write says so (and is tried again)
+        assert [error.params["reason"] for error in told] == ["QuotaExceededError"]
         monkeypatch.setattr(browser, "_syncfs", indexeddb.syncfs)
+        browser.changed()  # told already: the next write is not refused, and is tried again
         await turns()
-        browser.changed()  # told once: the writes go on
-        assert indexeddb.started == 1  # and are kept again
+        assert indexeddb.started == 1
+        assert len(told) == 1
 
     run(scenario())
 
@@ -137,3 +150,14 @@ def test_in_a_browser_the_tabs_lock_is_the_lock(
         assert (tmp_path / "disk" / "debrief.lock").exists()
     finally:
         store.close()
+
+
+def test_the_app_says_at_once_that_the_browser_did_not_keep_a_change(
+    screen_tables: Any, tmp_path: Path
+) -> None:
+    """The screen the player is on says it, in a note (in the site, the one tab's app)."""
+    table = screen_tables(tmp_path / "data")
+    screen = table.screen()
+    table.call(browser.tell_refused, NotKeptInBrowser(reason="QuotaExceededError"))
+    table.settle()
+    assert screen.says_somewhere("the browser did not keep the last change"), screen.texts()
