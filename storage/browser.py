@@ -20,6 +20,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import sys
+import weakref
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -39,7 +40,6 @@ class Syncs:
 
     written: int = 0
     kept: int = 0
-    failure: str | None = None  # why the last sync failed, until told
     running: asyncio.Task[None] | None = None
     waiting: list[tuple[int, asyncio.Future[None]]] = field(default_factory=list)
 
@@ -166,17 +166,36 @@ async def _tab_lock(if_free: bool) -> bool:
 
 def changed() -> None:
     """A write finished in the data folder: keep it in IndexedDB soon (before the next
-    message to the page). When the browser refused the last sync (its quota, its storage
-    cleared), this write is tried again with the next sync and the refusal is raised now, once
-    (`NotKeptInBrowser`), as a failed write is on a disk: the player hears of it."""
+    message to the page). When the browser refuses it (its quota, its storage cleared), the
+    player hears of it at once (`tell_refused`), and the write is tried again with the next
+    sync."""
     if not IN_BROWSER:
         return
     _Syncs.written += 1
     if _Syncs.running is None or _Syncs.running.done():
         _Syncs.running = asyncio.get_event_loop().create_task(_keep_all())
-    failure, _Syncs.failure = _Syncs.failure, None
-    if failure is not None:
-        raise err.NotKeptInBrowser(reason=failure)
+
+
+# Who says a refused change to the player (the app's state of each tab's session, held weakly:
+# a closed session just goes).
+_refusal_listeners: list[weakref.WeakMethod[Callable[[err.NotKeptInBrowser], None]]] = []
+
+
+def listen_refusals(listener: Callable[[err.NotKeptInBrowser], None]) -> None:
+    """Call `listener` (a bound method) whenever the browser refuses to keep a change."""
+    _refusal_listeners[:] = [ref for ref in _refusal_listeners if ref() is not None]
+    _refusal_listeners.append(weakref.WeakMethod(listener))
+
+
+def tell_refused(error: err.NotKeptInBrowser) -> None:
+    """The browser did not keep a change: every listener says so now."""
+    for ref in list(_refusal_listeners):
+        listener = ref()
+        if listener is not None:
+            try:
+                listener(error)
+            except Exception:  # one closed session must not keep the others from hearing
+                logger.exception("a tab could not be told of a refused change")
 
 
 async def kept() -> None:
@@ -194,10 +213,10 @@ async def _keep_all() -> None:
         target = _Syncs.written
         try:
             await _syncfs(populate=False)
-        except Exception as error:  # the quota, storage taken away: told at the next change
+        except Exception as error:  # the quota, storage taken away: told at once
             logger.exception("the data could not be kept in the browser's storage")
-            _Syncs.failure = str(error) or type(error).__name__
-            _release(target)  # the page goes on; the next change tries again
+            _release(target)  # the page goes on (what was held first); the next change tries
+            tell_refused(err.NotKeptInBrowser(reason=str(error) or type(error).__name__))
             return
         _Syncs.kept = target
         _release(target)

@@ -30,6 +30,7 @@ from web.sharing import Sharing
 NO_STORED_DATA = {
     "load",
     "changed_elsewhere",
+    "not_kept",  # the browser refused a change: said in a note, nothing read or written
     "reconnected",
     "shared_game",
     "followed_game",  # which game id a guest's screen shows: read through `game_at`

@@ -417,6 +417,7 @@ class AppState(Announcing):
             _sharing=sharing,
         )
         store.listen(state.changed_elsewhere)
+        browser.listen_refusals(state.not_kept)
         if sharing is not None and role == HOST:
             sharing.watch(state.heard_wrong_pin)
         if sharing is not None:  # the host's list of phones; a guest's end of access
@@ -517,6 +518,16 @@ class AppState(Announcing):
             self.revision += 1
 
         self._in_own_session(redraw)
+
+    def not_kept(self, error: StorageError) -> None:
+        """The browser did not keep a change (the static site): said at once, in this tab's
+        own session, on the screen it shows."""
+
+        async def say() -> None:
+            said = self.t.problem(error)
+            self.say(said[:1].upper() + said[1:])
+
+        self._in_own_session(say)
 
     def guests_changed(self) -> None:
         """A phone came, went, was named, scores or was ended (called from its thread): the
