@@ -19,7 +19,7 @@ import flet as ft
 from . import buttons
 from .hooks import memo
 from .i18n import Translator
-from .safe import safe_effect
+from .safe import safe_effect, scrolled
 from .widgets import TARGET, body
 
 DIGITS = "1234567890"
@@ -143,10 +143,10 @@ def PinnedPad(
         index = names.index(active)
         page = ft.context.page
         if index == 0:
-            page.run_task(column.scroll_to, offset=0, duration=150)
+            page.run_task(scrolled, column, offset=0, duration=150)
         else:
             above = pad_row_key(names[index - 1]).value
-            page.run_task(column.scroll_to, scroll_key=above, duration=150)
+            page.run_task(scrolled, column, scroll_key=above, duration=150)
 
     ft.use_effect(safe_effect(show_active), [active])
     rows_area = ft.Column(

@@ -156,3 +156,14 @@ async def from_device(call: Awaitable[T], what: str) -> T | None:
     except (RuntimeError, TimeoutError) as error:  # Flet raises the device's error as these
         logger.info("no answer from the device for %s: %s", what, error)
         return None
+
+
+async def scrolled(column: ft.Column, **where: object) -> None:
+    """`column.scroll_to(**where)`, run after the drawing that asked for it: unless the column
+    has left the page meanwhile (the entry closed by the tap that came next), which Flet
+    refuses to scroll (it raises: a control not on the page has no session)."""
+    try:
+        column.page  # noqa: B018  (the property raises once the column is off the page)
+    except RuntimeError:
+        return
+    await done_on_device(column.scroll_to(**where), "a scroll")  # type: ignore[arg-type]

@@ -39,7 +39,7 @@ from ..frame import (
 from ..hooks import memo, use_latest, use_made_for, use_retained
 from ..i18n import Translator
 from ..round_entry import Carry, Drawn, Entering, Form, RoundEntryOf, use_round_entry
-from ..safe import safe_effect
+from ..safe import safe_effect, scrolled
 from ..state import DETAILED, QUICK
 from ..widgets import (
     TARGET,
@@ -330,7 +330,7 @@ def mission_fields(entering: Entering[RoundDraft]) -> Drawn:
         column that scrolls is the one on the screen)."""
         column = entering.scroller.current
         if moved_on.current and column is not None:
-            ft.context.page.run_task(column.scroll_to, scroll_key=MISSION_TABS, duration=150)
+            ft.context.page.run_task(scrolled, column, scroll_key=MISSION_TABS, duration=150)
         moved_on.current = False
 
     ft.use_effect(safe_effect(show_moved_on_mission), [mission_index])
