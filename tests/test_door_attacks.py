@@ -576,13 +576,14 @@ def test_compressed_messages_from_a_viewer_do_not_fill_the_hosts_memory(table: T
 
     sender = threading.Thread(target=flood, daemon=True)
     sender.start()
-    sender.join(timeout=8)
+    sender.join(timeout=3)
     stop.set()
     with contextlib.suppress(OSError):
         guest.websocket.socket.shutdown(socket.SHUT_RDWR)  # a send held by the network ends
     sender.join(timeout=10)
     grown = peak_memory(table.server.process.pid) - before
-    assert grown < 64 * 1024 * 1024, f"the host's memory grew by {grown / 2**20:.0f} MB"
+    # (Compressed, three seconds of it grew the host by tens of megabytes.)
+    assert grown < 16 * 1024 * 1024, f"the host's memory grew by {grown / 2**20:.0f} MB"
     took = table.host_answer_time()
     in_time(table, took, "the host")
 

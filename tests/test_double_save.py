@@ -162,9 +162,11 @@ def test_a_scroll_asked_for_by_an_entry_that_has_closed_since_does_nothing() -> 
     before that task ran left a column that is on no page, which Flet refuses to scroll (the
     full run's failure: "Column(3345) Control must be added to the page first")."""
     import asyncio
+    from concurrent.futures import ThreadPoolExecutor
 
     import flet as ft
 
     from views.safe import scrolled
 
-    asyncio.run(scrolled(ft.Column(), offset=0, duration=150))
+    with ThreadPoolExecutor(max_workers=1) as thread:  # a loop of its own (Playwright's runs)
+        thread.submit(asyncio.run, scrolled(ft.Column(), offset=0, duration=150)).result()

@@ -27,6 +27,8 @@ from ui import (
     tap_starting,
 )
 
+from views.state import LATER
+
 BLACK_SPY = json.loads((SCENARIOS / "black-spy-basic.json").read_text())
 NAMES = [p["name"] for p in BLACK_SPY["players"]]
 # The log's row of event 3 by Carla: as Playwright matches its name, the row's lines joined by
@@ -89,6 +91,7 @@ def test_a_half_entered_deal_survives_back_reload_and_a_restart(seated: Seated) 
     pile_shows(screen, "Anna", 20)  # the entry reopens on the draft
     screen.reload()
     pile_shows(screen, "Anna", 20)
+    LATER.submit(lambda: None).result()  # where to reopen is written after the screen
     other_device = table.screen()  # drafts belong to the device that typed them
     shown(other_device, "Enter deal 2")
     open_cards_entry(other_device, "Enter deal 2")
