@@ -187,7 +187,7 @@ def door_protocol(connections: Connections) -> type[asyncio.Protocol]:
 
         def data_received(self, data: bytes) -> None:
             """Headers past `HEADER_BYTES` close the connection: the parser keeps them all
-            until they end, and a client could send them without end)."""
+            until they end, and a client may send them without end."""
             cycle: Any = self.cycle
             if cycle is None or cycle.response_complete:  # waiting for a request's headers
                 self._header_bytes += len(data)
