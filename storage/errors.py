@@ -254,34 +254,35 @@ class DamagedArchiveKeptAside(StartupNotice):
     names them)."""
 
     template = (
-        "finished games could not be read ({reason}), {count} in all: they are missing from the "
-        "history for now. What held them was kept as {kept_as}. If you have a backup with them, "
-        "import it in Settings"
+        "a file of finished games could not be read ({reason}): the games in it ({count}) are "
+        "missing from the history for now. It was kept as {kept_as}. If you have a backup with "
+        "them, import it in Settings"
     )
 
 
 class DamagedArchiveLeftInPlace(StartupNotice):
     damage = True
     template = (
-        "finished games could not be read ({reason}), {count} in all: they are missing from the "
-        "history for now. {file} stays as it is, as nothing can be written in the data folder. "
-        "If you have a backup with them, import it in Settings once the folder is writable"
+        "a file of finished games could not be read ({reason}): the games in it ({count}) are "
+        "missing from the history for now. {file} stays as it is, as nothing can be written in "
+        "the data folder. If you have a backup with them, import it in Settings once the folder "
+        "is writable"
     )
 
 
 class ArchiveFileMissing(StartupNotice):
     damage = True
     template = (
-        "finished games are missing from the history, {count} in all: {file}, which held them, "
-        "is gone. If you have a backup with them, import it in Settings"
+        "a file of finished games is gone ({file}): the games in it ({count}) are missing from "
+        "the history. If you have a backup with them, import it in Settings"
     )
 
 
 class ArchivedRecordsMissing(StartupNotice):
     damage = True
     template = (
-        "finished games are missing from the history, {count} in all: {file}, where they were "
-        "kept, does not hold them any more. If you have a backup with them, import it in Settings"
+        "finished games are no longer in their file ({file}): they ({count}) are missing from "
+        "the history. If you have a backup with them, import it in Settings"
     )
 
 

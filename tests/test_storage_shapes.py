@@ -236,7 +236,7 @@ def test_a_games_folder_of_the_wrong_kind_is_set_aside_and_its_games_said_missin
     try:
         told = [n for n in store.notices if n.code == "DamagedArchiveKeptAside"]
         assert len(told) == 1, [n.message for n in store.notices]
-        assert words in told[0].message and "1 in all" in told[0].message
+        assert words in told[0].message and "the games in it (1)" in told[0].message
         assert words not in Translator("de").problem(told[0])
         assert [s.id for s in store.summaries()] == ["active-1"]
         assert "Greta" in [p["name"] for p in store.players()]
