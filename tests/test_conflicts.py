@@ -229,8 +229,26 @@ def test_a_phone_back_in_a_new_session_finds_the_conflict_from_its_kept_draft(
     assert rounds(store, game_id)[3:] == [MINE]
 
 
-def panel_of(state: AppState, game_id: str, entered: Any, editing: int) -> list[Any]:
-    """The conflict panel the entry draws for `entered`: its buttons, as controls."""
+def panel_texts(state: AppState, game_id: str, entered: Any, editing: int) -> list[str]:
+    """What the conflict panel the entry draws for `entered` says, a text each."""
+    found: list[str] = []
+
+    def walk(control: Any) -> None:
+        value = getattr(control, "value", None)
+        if isinstance(value, str):
+            found.append(value)
+        for child in getattr(control, "controls", None) or []:
+            walk(child)
+        content = getattr(control, "content", None)
+        if content is not None and not isinstance(content, str):
+            walk(content)
+
+    walk(conflict_panel_of(state, game_id, entered, editing))
+    return found
+
+
+def conflict_panel_of(state: AppState, game_id: str, entered: Any, editing: int) -> Any:
+    """The conflict panel the entry draws for `entered`."""
     import flet as ft
 
     import scoring
@@ -244,7 +262,14 @@ def panel_of(state: AppState, game_id: str, entered: Any, editing: int) -> list[
     assert conflict is not None
     leave = lambda: None  # noqa: E731
     shown = Shown(at, ENTRY, editing, at.before(editing), leave, leave, ft.Ref(), None, "", leave)
-    panel = conflict_panel(shown, conflict, entered, lambda choice, conflict: None)
+    return conflict_panel(shown, conflict, entered, lambda choice, conflict: None)
+
+
+def panel_of(state: AppState, game_id: str, entered: Any, editing: int) -> list[Any]:
+    """The conflict panel the entry draws for `entered`: its buttons, as controls."""
+    import flet as ft
+
+    panel = conflict_panel_of(state, game_id, entered, editing)
     found: list[Any] = []
 
     def walk(control: Any) -> None:
