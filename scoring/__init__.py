@@ -7,7 +7,7 @@ A game record (FORMAT.md) goes in; standings come out, always derived from what 
 ['black-spy', 'kompromat', 'spy', 'spywhere']
 """
 
-from .base import JSON, AnyRules, GameRules, Record, Setup
+from .base import JSON, AnyRules, GameRules, Record, RoundScore, Setup
 from .errors import InvalidRecord, Problem, RecordError, Term
 from .record import (
     GameRecord,
@@ -36,6 +36,7 @@ from .replay import (
     replay_until_broken,
     round_of,
     round_points,
+    round_scores,
     standings,
 )
 
@@ -52,6 +53,7 @@ __all__ = [
     "Record",
     "RecordError",
     "Replay",
+    "RoundScore",
     "Setup",
     "Term",
     "as_int",
@@ -71,6 +73,7 @@ __all__ = [
     "replay_until_broken",
     "round_of",
     "round_points",
+    "round_scores",
     "standings",
     "state_as",
     "table_key",

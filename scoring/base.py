@@ -10,10 +10,11 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import ClassVar, Generic, Protocol, TypeAlias, TypeVar
 
+from .errors import Term
 from .reader import Reader
 from .table import Table
 
@@ -69,6 +70,18 @@ class RecordKind:
     title: str
     measure: str
     best: str  # "lowest", "highest" or "count"
+
+
+@dataclass(frozen=True)
+class RoundScore:
+    """What one round scored for a player, as the table entered it: its `points` (a pile's,
+    a moon's, a round's victory points), and `became`, the total a rule then made of the
+    total they reached (Going Back: 150 halved to 75), or None when no rule did; `said`: that
+    rule's words, with the total as ``{total}`` ("halved to {total}")."""
+
+    points: Fraction
+    became: Fraction | None = None
+    said: Term | None = field(default=None, compare=False)
 
 
 class RulesUser(Protocol[T_co]):
@@ -167,6 +180,13 @@ class GameRules(ABC, Generic[OptionsT, RoundT, StateT]):
         """Per player, the game's own figures for statistics (moons shot, token losses, ...);
         {} for a game without any."""
         return {}
+
+    def round_scores(self, before: StateT, after: StateT) -> dict[str, RoundScore]:
+        """What the round that led from `before` to `after` scored for each player, as it was
+        entered. Here, what it added to each total; a game whose rules then change a total
+        (Black Spy's Going Back) says the points and what the total became apart."""
+        old, new = self.totals(before), self.totals(after)
+        return {name: RoundScore(new[name] - old.get(name, Fraction(0))) for name in new}
 
     def draft_points(self, state: StateT, draft: object) -> dict[str, Fraction]:
         """Each player's points for a round still being entered, as far as they can be read

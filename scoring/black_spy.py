@@ -16,7 +16,7 @@ from fractions import Fraction
 from typing import ClassVar
 
 from . import errors as e
-from .base import JSON, GameRules, Record, RecordKind, Setup, left_of
+from .base import JSON, GameRules, Record, RecordKind, RoundScore, Setup, left_of
 from .drafts import Answers, DraftProblem, check_draft
 from .errors import N_
 from .numbers import to_json
@@ -820,6 +820,9 @@ def check_piles(reader: Reader, options: Options, deal: CountedDeal, path: str) 
     return len(reader.errors) == before
 
 
+HALVED_TO = N_("halved to {total}")  # what Going Back made of a total a deal reached
+
+
 class BlackSpy(GameRules[Options, AnyDeal, State]):
     id: ClassVar[str] = "black-spy"
     title: ClassVar[str] = "Black Spy"
@@ -1081,6 +1084,17 @@ class BlackSpy(GameRules[Options, AnyDeal, State]):
 
     def blank_round(self, state: State) -> dict[str, JSON]:
         return {"cards": {name: Pile().to_json() for name in state.table.names}}
+
+    def round_scores(self, before: State, after: State) -> dict[str, RoundScore]:
+        """A deal's points as the piles (and a moon) scored them; a total Going Back halved is
+        said apart: "35, halved to 75", not the change in the total (−40)."""
+        deal = after.deals[-1]
+        return {
+            name: RoundScore(deal.points[name], after.totals[name], HALVED_TO)
+            if name in deal.halved
+            else RoundScore(deal.points[name])
+            for name in after.totals
+        }
 
     def draft_points(self, state: State, draft: object) -> dict[str, Fraction]:
         """The deal's points once it adds up (moon included); before that, each readable pile's

@@ -10,7 +10,7 @@ from fractions import Fraction
 from typing import Generic, Protocol, TypeVar
 
 from . import errors as e
-from .base import JSON, AnyRules, GameRules, Setup
+from .base import JSON, AnyRules, GameRules, RoundScore, Setup
 from .numbers import to_json
 from .reader import Reader, child, show, too_deep
 from .registry import GAMES
@@ -63,6 +63,7 @@ class Replay(Protocol):
     def blank_round(self) -> dict[str, JSON]: ...
     def complete_round(self, draft: dict[str, JSON], player: str) -> dict[str, JSON]: ...
     def draft_points(self, draft: object) -> dict[str, Fraction]: ...
+    def round_scores(self, round_: object) -> dict[str, RoundScore] | None: ...
     def problems_after(self, rounds: Sequence[object], first: int) -> list[e.RecordError]: ...
     def extended(self, round_: object) -> Replay: ...
 
@@ -142,6 +143,15 @@ class GameReplay(Generic[OptionsT, RoundT, StateT]):
     def draft_points(self, draft: object) -> dict[str, Fraction]:
         return self.rules.draft_points(self.state, draft)
 
+    def round_scores(self, round_: object) -> dict[str, RoundScore] | None:
+        """What `round_`, played after this game, scores for each player as entered (see
+        `GameRules.round_scores`); None when it breaks a rule here."""
+        try:
+            after = self._played(round_)
+        except e.InvalidRecord:
+            return None
+        return self.rules.round_scores(self.state, after.state)
+
     def problems_after(self, rounds: Sequence[object], first: int) -> list[e.RecordError]:
         """Every problem of `rounds` played after this game, the first of them being round
         `first` of the record (paths ``rounds[N]...``): what `problems` finds in them, without
@@ -154,6 +164,9 @@ class GameReplay(Generic[OptionsT, RoundT, StateT]):
     def extended(self, round_: object) -> Replay:
         """This game with `round_` played after it; raises `InvalidRecord` (with what
         `problems_after` finds) when the round breaks a rule."""
+        return self._played(round_)
+
+    def _played(self, round_: object) -> GameReplay[OptionsT, RoundT, StateT]:
         reader = Reader()
         index = len(self.round_totals)
         played = None
@@ -481,6 +494,12 @@ def draft_points(record: object, draft: object) -> dict[str, Fraction]:
     """Each player's points for a round being entered, as far as they can be read."""
     result = replay(record, stored=True)
     return result.draft_points(draft)
+
+
+def round_scores(before: Replay, round_: object) -> dict[str, RoundScore] | None:
+    """What a round played after the game `before` scored for each player as entered, and
+    what the rules then made of a total (`RoundScore`); None when it breaks a rule there."""
+    return before.round_scores(round_)
 
 
 def round_points(before: Replay, round_: object) -> dict[str, Fraction] | None:

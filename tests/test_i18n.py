@@ -53,7 +53,7 @@ def test_record_errors_read_in_german_with_their_words_translated() -> None:
 def test_numbers_in_the_players_language() -> None:
     assert Translator("de").number(Fraction(75, 2)) == "37,5"
     assert Translator("en").number(Fraction(75, 2)) == "37.5"
-    assert Translator("de").number(Fraction(-60)) == "-60"
+    assert Translator("de").number(Fraction(-60)) == "\u221260"  # the minus sign, not a hyphen
     assert Translator("de")("Deal {number} saved.", number=3) == "Runde 3 gespeichert."
 
 

@@ -26,6 +26,7 @@ from storage.errors import DraftAlreadySaved
 
 from .games import AtTable
 from .hooks import use_value_for
+from .i18n import Translator
 from .safe import safe_effect
 from .state import DETAILED, QUICK, REFUSALS, draft_id_of
 from .widgets import drawn_as, segmented
@@ -161,6 +162,23 @@ def said_already(at: AtTable, done: DraftAlreadySaved, said: str) -> str:
         return at.t("This entry was saved already; nothing was saved twice.")
     text = at.t(said, round=at.round_name(number - 1))
     return text[:1].upper() + text[1:]
+
+
+def round_in_words(t: Translator, before: scoring.Replay, round_: object) -> str | None:
+    """A round as the table entered it, each player's points and what a rule then made of
+    their total said apart: "Anna 20, Ben 5, Carla 35 (halved to 75), Dirk 0". None when it
+    is not a round there (yet)."""
+    scores = scoring.round_scores(before, round_)
+    if scores is None:
+        return None
+    return ", ".join(f"{name} {score_in_words(t, score)}" for name, score in scores.items())
+
+
+def score_in_words(t: Translator, score: scoring.RoundScore) -> str:
+    points = t.number(score.points)
+    if score.became is None or score.said is None:
+        return points
+    return f"{points} ({t(score.said, total=t.number(score.became))})"
 
 
 ROUND_PATH = re.compile(r"^rounds\[\d+\]\.?")

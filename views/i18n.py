@@ -150,10 +150,16 @@ def translator(language: str) -> Translator:
     return Translator(language)
 
 
+MINUS = "\u2212"
+
+
 @lru_cache(maxsize=4096, typed=True)
 def number_text(language: str, value: Fraction | float | int) -> str:
     """`Translator.number`, kept: Babel looks the locale up at every call, and a scoresheet
-    writes hundreds of numbers, mostly the same few."""
+    writes hundreds of numbers, mostly the same few. A negative number has the minus sign
+    (U+2212) the cards and the sheet print, not a hyphen, wherever it is shown."""
+    if value < 0:
+        return MINUS + number_text(language, -value)
     if isinstance(value, Fraction) and value.denominator == 1:
         value = int(value)
     if isinstance(value, float) and value.is_integer():

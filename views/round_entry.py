@@ -19,7 +19,6 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
-from fractions import Fraction
 from functools import partial
 from typing import Generic, TypeVar
 
@@ -39,6 +38,7 @@ from .entry import (
     delete_checked,
     form_switch,
     kept_entry,
+    round_in_words,
     save_checked,
     spoken_to,
     subject,
@@ -625,15 +625,15 @@ def conflict_panel(
     round_word = at.round_name(conflict.index)
     before = at.before(conflict.index)
     same = conflict.theirs is not None and conflict.theirs == entered
-    mine = scoring.round_points(before, entered)  # None: not a round (yet)
+    mine = round_in_words(t, before, entered)  # None: not a round (yet)
     if same:
         lines = [t(SAME, who=who, round=round_word)]
     else:
         told = TOLD[(conflict.did, how_told(conflict))]
-        theirs = listed(t, scoring.round_points(before, conflict.theirs)) if conflict.theirs else ""
+        theirs = round_in_words(t, before, conflict.theirs) if conflict.theirs else None
         lines = [
-            t(told, who=who, round=round_word, points=theirs),
-            t("Yours: {points}", points=listed(t, mine))
+            t(told, who=who, round=round_word, points=theirs or ""),
+            t("Yours: {points}", points=mine)
             if mine is not None
             else t("Yours is not complete yet."),
         ]
@@ -673,11 +673,6 @@ def choice_labels(at: AtTable, conflict: Conflict, same: bool) -> dict[str, str]
         REPLACE: t("Put mine back") if deleted else t("Replace theirs with mine"),
         NEXT: t("Save mine as {round}", round=at.round_name(len(at.rounds))),
     }
-
-
-def listed(t: Translator, points: dict[str, Fraction] | None) -> str:
-    """ "Anna 12, Ben 30, Carla 0, Dirk 8"."""
-    return ", ".join(f"{name} {t.number(value)}" for name, value in (points or {}).items())
 
 
 def save_button(label: str, save: Callable[[], None]) -> ft.Control:

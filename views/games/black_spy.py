@@ -92,11 +92,6 @@ END_VALUE_STEP = 10
 END_VALUE_RANGE = (10, 1000)
 
 
-def signed(t: Translator, points: int | Fraction) -> str:
-    """−5 with a real minus sign, as printed on the cards."""
-    return f"−{t.number(-points)}" if points < 0 else t.number(points)
-
-
 @ft.component
 def BlackSpyScreen(at: AtTable, key: str | None = None) -> ft.View:
     """`at.fix_round`: the game was stored before a rule it breaks; only that deal's correction
@@ -928,7 +923,7 @@ def PileCard(
                     counted(
                         "colored_spies",
                         t("{name}: coloured Spies", name=name),
-                        t("Coloured Spies ({points})", points=signed(t, colored_points)),
+                        t("Coloured Spies ({points})", points=t.number(colored_points)),
                     ),
                 ],
             ),
@@ -1462,7 +1457,7 @@ def moon_score(t: Translator, counted: Counted, pile: int | None, result: Fracti
     minus sign the piles show), else nothing."""
     if counted.moon_taker is None or result is None or result == pile:
         return ""
-    return "→ " + signed(t, result)
+    return "→ " + t.number(result)
 
 
 @dataclass(frozen=True)
