@@ -154,3 +154,25 @@ def marks_disabled(screen: Screen) -> dict[str, bool]:
         assert segments, f"no {marks!r} on the screen: {screen.texts()}"
         found[marks] = not segments[0].enabled
     return found
+
+
+def test_the_tokens_panel_counts_the_round_being_entered(seated: Seated) -> None:
+    """Ben has 6 tokens; on mission 1 of round 2 he goes above 21 (one more). The panel over
+    the entry says 7 and warns ("2 more and Ben loses!") while the round is entered: it said
+    6 and warned of nothing, so it could never warn in the round where the loss happens."""
+    record = scenario("kompromat-short-final-round-outcome")
+    _, screen = seated("kompromat", NAMES, record["options"], rounds=record["rounds"][:1])
+    shown(screen, EN.plural("{count} token", "{count} tokens", 6))
+    tap_starting(screen, "Enter round 2 of 6")
+    choose_form(screen, "Quick")
+    chip(screen, "Ben: above 21")  # Anna wins, as the marks decide
+    tap(screen, "Mission card: Target (2 VP)", role="checkbox")  # mission 2 opens
+    shown(screen, EN.plural("{count} token", "{count} tokens", 7))
+    shown(
+        screen,
+        EN.plural(
+            "{count} more and {name} loses!", "{count} more and {name} loses!", 2, name="Ben"
+        ),
+    )
+    tap(screen, "Discard")
+    shown(screen, EN.plural("{count} token", "{count} tokens", 6))  # the game as it is
