@@ -1488,6 +1488,23 @@ class Kompromat(GameRules[Options, KompromatRound, State]):
     def _cards_left(state: State) -> list[JSON]:
         return [{**card.to_json(), "left": left} for card, left in deck_not_laid(state)]
 
+    def standings_while_entered(self, state: State, draft: RoundDraft) -> tuple[Standing, ...]:
+        """Each player as the round being entered leaves them so far: its missions played on
+        the game in order, each as saving would resolve it, up to the first that cannot be
+        resolved yet (or the one that ended the game). The tokens panel over the entry counts
+        them, so it warns of a loss in the very round where it happens."""
+        for index, entered in enumerate(draft.missions):
+            reader = Reader()
+            mission = self._read_mission(reader, state.table, entered.to_json(), "")
+            where = At(round=state.rounds_played + 1, mission=index + 1)
+            resolved = None if mission is None else self._resolve(reader, state, mission, "", where)
+            if resolved is None or reader.errors:
+                break
+            state = resolved[0]
+            if state.token_losers:
+                break
+        return self.board(state).players
+
     def board(self, state: State) -> Board:
         """The table screen's view of the game."""
         playing = not self.finished(state)

@@ -85,7 +85,9 @@ def KompromatScreen(at: AtTable, key: str | None = None) -> ft.View:
     t = at.t
     board = rules.RULES.board(scoring.state_as(at.result, rules.State))
     entry = use_round_entry(at, ENTRY)
-    controls: list[ft.Control] = [*correction_banner(t, at.fix_round), TokensPanel(t, board)]
+    # While a round is entered, its own panel counts it (`mission_fields`).
+    tokens = [] if entry.open else [TokensPanel(t, board.players)]
+    controls: list[ft.Control] = [*correction_banner(t, at.fix_round), *tokens]
     if entry.control is not None:
         controls.append(entry.control)
     # The rounds, under an open entry too (not shown), so that a Save shows them as they were
@@ -132,11 +134,11 @@ def rounds_sheet(
 
 @memo
 @ft.component
-def TokensPanel(t: Translator, board: rules.Board) -> ft.Control:
+def TokensPanel(t: Translator, players: tuple[rules.Standing, ...]) -> ft.Control:
     """Each player's tokens and victory points, drawn again only when they change (not at
     each key of the entry under it)."""
     cells: list[ft.Control] = []
-    for player in board.players:
+    for player in players:
         name, tokens = player.name, player.tokens
         points = t.number(player.victory_points)
         lines: list[ft.Control] = [
@@ -338,7 +340,9 @@ def mission_fields(entering: Entering[RoundDraft]) -> Drawn:
     # rest of the mission): its handlers are the same at every drawing of an opening.
     retained = use_retained(entering.opened)
 
+    standings = rules.RULES.standings_while_entered(before_state, draft)
     controls: list[ft.Control] = [
+        TokensPanel(t, standings),  # the round entered so far counted: a loss in it warned of
         retained("intro", t, lambda: note(t("Missions in the order they are revealed."))),
         retained(
             "tabs",
