@@ -499,6 +499,14 @@ class Screen(Connection):
             raise AssertionError(f"{name!r} cannot be tapped: it is disabled")
         self._dispatch(node.control._i, "click", None)
 
+    def pop_view(self) -> None:
+        """The system's Back (Android's button, a swipe): Flutter pops the view on top and the
+        client tells the page, naming the view's route."""
+        page = self.page
+        top = page.views[-1]
+        route = getattr(getattr(top, "_c", top), "route", None) or self.route
+        self._send(page, "view_pop", {"route": route})
+
     def tap_starting(self, prefix: str) -> None:
         """Tap the button whose name starts with `prefix` (a row whose texts are merged)."""
         pattern = _starting(prefix)

@@ -315,3 +315,25 @@ def test_a_correction_opened_again_answers_its_mission_tabs(seated: Seated) -> N
         chip(screen, "Mission 2")
         chip(screen, "Mission 1")
         tap(screen, "Discard")
+
+
+def test_back_from_an_entry_shows_the_sheet_with_the_draft_kept_and_back_again_goes_home(
+    seated: Seated,
+) -> None:
+    """In the middle of a deal the table looks up the totals, the dealer, the Mole order:
+    Back leaves the entry for the game's sheet (it went Home), the draft kept; one tap goes
+    on with it; Back on the sheet goes Home. Android's Back (a page's view popped) too."""
+    _, screen = black_spy_after_one_deal(seated)
+    open_cards_entry(screen, "Enter deal 2")
+    chip(screen, "Anna: black Spies: 2")
+    tap(screen, "Back")
+    shown(screen, "Scoresheet")
+    shown(screen, "Enter deal 2")
+    see(screen, "Deal 2 kept as a draft")
+    tap(screen, "Enter deal 2")
+    pile_shows(screen, "Anna", 20)  # the draft, one tap on
+    screen.pop_view()  # Android's Back
+    shown(screen, "Scoresheet")
+    tap(screen, "Back")
+    shown(screen, "New game")  # Home
+    see(screen, "Deal 2 kept as a draft")
