@@ -502,10 +502,11 @@ class Screen(Connection):
     def pop_view(self) -> None:
         """The system's Back (Android's button, a swipe): Flutter pops the view on top and the
         client tells the page, naming the view's route."""
+        from flet.components.public_utils import unwrap_component
+
         page = self.page
-        top = page.views[-1]
-        route = getattr(getattr(top, "_c", top), "route", None) or self.route
-        self._send(page, "view_pop", {"route": route})
+        top = unwrap_component(unwrap_component(page.views)[-1])
+        self._send(page, "view_pop", {"route": top.route})
 
     def tap_starting(self, prefix: str) -> None:
         """Tap the button whose name starts with `prefix` (a row whose texts are merged)."""

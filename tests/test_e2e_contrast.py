@@ -58,7 +58,8 @@ def test_disabled_chips_and_buttons_are_readable_in_both_themes(
     tap(page, "Fill Anna automatically")  # her counts: what the others leave, not tappable
     for theme in ("dark", "light"):
         if theme == "light":
-            tap(page, "Back")  # home, the deal kept as a draft
+            tap(page, "Back")  # the game's sheet, the deal kept as a draft
+            tap(page, "Back")  # home
             tap(page, "Settings")
             choose_form(page, "Light")
             tap(page, "Back")

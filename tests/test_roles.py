@@ -44,6 +44,9 @@ NO_STORED_DATA = {
     "t",
     "theme_mode",
     "go",
+    "back",  # leaves what the screen has open, else goes Home (as `go`)
+    "on_back",
+    "off_back",
     "followed",
     "remember_route",
     "route_drawn",  # hands the route to `remember_route`, which writes for the host only

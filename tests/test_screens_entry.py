@@ -85,7 +85,8 @@ def test_a_half_entered_deal_survives_back_reload_and_a_restart(seated: Seated) 
     open_cards_entry(screen, "Enter deal 2")
     chip(screen, "Anna: black Spies: 2")
     pile_shows(screen, "Anna", 20)
-    tap(screen, "Back")
+    tap(screen, "Back")  # the game's sheet
+    tap(screen, "Back")  # Home
     see(screen, "Deal 2 kept as a draft")
     tap_starting(screen, "Black Spy · Anna, Ben, Carla, Dirk")
     pile_shows(screen, "Anna", 20)  # the entry reopens on the draft
@@ -168,7 +169,8 @@ def test_an_untouched_entry_shows_no_error_and_a_save_attempt_names_each_problem
     screen.see_not("is missing")
     tap(screen, "Save round")  # refused: now every problem speaks, with what it is about
     see(screen, "Round 1, mission 1, mission card: is missing")
-    tap(screen, "Back")
+    tap(screen, "Back")  # the game's sheet
+    tap(screen, "Back")  # Home
     start_game(screen, "Spywhere", ["Dora", "Emil", "Fritz"])
     tap(screen, "Start Spywhere")
     see(screen, "End of the game")  # quick entry: nothing typed, nothing wrong yet

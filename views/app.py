@@ -185,7 +185,7 @@ def App(store: Store, device: str, sharing: Sharing | None, caller: Caller) -> l
         state.followed(event.route)
 
     def on_view_pop(event: ft.ViewPopEvent) -> None:
-        state.go("/")
+        state.back()
 
     def on_brightness(event: ft.PlatformBrightnessChangeEvent) -> None:
         state.platform_dark = device_is_dark(event)

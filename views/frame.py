@@ -48,7 +48,7 @@ def game_bar(at: AtTable, title: str, entering: bool) -> ft.AppBar:
         return guest_bar(state, title, actions)
     if state.sharing is not None:
         actions.append(share_button(state))
-    return back_bar(title, lambda: state.go("/"), t, actions=actions)
+    return back_bar(title, state.back, t, actions=actions)
 
 
 def swap(at: AtTable, backwards: bool) -> None:

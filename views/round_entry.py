@@ -231,14 +231,34 @@ def use_round_entry(at: AtTable, of: RoundEntryOf[Q, C]) -> RoundEntry:
 
     def open_round(index: int) -> None:
         ask_name_if_wanted(at.app)  # the device's first scoring action on a shared table
-        drafts = drafts_for(at, of, index, at.before(index))
+        drafts, draft_id = opening_of(at, of, index)
         set_form(drafts.form)
         openings.current += 1
-        set_opening(Opening(index, Kept(drafts, new_draft_id()), openings.current))
+        set_opening(Opening(index, Kept(drafts, draft_id), openings.current))
         always.current = None  # after this round, the entry always open starts afresh
 
     def close() -> None:
         set_opening(None)
+
+    def back() -> None:
+        """Back while the entry is open: to the game's sheet, the draft kept (one tap on the
+        round goes on with it, a note says so); while a stored game needs a correction, Home."""
+        kept = kept_entry(at)
+        entry_exits(at.app, at.fix_round, close, noop)[0]()
+        if kept is not None and at.fix_round is None:
+            index = len(at.rounds) if kept[0] == NEW else kept[0]
+            said = at.t("{round} kept as a draft", round=at.round_name(index))
+            at.app.say(said[:1].upper() + said[1:])
+
+    # Back leaves the open entry first (the bar's and the system's: `AppState.back`). Flet sets
+    # an effect's cleanup anew at every drawing, so it is given here, not returned by setup.
+    is_open = opening is not None
+    backing = use_latest(back)
+    ft.use_effect(
+        safe_effect(lambda: at.app.on_back(backing if is_open else None)),
+        [is_open],
+        cleanup=lambda: at.app.off_back(backing),
+    )
 
     def open_by_itself() -> None:
         if editing is None and waits_for_first_round(at, of):
@@ -306,6 +326,18 @@ def drafts_for(
     form = QUICK if of.was_quick(saved) or of.cards is None else DETAILED
     cards = None if of.cards is None else of.cards.of_round(before, saved)
     return Drafts(form, of.quick.of_round(before, saved), cards)
+
+
+def opening_of(at: AtTable, of: RoundEntryOf[Q, C], index: int) -> tuple[Drafts[Q, C], str]:
+    """The drafts round `index`'s entry opens with, and their id: this device's draft of it
+    (an entry left with Back), else a new round's or the saved round's."""
+    kept = kept_entry(at)
+    if kept is not None and kept[0] == index:
+        try:
+            return kept_drafts(of, at.before(index), kept[1]), kept[2]
+        except UNREADABLE:  # a draft of another version: the round afresh
+            pass
+    return drafts_for(at, of, index, at.before(index)), new_draft_id()
 
 
 def opened(at: AtTable, of: RoundEntryOf[Q, C]) -> tuple[int, Drafts[Q, C], str] | None:

@@ -377,6 +377,8 @@ class AppState(Announcing):
     # (Private fields are not announced; drawing sets it.)
     _seen: dict[str, int] = field(default_factory=dict)
     _pin_note: ft.SnackBar | None = None  # the host's last note of a wrong PIN
+    # What Back does first on the screen shown (a round's entry open: back to the sheet).
+    _back: Callable[[], None] | None = None
     _listeners: list[Callable[[str], None]] = field(default_factory=list)  # `listen`
     # The addresses `go` gave the browser whose route change has not come back yet, oldest
     # first: each comes back as the page's route change, which changes nothing then.
@@ -748,6 +750,23 @@ class AppState(Announcing):
             page.navigate(route)
             given.append(route)
         self._show(route)
+
+    def back(self) -> None:
+        """Back, the bar's or the system's: first out of what is open on the screen (a
+        round's entry, for the game's sheet: its draft is kept), else Home."""
+        if self._back is not None:
+            self._back()
+        else:
+            self.go("/")
+
+    def on_back(self, leave: Callable[[], None] | None) -> None:
+        """While something is open on the screen, Back calls `leave` (None: nothing is)."""
+        self._back = leave
+
+    def off_back(self, leave: Callable[[], None]) -> None:
+        """`leave` is no longer what Back does (what it leaves has closed, or its screen)."""
+        if self._back is leave:
+            self._back = None
 
     def followed(self, route: str) -> None:
         """The page's route changed: by an address `go` gave it (shown already), or by the
