@@ -70,7 +70,8 @@ def test_disabled_chips_and_buttons_are_readable_in_both_themes(
         assert chosen >= AA_TEXT, f"{theme}: the chosen count, disabled: {chosen:.2f}"
         assert other >= AA_TEXT, f"{theme}: a count not chosen, disabled: {other:.2f}"
     # A button that cannot be tapped yet: New game's Start before enough players are seated.
-    tap(page, "Back")
+    tap(page, "Back")  # the game's sheet
+    tap(page, "Back")  # home
     tap(page, "New game")
     tap_starting(page, "Black Spy")
     for theme in ("light", "dark"):

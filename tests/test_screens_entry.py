@@ -339,3 +339,12 @@ def test_back_from_an_entry_shows_the_sheet_with_the_draft_kept_and_back_again_g
     tap(screen, "Back")
     shown(screen, "New game")  # Home
     see(screen, "Deal 2 kept as a draft")
+
+
+def test_back_from_spywheres_end_goes_home(seated: Seated) -> None:
+    """A game of one round not saved yet has no sheet to go back to (its entry opens by
+    itself): Back goes Home, the draft kept."""
+    _, screen = seated("spywhere", ["Anna", "Ben", "Carla"])
+    tap(screen, "5")
+    tap(screen, "Back")
+    shown(screen, "New game")

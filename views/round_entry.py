@@ -242,7 +242,11 @@ def use_round_entry(at: AtTable, of: RoundEntryOf[Q, C]) -> RoundEntry:
 
     def back() -> None:
         """Back while the entry is open: to the game's sheet, the draft kept (one tap on the
-        round goes on with it, a note says so); while a stored game needs a correction, Home."""
+        round goes on with it, a note says so); while a stored game needs a correction, or in
+        a game of one round not saved yet (Spywhere's end), Home."""
+        if waits_for_first_round(at, of):  # no sheet to show: it would open again by itself
+            at.app.go("/")
+            return
         kept = kept_entry(at)
         entry_exits(at.app, at.fix_round, close, noop)[0]()
         if kept is not None and at.fix_round is None:
