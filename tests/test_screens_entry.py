@@ -348,3 +348,18 @@ def test_back_from_spywheres_end_goes_home(seated: Seated) -> None:
     tap(screen, "5")
     tap(screen, "Back")
     shown(screen, "New game")
+
+
+def test_discard_can_be_undone(seated: Seated) -> None:
+    """Discard sits beside Save: a half-entered round thrown away by one tap comes back with
+    the note's Undo, the entry open on it as it was (deleting a whole game had Undo; this did
+    not)."""
+    _, screen = black_spy_after_one_deal(seated)
+    open_cards_entry(screen, "Enter deal 2")
+    chip(screen, "Anna: black Spies: 2")
+    tap(screen, "Discard")
+    shown(screen, "Enter deal 2")
+    see(screen, "Deal 2 discarded")
+    tap(screen, "Undo")
+    pile_shows(screen, "Anna", 20)
+    spies_shown(screen, "Anna", 2)
