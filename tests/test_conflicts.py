@@ -261,7 +261,10 @@ def conflict_panel_of(state: AppState, game_id: str, entered: Any, editing: int)
     conflict = state.conflict(game_id)
     assert conflict is not None
     leave = lambda: None  # noqa: E731
-    shown = Shown(at, ENTRY, editing, at.before(editing), leave, leave, ft.Ref(), None, "", leave)
+    reopen = lambda index: None  # noqa: E731
+    shown = Shown(
+        at, ENTRY, editing, at.before(editing), leave, leave, ft.Ref(), None, "", leave, reopen
+    )
     return conflict_panel(shown, conflict, entered, lambda choice, conflict: None)
 
 

@@ -51,7 +51,7 @@ from .hooks import NO_ROUND, use_latest, use_made, use_retained, use_value, use_
 from .i18n import Translator
 from .numpad import PinnedPad, number_pad
 from .safe import safe_effect
-from .state import DETAILED, QUICK, new_draft_id
+from .state import DETAILED, QUICK, draft_id_of, new_draft_id
 from .widgets import error_box, heading, info_box, problem_line
 
 D = TypeVar("D")  # a form's draft
@@ -258,6 +258,7 @@ def use_round_entry(at: AtTable, of: RoundEntryOf[Q, C]) -> RoundEntry:
     # an effect's cleanup anew at every drawing, so it is given here, not returned by setup.
     is_open = opening is not None
     backing = use_latest(back)
+    reopening = use_latest(open_round)  # the note's Undo of a Discard opens the entry again
     ft.use_effect(
         safe_effect(lambda: at.app.on_back(backing if is_open else None)),
         [is_open],
@@ -279,7 +280,16 @@ def use_round_entry(at: AtTable, of: RoundEntryOf[Q, C]) -> RoundEntry:
             drafts = drafts_for(at, of, NEW, at.result)
             always.current = Opening(NEW, Kept(drafts, new_draft_id()))
         control = EntryShown(
-            at, of, always.current, at.result, None, noop, scroller, set_form, key="always"
+            at,
+            of,
+            always.current,
+            at.result,
+            None,
+            noop,
+            scroller,
+            set_form,
+            reopening,
+            key="always",
         )
         return RoundEntry(False, control, open_round, False, scroller)
     if opening is None:
@@ -295,7 +305,9 @@ def use_round_entry(at: AtTable, of: RoundEntryOf[Q, C]) -> RoundEntry:
     # Keyed by the round only: the next round's entry is the one kept from the last, its
     # controls set afresh where they differ rather than all made anew.
     key = f"{opening.editing}"
-    control = EntryShown(at, of, opening, before, leave, done, scroller, set_form, key=key)
+    control = EntryShown(
+        at, of, opening, before, leave, done, scroller, set_form, reopening, key=key
+    )
     shown = of.quick if form == QUICK or of.cards is None else of.cards
     fills = shown.pad is not None
     # Once closed, this very control stands under the sheet: not drawn again (the same
@@ -405,6 +417,7 @@ def EntryShown(
     saved: Callable[[], None],
     scroller: ft.MutableRef[ft.Column | None],
     on_form: Callable[[str], None],
+    reopen: Callable[[int], None],
     key: str | None = None,
 ) -> ft.Control:
     """The entry in the form shown, each form drawn by a component of its own: what was
@@ -434,7 +447,18 @@ def EntryShown(
 
     switch = form_switch(at, drafts.form, switched) if of.cards is not None else None
     shown = Shown(
-        at, of, editing, before, leave, saved, scroller, switch, kept.draft_id, renew, opening.count
+        at,
+        of,
+        editing,
+        before,
+        leave,
+        saved,
+        scroller,
+        switch,
+        kept.draft_id,
+        renew,
+        reopen,
+        opening.count,
     )
     if drafts.form == DETAILED and of.cards is not None and drafts.cards is not None:
 
@@ -475,6 +499,7 @@ class Shown(Generic[Q, C]):
     # a draft once. A tap whose handler is one of an earlier drawing names that drawing's.
     draft_id: str
     renew: Callable[[], None]  # a new draft for an entry that stays open after its save
+    reopen: Callable[[int], None]  # open round NEW or a saved round's index (`open_round`)
     opened: int = 0  # the opening shown (`Opening.count`): a new one starts afresh
 
     @property
@@ -725,11 +750,27 @@ def entry_title(text: str, switch: ft.Control | None) -> ft.Control:
 
 
 def discard(shown: Shown[Q, C]) -> None:
-    """The entry given up: its draft goes, the entry closes."""
+    """The entry given up: its draft goes, the entry closes, and the note's Undo brings it
+    back as it was, the entry open on it (one tap beside Save must cost nothing)."""
     at = shown.at
+    kept = at.app.draft(at.game_id)  # the newest (written or not): what the entry showed
     at.app.discard_draft(at.game_id)
     if shown.leave is not None:
         shown.leave()
+    if kept is None or not isinstance(kept.get("entry"), dict):
+        return  # nothing was entered: nothing to bring back
+    index = kept.get("round")
+    editing = index if isinstance(index, int) else NEW
+
+    def undo() -> None:
+        entry = kept["entry"]
+        assert isinstance(entry, dict)
+        at.app.keep_draft(at.game_id, None if editing == NEW else editing, entry, draft_id_of(kept))
+        shown.reopen(editing)
+
+    number = len(at.rounds) if editing == NEW else editing
+    said = at.t("{round} discarded", round=at.round_name(number))
+    at.app.say_undoable(said[:1].upper() + said[1:], undo)
 
 
 def delete(shown: Shown[Q, C], report: Report) -> None:
