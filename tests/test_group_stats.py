@@ -218,3 +218,72 @@ def test_a_year_in_review_counts_its_own_games_and_the_records_it_set() -> None:
     assert ("Lowest final total", wide.id) in set_this_year
     assert ("Fewest events to a win", beaten.id) in set_this_year
     assert all(feat.game_id != before.id for feat in review.records)  # 2025's stays 2025's
+
+
+def test_a_margin_and_a_record_say_what_the_games_own_rules_make_of_them() -> None:
+    """Issue: "ahead by 0" for a Kompromat game won 17 to 26 on a 9-token loss, "ahead by 1" in
+    SPY (places, no points), and the record "Highest victory points: 26, Ben" from a game Ben
+    lost by 9 tokens. A win by the other's 9-token loss says so; SPY says only its place; a
+    player who lost by 9 tokens sets no victory-point record."""
+    from scoring.group_stats import year_in_review
+
+    by_tokens = game(
+        {"Anna": 1, "Ben": 2},
+        kind="kompromat",
+        started="2026-03-01T20:00:00+00:00",
+        totals={"Anna": 17, "Ben": 26},
+        facts={"Ben": {"token_losses": 1}},
+    )
+    spy = game(
+        {"Carla": 1, "Dirk": 2, "Anna": 3},
+        kind="spy",
+        started="2026-03-02T20:00:00+00:00",
+        totals={"Carla": 1, "Dirk": 2, "Anna": 3},
+    )
+    games = counted([by_tokens, spy], PEOPLE)
+    review = year_in_review(games, PEOPLE, 2026)
+    anna, carla = review.best_games["a"], review.best_games["c"]
+    assert (anna.game, anna.margin, anna.lost_by_rule) == ("kompromat", None, "Ben")
+    assert (carla.game, carla.margin, carla.lost_by_rule) == ("spy", None, None)
+    highest = [f for f in records(games) if f.kind.title == "Highest victory points"]
+    assert [(f.value, f.holders) for f in highest] == [(17, ("Anna",))]
+
+
+def test_the_year_card_says_each_best_game_in_its_games_words() -> None:
+    from scoring.group_stats import year_in_review
+    from views.i18n import Translator
+    from views.year import review_card
+
+    by_tokens = game(
+        {"Anna": 1, "Ben": 2},
+        kind="kompromat",
+        started="2026-03-01T20:00:00+00:00",
+        totals={"Anna": 17, "Ben": 26},
+        facts={"Ben": {"token_losses": 1}},
+    )
+    spy = game({"Carla": 1, "Dirk": 2}, kind="spy", started="2026-03-02T20:00:00+00:00")
+    black_spy = game(
+        {"Dirk": 1, "Ben": 2},
+        kind="black-spy",
+        started="2026-03-03T20:00:00+00:00",
+        totals={"Dirk": 90, "Ben": 152},
+    )
+    review = year_in_review(counted([by_tokens, spy, black_spy], PEOPLE), PEOPLE, 2026)
+    names = {person: names[0] for person, names in PEOPLE.items()}
+    card = review_card(Translator("en"), names, review, dict.fromkeys(PEOPLE, "#000000"))
+    texts: list[str] = []
+
+    def walk(control: Any) -> None:
+        if isinstance(getattr(control, "value", None), str):
+            texts.append(control.value)
+        for child in getattr(control, "controls", None) or []:
+            walk(child)
+        content = getattr(control, "content", None)
+        if content is not None and not isinstance(content, str):
+            walk(content)
+
+    walk(card)
+    assert "Anna: Kompromat, 1 Mar: place 1, Ben lost by 9 tokens" in texts, texts
+    assert "Carla: SPY, 2 Mar: place 1" in texts, texts
+    assert "Dirk: Black Spy, 3 Mar: place 1, ahead by 62 points" in texts, texts
+    assert not any("ahead by 0" in text for text in texts), texts
