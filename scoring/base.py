@@ -109,6 +109,12 @@ class AnyRules(Protocol):
     def places_only(self) -> bool: ...
     @property
     def records(self) -> tuple[RecordKind, ...]: ...
+    @property
+    def loss_fact(self) -> str | None: ...
+    @property
+    def lost_by_rule(self) -> str | None: ...
+    @property
+    def ahead_at_equal(self) -> str | None: ...
 
     def next_game(self, players: list[JSON], options: Record) -> tuple[list[JSON], Record]: ...
     def starter(self, players: list[JSON], options: Record) -> str: ...
@@ -125,6 +131,14 @@ class GameRules(ABC, Generic[OptionsT, RoundT, StateT]):
     lower_is_better: ClassVar[bool] = False  # Black Spy points and SPY placements
     places_only: ClassVar[bool] = False  # SPY: its totals are places, no points
     records: ClassVar[tuple[RecordKind, ...]] = ()  # what the statistics' records are
+    # A player's fact that says they lost by a rule, whatever the points (Kompromat's 9
+    # tokens): their points are no result (no record counts them, no margin is measured to
+    # them), and `lost_by_rule` says it, with their name as ``{name}``.
+    loss_fact: ClassVar[str | None] = None
+    lost_by_rule: ClassVar[str | None] = None
+    # Why a player is ahead of the next one at equal points (Kompromat: more tokens), if the
+    # game's places can differ at equal points.
+    ahead_at_equal: ClassVar[str | None] = None
 
     @abstractmethod
     def read_options(self, reader: Reader, table: Table, raw: object) -> OptionsT | None:

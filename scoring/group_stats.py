@@ -284,8 +284,14 @@ def _measured(summary: TimedSummary, kind: RecordKind) -> list[tuple[str, int | 
     """What `kind` measures in one game: each player's value (the winner's rounds)."""
     if kind.measure == "rounds":
         return [(winner, summary.rounds) for winner in summary.winners[:1]]
-    if kind.measure == "total":
-        return list(summary.totals.items())
+    if kind.measure == "total":  # (a player who lost by a rule has points, but no result)
+        lost = GAMES[summary.game].loss_fact
+        facts = summary.facts
+        return [
+            (name, total)
+            for name, total in summary.totals.items()
+            if lost is None or not facts.get(name, {}).get(lost)
+        ]
     fact = kind.measure.removeprefix("fact:")
     facts = summary.facts
     return [(name, facts.get(name, {}).get(fact, 0)) for name in summary.players]
@@ -294,13 +300,24 @@ def _measured(summary: TimedSummary, kind: RecordKind) -> list[tuple[str, int | 
 @dataclass(frozen=True)
 class BestGame:
     """A player's best game: their best place, with the widest margin over the next player
-    (in points, the game's way round; in places for SPY), the earliest of equals."""
+    behind (in points, the game's way round), the earliest of equals. `margin` None: no points
+    to measure it in (SPY: places only; nobody behind); `lost_by_rule`: the next player
+    behind lost by the game's rule (Kompromat's 9 tokens), whatever the points."""
 
     game: str
     game_id: str
     started: str | None
     place: int
-    margin: int | float
+    margin: int | float | None
+    lost_by_rule: str | None = None
+
+    @property
+    def wide(self) -> int | float:
+        """How wide the win is, for choosing the best of equal places: a win by the other's
+        rule loss is the widest there is."""
+        if self.lost_by_rule is not None:
+            return float("inf")
+        return self.margin or 0
 
 
 @dataclass
@@ -323,18 +340,10 @@ def year_in_review(games: Sequence[TimedSummary], people: People, year: int) -> 
     seating = Seating(people)
     best: dict[str, BestGame] = {}
     for summary in this_year:
-        lower = GAMES[summary.game].lower_is_better
-        places, totals = summary.places, summary.totals
         for person, name in seating.seated(summary.players).items():
-            candidate = BestGame(
-                summary.game,
-                summary.id,
-                summary.started,
-                places[name],
-                _margin(name, places, totals, lower),
-            )
+            candidate = _best_game(summary, name)
             kept = best.get(person)
-            if kept is None or (candidate.place, -candidate.margin) < (kept.place, -kept.margin):
+            if kept is None or (candidate.place, -candidate.wide) < (kept.place, -kept.wide):
                 best[person] = candidate
     return YearInReview(
         year=year,
@@ -351,15 +360,23 @@ def year_in_review(games: Sequence[TimedSummary], people: People, year: int) -> 
     )
 
 
-def _margin(
-    name: str, places: Mapping[str, int], totals: Mapping[str, int | float], lower: bool
-) -> int | float:
-    """How far `name` finished ahead of the next player behind (0 when level or last)."""
-    behind = [other for other in places if places[other] > places[name]]
-    if not behind:
-        return 0
+def _best_game(summary: TimedSummary, name: str) -> BestGame:
+    """`name`'s game as a best game: their place, and how far ahead of the next player
+    behind, as the game's rules measure it (see `BestGame`)."""
+    rules = GAMES[summary.game]
+    places, totals, facts = summary.places, summary.totals, summary.facts
+    place = places[name]
+    behind = [other for other in places if places[other] > place]
+    game = BestGame(summary.game, summary.id, summary.started, place, None)
+    if not behind or rules.places_only:
+        return game
+    nearest = min(places[other] for other in behind)
+    next_ones = [other for other in behind if places[other] == nearest]
+    lost = rules.loss_fact
+    if lost is not None and all(facts.get(other, {}).get(lost) for other in next_ones):
+        return replace(game, lost_by_rule=" & ".join(next_ones))
     gaps = [
-        (totals[other] - totals[name]) if lower else (totals[name] - totals[other])
+        (totals[other] - totals[name]) if rules.lower_is_better else (totals[name] - totals[other])
         for other in behind
     ]
-    return max(0, min(gaps))
+    return replace(game, margin=max(0, min(gaps)))

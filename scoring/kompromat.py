@@ -814,6 +814,9 @@ class Kompromat(GameRules[Options, KompromatRound, State]):
         RecordKind(N_("Most perfect 21s in a game"), "fact:perfect", "highest"),
         RecordKind(N_("Games lost by 9 tokens"), "fact:token_losses", "count"),
     )
+    loss_fact: ClassVar[str | None] = "token_losses"
+    lost_by_rule: ClassVar[str | None] = N_("{name} lost by 9 tokens")
+    ahead_at_equal: ClassVar[str | None] = N_("ahead on tokens at equal victory points")
 
     def read_options(self, reader: Reader, table: Table, raw: object) -> Options | None:
         fields = reader.obj(raw, "options", required=["first_player"])

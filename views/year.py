@@ -9,7 +9,7 @@ import datetime as dt
 import flet as ft
 from babel.dates import format_date
 
-from scoring.group_stats import YearInReview, counted, local_day, year_in_review
+from scoring.group_stats import BestGame, YearInReview, counted, local_day, year_in_review
 
 from . import buttons, games
 from .hooks import memo, use_value
@@ -71,6 +71,30 @@ def summary_line(t: Translator, review: YearInReview) -> str:
     return at_table + ": " + games_played(t, review.games, review.minutes)
 
 
+def best_game_line(t: Translator, name: str, best: BestGame, day: str) -> str:
+    """A player's best game in its own game's words: "Dirk: Black Spy, 3 Mar: place 1, ahead
+    by 62 points"; a win by the other's rule loss says it ("Ben lost by 9 tokens"); SPY, of
+    places only, its place."""
+    view = games.view_of(best.game)
+    rules = view.rules
+    parts = [
+        t(
+            "{name}: {game}, {day}: place {place}",
+            name=name,
+            game=view.title,
+            day=day,
+            place=best.place,
+        )
+    ]
+    if best.lost_by_rule is not None and rules.lost_by_rule is not None:
+        parts.append(t(rules.lost_by_rule, name=best.lost_by_rule))
+    elif best.margin:
+        parts.append(t(view.margin_words, margin=t.number(best.margin)))
+    elif best.margin == 0 and rules.ahead_at_equal is not None:
+        parts.append(t(rules.ahead_at_equal))
+    return ", ".join(parts)
+
+
 def review_card(
     t: Translator, names: dict[str, str], review: YearInReview, shades: dict[str, str]
 ) -> ft.Control:
@@ -91,14 +115,7 @@ def review_card(
         for person, best in sorted(review.best_games.items(), key=lambda i: names[i[0]].casefold()):
             day = local_day(best.started)
             when = format_date(day, "d MMM", locale=t.language) if day else ""
-            said = t(
-                "{name}: {game}, {day}: place {place}, ahead by {margin}",
-                name=names[person],
-                game=games.view_of(best.game).title,
-                day=when,
-                place=best.place,
-                margin=t.number(best.margin),
-            )
+            said = best_game_line(t, names[person], best, when)
             lines.append(
                 ft.Row(
                     [color_dot(shades[person], 10), ft.Text(said, size=13, expand=True)],

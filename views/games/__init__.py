@@ -44,6 +44,7 @@ def seated_colors(state: AppState, game_id: str) -> tuple[str, ...]:
 
 ROUND = N_("round {number}")
 TOTALS_CHART = N_("Totals over the rounds")
+AHEAD_BY_POINTS = N_("ahead by {margin} points")
 
 
 @dataclass(frozen=True)
@@ -173,6 +174,7 @@ class GameView:
     options_said: OptionsSaid = no_options
     counted: Callable[[Translator, int], str] = rounds_counted  # "5 rounds", "5 events"
     chart_title: Term = TOTALS_CHART  # the history's chart of the game
+    margin_words: Term = AHEAD_BY_POINTS  # a win's margin over the next player
 
     @property
     def id(self) -> str:

@@ -955,6 +955,7 @@ def options_form(form: NewGameForm) -> list[ft.Control]:
 VIEW = GameView(
     rules=rules.RULES,
     icon=ft.Icons.FOLDER_SPECIAL,
+    margin_words=N_("ahead by {margin} VP"),
     screen=KompromatScreen,
     options_form=options_form,
     options_of=options_of,
