@@ -273,6 +273,14 @@ def test_the_host_starts_and_stops_sharing_from_the_game(
         assert guest.get_by_role("button", name="Mitschreiben").count() == 1
 
 
+# Whether Flutter's screen (its host element) takes no input: no tap, no focus, no screen
+# reader's action.
+SCREEN_INERT = """() => {
+    const screen = document.querySelector("flutter-view, flt-glass-pane");
+    return screen !== null && screen.inert === true;
+}"""
+
+
 def test_a_guest_joins_light_comes_back_by_itself_and_sees_the_end_of_sharing(
     browser: Browser, shared: tuple[AppServer, Page]
 ) -> None:
@@ -320,3 +328,6 @@ def test_a_guest_joins_light_comes_back_by_itself_and_sees_the_end_of_sharing(
         see(guest, "scan the host's new code")
         totals_shown(guest, deals[: len(before) + 1])
         assert guest.get_by_text("Working...").count() == 0
+        # What no longer works is not offered: the screen under the note takes no tap (Score
+        # stayed as it was, and did nothing), and is drawn as such.
+        assert guest.evaluate(SCREEN_INERT), "the screen under the note still takes taps"
