@@ -32,9 +32,24 @@
         "@media (prefers-color-scheme: dark){",
         "#debrief-connection-note{background:#e4e1e9;color:#303036}}",
         "#debrief-connection-note.folded .body{display:none}",
+        // The screen under the note, which no longer answers: drawn greyed, and inert.
+        ".debrief-away{filter:grayscale(1) opacity(.55)}",
     ].join("");
     document.head.appendChild(style);
+    // Flutter's screen (its host element), which takes every tap of the page.
+    const screen = () => document.querySelector("flutter-view, flt-glass-pane");
+    // While the note shows, what is under it does nothing (no connection carries a tap): it
+    // takes no tap, no focus and no screen reader's action, so nothing offers what does not
+    // work (Score, Follow); the scores stay readable.
+    const away = (gone) => {
+        const view = screen();
+        if (view) {
+            view.inert = gone;
+            view.classList.toggle("debrief-away", gone);
+        }
+    };
     const show = (kind) => {
+        away(true);
         if (!note) {
             note = document.createElement("div");
             note.id = "debrief-connection-note";
@@ -65,6 +80,7 @@
         if (note && note.dataset.kind === "lost") {
             note.remove();
             note = null;
+            away(false);
         }
     };
     // The server's answer to a small request: its status, or 0 when nothing answers.
