@@ -59,6 +59,8 @@ class Replay(Protocol):
     def player_facts(self) -> dict[str, dict[str, int]]: ...
     @property
     def end_value(self) -> int | None: ...
+    @property
+    def first_totals(self) -> dict[str, Fraction]: ...
     def standings(self) -> dict[str, JSON]: ...
     def blank_round(self) -> dict[str, JSON]: ...
     def complete_round(self, draft: dict[str, JSON], player: str) -> dict[str, JSON]: ...
@@ -133,6 +135,11 @@ class GameReplay(Generic[OptionsT, RoundT, StateT]):
     @property
     def end_value(self) -> int | None:
         return self.rules.end_value(self.state)
+
+    @property
+    def first_totals(self) -> dict[str, Fraction]:
+        """Each total before the first round (0 points; SPY: everyone's shared place)."""
+        return self.rules.totals(self.rules.start(self.setup))
 
     def blank_round(self) -> dict[str, JSON]:
         return self.rules.blank_round(self.state)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from fractions import Fraction
+from typing import TYPE_CHECKING
 
 import flet as ft
 
@@ -16,6 +17,29 @@ from scoring.errors import Term
 
 from .i18n import Translator
 from .widgets import color_dot
+
+if TYPE_CHECKING:
+    import flet_charts as fch
+
+PLACES_APART = 0.08  # how far apart the lines of players on one place are drawn
+
+
+def totals_axis() -> fch.ChartAxis:
+    """The totals at the chart's even steps only: the highest total's own label ("155") lay
+    over the step's next to it ("150")."""
+    import flet_charts as fch
+
+    return fch.ChartAxis(label_size=40, show_min=False, show_max=False)
+
+
+def places_axis(count: int) -> fch.ChartAxis:
+    """Each whole place, 1 at the top (a place is drawn at minus itself)."""
+    import flet_charts as fch
+
+    labels = [
+        fch.ChartAxisLabel(value=-place, label=ft.Text(str(place))) for place in range(1, count + 1)
+    ]
+    return fch.ChartAxis(label_size=40, labels=labels)
 
 
 def totals_chart(
@@ -36,16 +60,32 @@ def totals_chart(
     if len(colors) != len(names):  # none worked out (a game gone meanwhile): all in one
         colors = [ft.Colors.ON_SURFACE_VARIANT] * len(names)
 
+    places = result.rules.places_only  # SPY: each total is a place, 1 the best
+    # A place is drawn at minus itself, so that 1 is at the top; each player's line a little
+    # apart from the others', so that players on one place are all seen.
+    apart = {
+        name: (index - (len(names) - 1) / 2) * PLACES_APART for index, name in enumerate(names)
+    }
+
+    def height(name: str, total: Fraction) -> float:
+        return -float(total) + apart[name] if places else float(total)
+
     def point(number: int, name: str, total: Fraction) -> fch.LineChartDataPoint:
         called = t(round_name, number=number)  # "deal 3": the start of a line, so "Deal 3"
-        said = f"{called[:1].upper()}{called[1:]} · {name}: {t.number(total)}"
+        value = t("place {place}", place=t.number(total)) if places else t.number(total)
+        said = f"{called[:1].upper()}{called[1:]} · {name}: {value}"
         style = ft.TextStyle(color=ft.Colors.ON_INVERSE_SURFACE, size=12)
         tip = fch.LineChartDataPointTooltip(text=said, text_style=style)
-        return fch.LineChartDataPoint(number, float(total), tooltip=tip)
+        return fch.LineChartDataPoint(number, height(name, total), tooltip=tip)
+
+    start = result.first_totals  # before the first round: 0 points, or everyone's place
+
+    def first(name: str) -> fch.LineChartDataPoint:
+        return fch.LineChartDataPoint(0, height(name, start[name]), show_tooltip=False)
 
     series = [
         fch.LineChartData(
-            points=[fch.LineChartDataPoint(0, 0, show_tooltip=False)]
+            points=[first(name)]
             + [point(i + 1, name, totals[name]) for i, totals in enumerate(result.round_totals)],
             color=colors[index],
             stroke_width=3,
@@ -83,12 +123,13 @@ def totals_chart(
             fit_inside_horizontally=True,
             fit_inside_vertically=True,
         ),
-        # The labels at even steps only: the highest total's own label ("155") lay over the
-        # step's next to it ("150").
-        left_axis=fch.ChartAxis(label_size=40, show_min=False, show_max=False),
+        left_axis=places_axis(len(names)) if places else totals_axis(),
+        **({"min_y": -len(names) - 0.5, "max_y": -0.5} if places else {}),
         bottom_axis=fch.ChartAxis(label_size=24, label_spacing=max(1, (rounds + 5) // 6)),
         expand=True,
     )
+    if places:
+        legend.controls.append(ft.Text(t("place 1 at the top")))
     return ft.Column(
         [
             ft.Semantics(
