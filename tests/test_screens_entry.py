@@ -363,3 +363,28 @@ def test_discard_can_be_undone(seated: Seated) -> None:
     tap(screen, "Undo")
     pile_shows(screen, "Anna", 20)
     spies_shown(screen, "Anna", 2)
+
+
+def test_a_refusal_is_said_once_as_a_player_would_say_it(seated: Seated) -> None:
+    """It read like a validator's path, twice: "Not saved: Round 1, mission 1, mission card: is
+    missing (3 more problems)" and the same list again below it. Each problem once, in the
+    words of the table, the round entered not named again (its title says it)."""
+    _, screen = seated("kompromat", ["Anna", "Ben"])
+    open_round_with_cards(screen, 1)
+    tap(screen, "Save round")
+    texts = screen.texts()
+    assert texts.count("Mission 1 has no card yet.") == 1, texts
+    assert not any("more problem" in text or "Round 1," in text for text in texts), texts
+    assert not any(": is missing" in text for text in texts), texts
+
+
+def test_a_pile_filled_in_from_piles_typed_wrong_says_what_was_typed(seated: Seated) -> None:
+    """18, 20 and 48 leave −26 for the last pile, which fills itself in: the line says the
+    piles typed add up to more than a deal has, not that the filled-in pile is wrong (it is
+    not the one typed wrong), and with the sheet's minus sign."""
+    _, screen = seated("black-spy", ["Anna", "Ben", "Carla", "Dirk"])
+    tap(screen, "Enter deal 1")
+    for key in ("1", "8", "2", "0", "4", "8"):
+        tap(screen, key)
+    see(screen, "The piles typed add up to 86, more than the 60 of a deal")
+    assert not any("-26" in text or "-20" in text for text in screen.texts()), screen.texts()
