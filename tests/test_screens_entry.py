@@ -168,7 +168,7 @@ def test_an_untouched_entry_shows_no_error_and_a_save_attempt_names_each_problem
     see(screen, "Mission card")
     screen.see_not("is missing")
     tap(screen, "Save round")  # refused: now every problem speaks, with what it is about
-    see(screen, "Round 1, mission 1, mission card: is missing")
+    see(screen, "Mission 1 has no card yet.")
     tap(screen, "Back")  # the game's sheet
     tap(screen, "Back")  # Home
     start_game(screen, "Spywhere", ["Dora", "Emil", "Fritz"])
@@ -292,7 +292,7 @@ def test_kompromats_next_entry_is_the_last_one_kept_and_nothing_it_was_told_stay
     assert session is not None
     open_round_with_cards(screen, 1)
     tap(screen, "Save round")  # refused: from now on every problem of this opening speaks
-    see(screen, "Round 1, mission 1, mission card: is missing")
+    see(screen, "Mission 1 has no card yet.")
     kept = int(screen._one("Save round", "button").control._i)
     tap(screen, "Discard")
     assert session.index.get(kept) is not None  # kept under the rounds, not removed

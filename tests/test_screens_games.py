@@ -94,7 +94,8 @@ def test_a_wrong_entry_is_explained_and_cannot_be_saved(seated: Seated) -> None:
     in_card = problem[:1].upper() + problem[1:]
     card_says(screen, "Ben", in_card)  # in the card of the pile just changed, under the finger
     screen.tap("Save deal")
-    screen.see(f"Not saved: Deal 1: {problem}")  # and at the bottom, where Save was tapped
+    screen.see("Not saved: what to put right is said above.")  # where Save was tapped
+    assert sum(text.count(in_card) for text in screen.texts()) == 1, screen.texts()  # once
     card_says(screen, "Ben", in_card)  # still there: nothing saved
     screen.tap("Discard")
     shown(screen, "Enter deal 1")  # the deal was not saved

@@ -21,7 +21,7 @@ import flet as ft
 
 import scoring
 from scoring import Record
-from scoring.errors import N_
+from scoring.errors import N_, MissingKey
 from storage.errors import DraftAlreadySaved
 
 from .games import AtTable
@@ -85,11 +85,14 @@ def use_kept(
 # --- errors speak when spoken to ----------------------------------------------------------------
 
 
-def not_saved(at: AtTable, errors: list[scoring.RecordError]) -> str:
-    """Why a Save was refused by the rules, in one line: the first problem and how many more
-    (each also stands next to the part of the entry it is about)."""
+NOT_SAVED = N_("Not saved:")  # above the problems the entry lists, each once
+
+
+def not_saved(at: AtTable, errors: list[scoring.RecordError], entered: int | None = None) -> str:
+    """Why a Save was refused by the rules, in one line (a number pad's, which has room for
+    one): the first problem and how many more."""
     t = at.t
-    text = t("Not saved: {problem}", problem=subject(at, errors[0]))
+    text = t("Not saved: {problem}", problem=subject(at, errors[0], entered))
     if len(errors) > 1:
         text += " " + t.plural("({count} more problem)", "({count} more problems)", len(errors) - 1)
     return text
@@ -117,14 +120,17 @@ def save_checked(
     set_tried: Callable[[bool], None],
     store: Callable[[], T],
     report: Report,
+    listed: int | None = None,
 ) -> T | None:
     """Save an entry unless it breaks a rule: then nothing is stored, why is said through
-    `report` and from now on every problem stands next to the entry. A save the store refuses
+    `report` and from now on every problem stands next to the entry. `listed`: the entry lists
+    every problem from now on, each once (its round's index): the refusal says only "Not
+    saved:" above them; else it says the first in its one line. A save the store refuses
     (another device saved first, a full disk) keeps the entry and says why, the same way. The
     store's answer; None when nothing was saved."""
     if errors:
         set_tried(True)
-        report([not_saved(at, errors)])
+        report([at.t(NOT_SAVED)] if listed is not None else [not_saved(at, errors)])
         return None
     try:
         return store()
@@ -220,16 +226,26 @@ def _within(part: str, whole: str) -> bool:
     )
 
 
-def subject(at: AtTable, error: scoring.RecordError) -> str:
-    """An error with what it is about in front, unless it says so itself: "Deal 2, Anna:
-    must hold …", "Round 1, mission 2, mission card: is missing"."""
+def subject(at: AtTable, error: scoring.RecordError, entered: int | None = None) -> str:
+    """An error with what it is about in front, unless it says so itself: "Anna: must hold …";
+    a part not entered yet as the table says it ("Mission 2 has no card yet."). The round
+    `entered` is not named (the entry's title says it): another round is ("Deal 5: …", what a
+    correction breaks later)."""
     t = at.t
+    missing = not_entered(at, error)
+    if missing is not None:
+        return missing
     text = t.problem(error)
     names = set(at.result.table.names)
     said: list[str] = []
     index = re.match(r"^rounds\[(\d+)\]", error.path)
-    if index and at.round_name(int(index.group(1))).lower() not in text.lower():
-        said.append(at.round_name(int(index.group(1))))
+    number = int(index.group(1)) if index else None
+    if (
+        number is not None
+        and number != entered
+        and at.round_name(number).lower() not in text.lower()
+    ):
+        said.append(at.round_name(number))
     for field, position, word in re.findall(r"(\w+)\[(\d+)\]|([^.\[\]]+)", part_of(error)):
         mission = t("mission {number}", number=int(position or 0) + 1)
         if field == "missions" and mission.lower() not in text.lower():
@@ -242,6 +258,32 @@ def subject(at: AtTable, error: scoring.RecordError) -> str:
         return text
     where = ", ".join(said)
     return f"{where[:1].upper()}{where[1:]}: {text}"
+
+
+# A part of a mission not entered yet, as the table says it: "Mission 2 has no card yet."
+IN_A_MISSION = {"card": N_("{mission} has no card yet.")}
+NOT_ENTERED = N_("{part} is not entered yet.")  # a part of the round: "Who ended the game …"
+
+
+def not_entered(at: AtTable, error: scoring.RecordError) -> str | None:
+    """A part of the round missing from the entry, in the table's words; None for any other
+    problem."""
+    if not isinstance(error, MissingKey):
+        return None
+    parts = re.findall(r"(\w+)\[(\d+)\]|([^.\[\]]+)", part_of(error))
+    if not parts:
+        return None
+    *around, (_, _, field) = parts
+    missions = [int(position) for name, position, _ in around if name == "missions"]
+    t = at.t
+    if missions and field in IN_A_MISSION:
+        mission = t("mission {number}", number=missions[-1] + 1)
+        said = t(IN_A_MISSION[field], mission=mission)
+    elif field in FIELD_NAMES:
+        said = t(NOT_ENTERED, part=t(FIELD_NAMES[field]))
+    else:
+        return None
+    return said[:1].upper() + said[1:]
 
 
 def form_switch(at: AtTable, form: str, switched: Callable[[str], None]) -> ft.Control:

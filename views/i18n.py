@@ -118,8 +118,8 @@ class Translator:
             return self.problem(value)
         if isinstance(value, Term):
             return self(str(value))
-        if isinstance(value, Fraction | float) and not isinstance(value, bool):
-            return self.number(value)
+        if isinstance(value, Fraction | float | int) and not isinstance(value, bool):
+            return self.number(value)  # a negative one with its minus sign (`number_text`)
         return value
 
     def number(self, value: Fraction | float | int) -> str:

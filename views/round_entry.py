@@ -33,6 +33,7 @@ from .conflicts import CORRECTED, DELETED, FINISHED, KEEP, NEXT, REPLACE, SAVED,
 from .device_name import ask_name_if_wanted
 from .entry import (
     NEW,
+    NOT_SAVED,
     UNREADABLE,
     Report,
     delete_checked,
@@ -111,6 +112,11 @@ class Pad(Generic[D]):
     minus: Callable[[scoring.Replay, D], bool] = lambda before, draft: True
     # Whether the problems are said before Save (once every row is typed, say).
     complete: Callable[[D], bool] = lambda draft: True
+    # The form's own words for a problem it made itself (a row it filled in from the others:
+    # the rows typed are what to check), else None.
+    worded: Callable[[Translator, scoring.Replay, D, scoring.RecordError], str | None] = (
+        lambda t, before, draft, error: None
+    )
 
 
 @dataclass(frozen=True)
@@ -540,7 +546,8 @@ def FormShown(
         device's first scoring action at a shared table (an entry that opened by itself, say)
         the device is named first."""
         if not ask_name_if_wanted(at.app, then=save):
-            done(save_checked(at, errors, set_tried, partial(store, entered), report))
+            listed = shown.index if form.pad is None else None  # (a pad has one line)
+            done(save_checked(at, errors, set_tried, partial(store, entered), report, listed))
 
     def save_round(round_: Record) -> None:
         """A round an action of the form built: refused, the refusal alone says why (there
@@ -624,7 +631,7 @@ def FormShown(
         rows = [*told, *said_here, title, *drawn.controls, retained("exits", exits, exit_row)]
         said_now = (refused, tried)
         return pad_entry(entering, form.pad, rows, t(of.save_label), said_now, conflict is None)
-    rest = [subject(at, error) for error in entering.spoken if error not in drawn.said]
+    rest = [subject(at, e, shown.index) for e in entering.spoken if e not in drawn.said]
     if drawn.actions is not None:
         exit_rows = [retained("exits", exits, exit_row)] if shown.leave is not None else []
         actions = [*drawn.actions, *exit_rows]
@@ -637,7 +644,7 @@ def FormShown(
         *told,
         title,
         *drawn.controls,
-        error_box([*refused, *rest]),
+        error_box([*refused_with(t, refused, rest), *rest]),
         *actions,
     ]
     return ft.Column(controls, spacing=10, horizontal_alignment=ft.CrossAxisAlignment.STRETCH)
@@ -645,6 +652,14 @@ def FormShown(
 
 def ignored(tried: bool) -> None:
     pass
+
+
+def refused_with(t: Translator, refused: list[str], listed: list[str]) -> list[str]:
+    """A refusal above the problems `listed` under it (each once); where every problem is said
+    in its place in the entry, the refusal says so instead of heading an empty list."""
+    if refused == [t(NOT_SAVED)] and not listed:
+        return [t("Not saved: what to put right is said above.")]
+    return refused
 
 
 # What the other device did, by what is there now and how it was done.
@@ -822,7 +837,11 @@ def pad_entry(
     before = entering.before
     refused, tried = said_now
     complete = pad.active(draft) is None and pad.complete(draft)
-    first = [subject(at, e) for e in entering.errors[:1]] if tried or complete else []
+    first = [
+        pad.worded(t, before, draft, e) or subject(at, e, entering.index)
+        for e in entering.errors[:1]
+        if tried or complete
+    ]
     said = refused or first
     keys = number_pad(
         t,

@@ -1377,6 +1377,30 @@ def was_counted(deal: JSON) -> bool:
     return isinstance(deal, dict) and "points" in deal
 
 
+def filled_in_wrong(
+    t: Translator, before: scoring.Replay, counted: Counted, error: scoring.RecordError
+) -> str | None:
+    """A pile that filled itself in from piles typed wrong is not the one to check: the piles
+    typed are ("The piles typed add up to 86, more than the 60 of a deal: check them.")."""
+    auto = counted.auto
+    if auto is None or not error.path.endswith(f".points.{auto}"):
+        return None
+    options = scoring.options_as(before, black_spy.Options)
+    typed = sum(value for name in counted.typed if (value := counted.value(name)) is not None)
+    total = black_spy.deal_total(options)
+    if typed > total:
+        return t(
+            "The piles typed add up to {typed}, more than the {total} of a deal: check them.",
+            typed=typed,
+            total=total,
+        )
+    return t(
+        "The piles typed add up to only {typed} of the {total} of a deal: check them.",
+        typed=typed,
+        total=total,
+    )
+
+
 def pile_names(before: scoring.Replay) -> list[str]:
     return list(before.table.names)
 
@@ -1400,6 +1424,7 @@ ENTRY = RoundEntryOf(
             rows=lambda counted: list(counted.typed),
             minus=pad_minus,
             complete=lambda counted: not counted.untyped or counted.auto is not None,
+            worded=filled_in_wrong,
         ),
     ),
     cards=Form(
