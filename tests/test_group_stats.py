@@ -287,3 +287,19 @@ def test_the_year_card_says_each_best_game_in_its_games_words() -> None:
     assert "Carla: SPY, 2 Mar: place 1" in texts, texts
     assert "Dirk: Black Spy, 3 Mar: place 1, ahead by 62 points" in texts, texts
     assert not any("ahead by 0" in text for text in texts), texts
+
+
+def test_games_tied_for_most_played_are_named_as_a_tie() -> None:
+    """Four games played once each: the statistics dropped one ("Most played" showed three),
+    and the year in review named one of them."""
+    from scoring.group_stats import most_played_shown, year_in_review
+
+    played = [
+        game({"Anna": 1, "Ben": 2}, kind=kind, started=f"2026-04-0{day}T20:00:00+00:00")
+        for day, kind in enumerate(("black-spy", "kompromat", "spy", "spywhere"), start=1)
+    ]
+    games = counted(played, PEOPLE)
+    stats = group_stats(games, PEOPLE)
+    assert len(most_played_shown(stats.most_played)) == 4  # a tie at the cut is all shown
+    review = year_in_review(games, PEOPLE, 2026)
+    assert review.most_played == (("black-spy", "kompromat", "spy", "spywhere"), 1)
