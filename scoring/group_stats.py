@@ -207,6 +207,28 @@ def group_stats(games: Sequence[TimedSummary], people: People) -> GroupStats:
     )
 
 
+MOST_PLAYED_SHOWN = 3
+
+
+def most_played_shown(
+    most_played: Sequence[tuple[str, int]], shown: int = MOST_PLAYED_SHOWN
+) -> list[tuple[str, int]]:
+    """The games most played, the first `shown` of them and every game tied with the last of
+    those: a tie at the cut is no reason to leave a game out."""
+    if len(most_played) <= shown:
+        return list(most_played)
+    cut = most_played[shown - 1][1]
+    return [(game, count) for game, count in most_played if count >= cut]
+
+
+def most_played_of(most_played: Sequence[tuple[str, int]]) -> tuple[tuple[str, ...], int] | None:
+    """The game most played, or the games tied for it, and how many times each."""
+    if not most_played:
+        return None
+    top = most_played[0][1]
+    return tuple(game for game, count in most_played if count == top), top
+
+
 def _count_game(record: PlayerRecord, place: int) -> None:
     record.games += 1
     record.places.append(place)
@@ -325,7 +347,7 @@ class YearInReview:
     year: int
     games: int
     minutes: int
-    most_played: tuple[str, int] | None
+    most_played: tuple[tuple[str, ...], int] | None  # the game (games tied) and its count
     best_games: dict[str, BestGame]  # per person who played that year
     records: list[Feat]  # set that year: standing at its end, held by a game of the year
 
@@ -349,7 +371,7 @@ def year_in_review(games: Sequence[TimedSummary], people: People, year: int) -> 
         year=year,
         games=stats.games,
         minutes=stats.minutes,
-        most_played=stats.most_played[0] if stats.most_played else None,
+        most_played=most_played_of(stats.most_played),
         best_games=best,
         # (a count, such as Kompromat's games lost by 9 tokens, is no record a game sets)
         records=[

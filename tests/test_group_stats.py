@@ -211,7 +211,11 @@ def test_a_year_in_review_counts_its_own_games_and_the_records_it_set() -> None:
     beaten = game({"Anna": 2, "Ben": 1}, "spy", started="2026-07-01T20:00:00+02:00", rounds=3)
     after = game({"Anna": 2, "Ben": 1}, "black-spy", started="2027-01-01T00:30:00+01:00")
     review = year_in_review(counted([before, narrow, wide, beaten, after], PEOPLE), PEOPLE, 2026)
-    assert (review.games, review.minutes, review.most_played) == (3, 90 + 60 + 60, ("black-spy", 2))
+    assert (review.games, review.minutes, review.most_played) == (
+        3,
+        90 + 60 + 60,
+        (("black-spy",), 2),
+    )
     assert (review.best_games["a"].game_id, review.best_games["a"].margin) == (wide.id, 70)
     assert (review.best_games["b"].game_id, review.best_games["b"].place) == (beaten.id, 1)
     set_this_year = {(feat.kind.title, feat.game_id) for feat in review.records}

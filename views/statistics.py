@@ -17,6 +17,7 @@ from scoring.group_stats import (
     PlayerRecord,
     counted,
     group_stats,
+    most_played_shown,
     records,
 )
 from storage.store import Player
@@ -149,7 +150,8 @@ def overview(t: Translator, stats: GroupStats) -> list[ft.Control]:
         t(
             "Most played: {games}",
             games=", ".join(
-                f"{games.view_of(game).title} ({count})" for game, count in stats.most_played[:3]
+                f"{games.view_of(game).title} ({count})"
+                for game, count in most_played_shown(stats.most_played)
             ),
         ),
     ]

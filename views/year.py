@@ -107,10 +107,16 @@ def review_card(
     else:
         lines.append(ft.Text(games_played(t, review.games, review.minutes)))
         if review.most_played:
-            game, count = review.most_played
-            lines.append(
-                ft.Text(t("Most played: {games}", games=f"{games.view_of(game).title} ({count})"))
+            tied, count = review.most_played
+            titles = ", ".join(games.view_of(game).title for game in tied)
+            said = (
+                f"{titles} ({count})"
+                if len(tied) == 1
+                else t.plural(
+                    "{games} ({count} each)", "{games} ({count} each)", count, games=titles
+                )
             )
+            lines.append(ft.Text(t("Most played: {games}", games=said)))
         lines.append(heading(t("Best game of the year")))
         for person, best in sorted(review.best_games.items(), key=lambda i: names[i[0]].casefold()):
             day = local_day(best.started)
