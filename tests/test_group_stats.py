@@ -307,3 +307,20 @@ def test_games_tied_for_most_played_are_named_as_a_tie() -> None:
     assert len(most_played_shown(stats.most_played)) == 4  # a tie at the cut is all shown
     review = year_in_review(games, PEOPLE, 2026)
     assert review.most_played == (("black-spy", "kompromat", "spy", "spywhere"), 1)
+
+
+def test_time_played_adds_the_seconds_and_rounds_once() -> None:
+    """Four games of 2 min 59 s: 12 minutes of play (each game's minutes were rounded down
+    before adding: "4 games · 8 min"); a 50-second game took a minute, not "0 min"."""
+    from scoring.group_stats import minutes_between
+
+    start = dt.datetime(2026, 5, 1, 20, tzinfo=dt.UTC)
+    played = []
+    for day in range(4):
+        began = start + dt.timedelta(days=day)
+        summary = game({"Anna": 1, "Ben": 2}, started=began.isoformat())
+        summary.ended = (began + dt.timedelta(minutes=2, seconds=59)).isoformat()
+        played.append(summary)
+    assert group_stats(counted(played, PEOPLE), PEOPLE).minutes == 12
+    began = start.isoformat()
+    assert minutes_between(began, (start + dt.timedelta(seconds=50)).isoformat()) == 1
