@@ -90,8 +90,8 @@ def local_day(started: str | None) -> dt.date | None:
 
 
 @lru_cache(maxsize=4096, typed=True)
-def minutes_between(started: str | None, ended: str | None) -> int | None:
-    """Whole minutes from one ISO 8601 time to a later one; None when either is missing or
+def seconds_between(started: str | None, ended: str | None) -> float | None:
+    """Seconds from one ISO 8601 time to a later one; None when either is missing or
     unreadable, or they cannot be compared (one without its UTC offset) or run backwards."""
     try:
         start = dt.datetime.fromisoformat(started) if started else None
@@ -100,12 +100,25 @@ def minutes_between(started: str | None, ended: str | None) -> int | None:
         return None
     if start is None or end is None or (start.tzinfo is None) != (end.tzinfo is None):
         return None
-    return int((end - start).total_seconds() // 60) if end >= start else None
+    return (end - start).total_seconds() if end >= start else None
 
 
-def minutes_played(summary: TimedSummary) -> int:
-    """From the game's start to its end, in whole minutes (0 where either is unknown)."""
-    return minutes_between(summary.started, summary.ended) or 0
+def in_minutes(seconds: float) -> int:
+    """Seconds as the minutes a player reads, rounded once: 2 min 59 s is 3 min, and time
+    played at all is at least a minute (50 seconds read "0 min")."""
+    return max(1, round(seconds / 60)) if seconds > 0 else 0
+
+
+def minutes_between(started: str | None, ended: str | None) -> int | None:
+    """`seconds_between` in minutes (`in_minutes`)."""
+    seconds = seconds_between(started, ended)
+    return None if seconds is None else in_minutes(seconds)
+
+
+def seconds_played(summary: TimedSummary) -> float:
+    """From the game's start to its end (0 where either is unknown)."""
+    return seconds_between(summary.started, summary.ended) or 0.0
+
 
 
 # A player's id -> every name they played under, their name now first (it breaks ties).
@@ -197,7 +210,7 @@ def group_stats(games: Sequence[TimedSummary], people: People) -> GroupStats:
     played = Counter(s.game for s in games)
     return GroupStats(
         games=len(games),
-        minutes=sum(minutes_played(s) for s in games),
+        minutes=in_minutes(sum(seconds_played(s) for s in games)),  # rounded once
         most_played=sorted(played.items(), key=lambda item: (-item[1], item[0])),
         players=records,
         opponents={
