@@ -388,3 +388,25 @@ def test_a_pile_filled_in_from_piles_typed_wrong_says_what_was_typed(seated: Sea
         tap(screen, key)
     see(screen, "The piles typed add up to 86, more than the 60 of a deal")
     assert not any("-26" in text or "-20" in text for text in screen.texts()), screen.texts()
+
+
+def test_a_long_name_in_a_pile_row_is_cut_at_a_letter_with_an_ellipsis(seated: Seated) -> None:
+    """"Maximiliane von Hohenstein" was cut mid-letter ("Maximiliane von H") and crowded the
+    "filled in" beside it: the row cuts it as the sheet does, with "…" (Flutter's ellipsis,
+    at a whole letter), and the words beside it keep their room."""
+    import flet as ft
+
+    long_name = "Maximiliane von Hohenstein"
+    _, screen = seated("black-spy", ["Anna", "Ben", "Carla", long_name])
+    tap(screen, "Enter deal 1")
+    from screens import _children
+
+    found: list[ft.Text] = []
+    waiting: list[object] = [screen.page]
+    while waiting:
+        control = waiting.pop()
+        if isinstance(control, ft.Text) and control.value == long_name and control.size == 16:
+            found.append(control)
+        waiting += list(_children(control))
+    assert found, "no pile row names the player"
+    assert all(text.overflow == ft.TextOverflow.ELLIPSIS for text in found)
