@@ -196,7 +196,13 @@ def scoreboard(at: AtTable) -> ft.Control:
                         ft.Row(
                             [
                                 color_dot(at.color_of(name)),
-                                ft.Text(name, size=18, no_wrap=True, expand=True),
+                                ft.Text(
+                                    name,
+                                    size=18,
+                                    no_wrap=True,
+                                    expand=True,
+                                    overflow=ft.TextOverflow.ELLIPSIS,  # at a whole letter
+                                ),
                                 *([ft.Icon(ft.Icons.STAR, size=20)] if leading else []),
                             ]
                         ),

@@ -198,7 +198,13 @@ def player_row(
         [
             ft.Column(
                 [
-                    ft.Text(name, weight=ft.FontWeight.BOLD, size=16, no_wrap=True),
+                    ft.Text(
+                        name,
+                        weight=ft.FontWeight.BOLD,
+                        size=16,
+                        no_wrap=True,
+                        overflow=ft.TextOverflow.ELLIPSIS,  # cut at a whole letter, "…"
+                    ),
                     ft.Text(
                         (
                             t.plural("{count} point", "{count} points", points)

@@ -1510,8 +1510,17 @@ def PileRow(
     name = pile.name
     face = ft.Row(
         [
-            ft.Text(name, weight=ft.FontWeight.BOLD, size=16, expand=True, no_wrap=True),
-            ft.Text(pile.hint, italic=True, size=12),
+            # A long name is cut at a whole letter, "Maximiliane v…" (clipped, it was cut
+            # mid-letter and crowded the words beside it), as the sheet cuts its headings.
+            ft.Text(
+                name,
+                weight=ft.FontWeight.BOLD,
+                size=16,
+                expand=True,
+                no_wrap=True,
+                overflow=ft.TextOverflow.ELLIPSIS,
+            ),
+            ft.Text(pile.hint, italic=True, size=12, no_wrap=True),
             ft.Text(
                 pile.shown,
                 size=26,

@@ -795,7 +795,16 @@ def outcome_marks(
         ]
         rows.append(
             ft.Row(
-                [ft.Text(name, weight=ft.FontWeight.BOLD, width=72, no_wrap=True), *chips],
+                [
+                    ft.Text(
+                        name,
+                        weight=ft.FontWeight.BOLD,
+                        width=72,
+                        no_wrap=True,
+                        overflow=ft.TextOverflow.ELLIPSIS,  # cut at a whole letter, "…"
+                    ),
+                    *chips,
+                ],
                 spacing=6,
                 wrap=True,
             )
