@@ -371,3 +371,17 @@ def test_a_tab_whose_session_is_gone_lets_a_change_elsewhere_pass(store: Store) 
     )
     gone.changed_elsewhere()
     gone.guests_changed()
+
+
+def test_the_entry_form_is_remembered_per_device(store: Store, game_id: str) -> None:
+    """After a guest's phone used Cards, the host's next deal (and its next game) opened in
+    Cards: each device keeps its own choice, for the game and for the kind of game."""
+    from views.state import DETAILED, QUICK
+
+    host, phone = device(store, game_id, "Host"), device(store, game_id, "Ben's phone")
+    phone.set_entry_mode(game_id, "black-spy", DETAILED)
+    assert phone.entry_mode(game_id, "black-spy") == DETAILED
+    assert host.entry_mode(game_id, "black-spy") == QUICK
+    other = store.create_game("black-spy", [{"name": name} for name in FOUR], OPTIONS)
+    assert host.entry_mode(str(other["meta"]["id"]), "black-spy") == QUICK
+    assert phone.entry_mode(str(other["meta"]["id"]), "black-spy") == DETAILED
