@@ -288,7 +288,7 @@ def not_entered(at: AtTable, error: scoring.RecordError) -> str | None:
 
 def form_switch(at: AtTable, form: str, switched: Callable[[str], None]) -> ft.Control:
     """Quick entry (what the table counts: points, an outcome) or the cards, detailed. The
-    form chosen is the table's choice for this game and this kind of game (on every device);
+    form chosen is this device's choice for this game and this kind of game;
     `switched` then shows the entry in it."""
     t = at.t
 

@@ -1211,9 +1211,14 @@ class AppState(Announcing):
 
     @allowed(*EVERYONE, shared_game=True)
     def entry_mode(self, game_id: str, game: str) -> str:
-        """QUICK or DETAILED: this game's choice, else the last one for this kind of game (on
-        any device), else QUICK — most tables count each pile and say a number."""
-        for key in (f"entry-mode/{game_id}", f"entry-mode/{game}"):
+        """QUICK or DETAILED: this device's choice for this game, else its last one for this
+        kind of game, else QUICK — most tables count each pile and say a number. (Each device
+        its own: a guest's phone that used Cards opened the host's next deals in Cards. A
+        choice kept before it was the device's is the host's.)"""
+        keys = [f"entry-mode/{self.device}/{game_id}", f"entry-mode/{self.device}/{game}"]
+        if self.role == HOST:
+            keys += [f"entry-mode/{game_id}", f"entry-mode/{game}"]
+        for key in keys:
             mode = self._store.setting(key)
             if mode in (QUICK, DETAILED):
                 return str(mode)
@@ -1221,11 +1226,13 @@ class AppState(Announcing):
 
     @allowed(HOST, SCORER, shared_game=True)
     def set_entry_mode(self, game_id: str, game: str, mode: str) -> None:
-        """Remember the table's choice for this game and for this kind of game (a convenience a
-        full disk may skip)."""
+        """Remember this device's choice for this game and for this kind of game (a
+        convenience a full disk may skip)."""
+        if mode not in (QUICK, DETAILED):
+            return
         with contextlib.suppress(StorageError):
-            self._store.set_setting(f"entry-mode/{game_id}", mode)
-            self._store.set_setting(f"entry-mode/{game}", mode)
+            self._store.set_setting(f"entry-mode/{self.device}/{game_id}", mode)
+            self._store.set_setting(f"entry-mode/{self.device}/{game}", mode)
 
     @allowed(*EVERYONE, shared_game=True)
     def draft(self, game_id: str) -> Record | None:
