@@ -176,3 +176,35 @@ def test_the_tokens_panel_counts_the_round_being_entered(seated: Seated) -> None
     )
     tap(screen, "Discard")
     shown(screen, EN.plural("{count} token", "{count} tokens", 6))  # the game as it is
+
+
+def won(card: dict[str, Any], winner: str) -> dict[str, Any]:
+    """A mission in outcome form that `winner` wins plainly."""
+    return {"card": card, "alarm": 0, "outcome": {"winner": winner, "busts": [], "perfect": []}}
+
+
+ITEMS_WON = {  # round 1: Anna takes the Chloroform and the GPS Tracker, Ben the Balaclava
+    "missions": [
+        won({"kind": "item", "item": "chloroform"}, "Anna"),
+        won({"kind": "item", "item": "gps-tracker"}, "Anna"),
+        won({"kind": "item", "item": "balaclava"}, "Ben"),
+        won({"kind": "target", "vp": 5}, "Ben"),
+    ]
+}
+
+
+def test_each_item_offered_says_whose_it_is_and_only_where_it_may_be_used(seated: Seated) -> None:
+    """Anna holds the Chloroform and the GPS Tracker, Ben the Balaclava: a mission's chips said
+    "Use the Balaclava", "Use the GPS Tracker" with no holder, and offered the Chloroform where
+    saving refuses it (Anna does not win that mission, or it has no "!" marks)."""
+    _, screen = seated("kompromat", NAMES, {"first_player": "Anna"}, rounds=[ITEMS_WON])
+    tap_starting(screen, "Enter round 2 of 6")
+    choose_form(screen, "Quick")
+    shown(screen, "Anna: use the GPS Tracker")
+    shown(screen, "Ben: use the Balaclava")
+    no_control_named(screen, "Anna: use the Chloroform")  # no "!" yet: it would change nothing
+    tap(screen, "!!")
+    tap(screen, "Anna wins")
+    shown(screen, "Anna: use the Chloroform")
+    tap(screen, "Ben wins")
+    no_control_named(screen, "Anna: use the Chloroform")  # Ben takes the tokens, not Anna
