@@ -120,7 +120,6 @@ def seconds_played(summary: TimedSummary) -> float:
     return seconds_between(summary.started, summary.ended) or 0.0
 
 
-
 # A player's id -> every name they played under, their name now first (it breaks ties).
 People = Mapping[str, Sequence[str]]
 

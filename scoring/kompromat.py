@@ -1330,9 +1330,14 @@ class Kompromat(GameRules[Options, KompromatRound, State]):
                     winner = mission.outcome.winner
                 elif totals:
                     winner = mission_winner(totals, {n: len(plays[n]) for n in table.names})
+                elif entered.quick and entered.outcome.decided:  # before its card is chosen
+                    winner = entered.outcome.winner
                 else:
                     winner = None
-                offers = {n: self.offers(known, entered.card, winner, n) for n in table.names}
+                offers = {
+                    n: self.offers(known, entered.card, winner, n, entered.alarm or 0)
+                    for n in table.names
+                }
                 preview = replace(preview, offers=offers)
                 where = At(round=known.rounds_played + 1, mission=index + 1)
                 resolved = self._resolve(reader, known, mission, "", where) if mission else None
@@ -1353,11 +1358,17 @@ class Kompromat(GameRules[Options, KompromatRound, State]):
         return previews
 
     def offers(
-        self, state: State, card: MissionCard | None, winner: str | None, name: str
+        self,
+        state: State,
+        card: MissionCard | None,
+        winner: str | None,
+        name: str,
+        alarm: int = 0,
     ) -> tuple[Effect, ...]:
         """The item effects `name` may use on a mission: every item won earlier and not used
         yet, and (Decision: items at once) an item acting after the award that `name` wins with
-        this mission's `card`."""
+        this mission's `card`; but a Chloroform only where it changes something (`name` wins
+        the mission and its `alarm` "!" marks), which is all saving accepts."""
         opponent = next(n for n in state.table.names if n != name)
         held = state.holdings[name]
         found: list[Effect] = []
@@ -1375,7 +1386,11 @@ class Kompromat(GameRules[Options, KompromatRound, State]):
             elif item == "usb-stick":
                 for copied in sorted(state.used_items & ACTS_AFTER_AWARD):
                     found += self._uses(item, copied, name, opponent)
-        return tuple(found)
+        return tuple(
+            effect
+            for effect in found
+            if effect.acts_as != "chloroform" or (winner == name and alarm > 0)
+        )
 
     @staticmethod
     def _uses(item: str, acts_as: str, name: str, opponent: str) -> list[Effect]:

@@ -391,7 +391,7 @@ def test_a_pile_filled_in_from_piles_typed_wrong_says_what_was_typed(seated: Sea
 
 
 def test_a_long_name_in_a_pile_row_is_cut_at_a_letter_with_an_ellipsis(seated: Seated) -> None:
-    """"Maximiliane von Hohenstein" was cut mid-letter ("Maximiliane von H") and crowded the
+    """ "Maximiliane von Hohenstein" was cut mid-letter ("Maximiliane von H") and crowded the
     "filled in" beside it: the row cuts it as the sheet does, with "…" (Flutter's ellipsis,
     at a whole letter), and the words beside it keep their room."""
     import flet as ft

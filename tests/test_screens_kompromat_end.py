@@ -98,7 +98,7 @@ def test_a_perfect_21_after_a_vesper_martini_says_why(seated: Seated) -> None:
         tap(screen, f"Anna plays {card}")
     tap(screen, "Ben plays 7")
     shown(screen, "Anna: total 20")
-    chip(screen, "Vesper Martini: +1")
+    chip(screen, "Anna: Vesper Martini: +1")
     shown(screen, "Anna: total 21")
     shown(
         screen,

@@ -59,7 +59,7 @@ def test_kompromat_entry_follows_the_rulebook(seated: Seated) -> None:
     assert disabled(screen, "Ben plays 2")
     # Anna wins the Chloroform and its "!!": she may use it on this very mission.
     shown(screen, "Anna wins this mission.")
-    chip(screen, "Use the Chloroform")
+    chip(screen, "Anna: use the Chloroform")
     shown(screen, "Tokens after it: Anna 0, Ben 1")
     # A mission left empty while cards remain is named, with its player and round.
     for number, card, anna, ben in ((2, "Code", None, "2"), (3, "Document", "3", "3")):

@@ -905,6 +905,12 @@ def total_change(t: Translator, effect: Effect) -> str:
 
 
 def effect_label(t: Translator, effect: Effect) -> str:
+    """Whose item it is and what using it does: "Anna: Newspaper: +3 for Ben", "Ben: USB
+    Stick as Balaclava", "Anna: use the GPS Tracker" (a mission offers both players')."""
+    return t("{name}: {use}", name=effect.by, use=item_use(t, effect))
+
+
+def item_use(t: Translator, effect: Effect) -> str:
     """What using an item does, in words: "Newspaper: +3 for Ben", "USB Stick as Balaclava"."""
     item = t(str(rules.ITEM_NAMES[effect.item]))
     if effect.acts_as != effect.item:
@@ -920,7 +926,7 @@ def effect_label(t: Translator, effect: Effect) -> str:
         return t("{item}: {change}", item=item, change="+1" if effect.adjust > 0 else "−1")
     if effect.acts_as != effect.item:
         return item
-    return t("Use the {item}", item=item)
+    return t("use the {item}", item=item)
 
 
 def mission_result(t: Translator, preview: MissionPreview, quick: bool) -> ft.Control:
