@@ -50,3 +50,34 @@ def test_a_recent_table_is_at_its_next_deal_in_three_taps(
     # Its card says where it is as Black Spy calls it (its lines, which Playwright joined with
     # spaces).
     assert len(screen.find(re.compile(r"Anna, Ben, Carla, Dirk\sDeal 1\b"), "button")) == 1
+
+
+def test_the_usual_table_stays_among_the_recent_ones_after_an_evening_of_other_games(
+    screen_tables: Callable[..., Table], tmp_path: Path
+) -> None:
+    """Five Black Spy games of the usual four, then one evening of four other tables: the
+    usual table dropped out (only the four newest tables were kept), and with it its 3-tap
+    start. The tables a group returns to stay: the most played first, then the newest."""
+    folder = tmp_path / "data"
+    usual = []
+    for n in range(5):
+        game = scenario("black-spy-basic", f"usual-{n}", ended=f"2026-11-{10 + n}T22:00:00+01:00")
+        game["meta"]["started"] = f"2026-11-{10 + n}T20:00:00+01:00"
+        usual.append(game)
+    evening = []
+    for n, names in enumerate((["Eve", "Finn"], ["Eve", "Gus"], ["Finn", "Gus"], ["Eve", "Hal"])):
+        game = scenario("kompromat-short-final-round-outcome", f"evening-{n}")
+        game["players"] = [{"name": name} for name in names]
+        game["options"] = {"first_player": names[0]}
+        game["rounds"] = []
+        game["meta"]["started"] = f"2026-11-20T1{n}:00:00+01:00"
+        game["meta"]["ended"] = f"2026-11-20T1{n}:30:00+01:00"
+        evening.append(game)
+    store = Store.open(folder)
+    try:
+        store.add_games([*usual, *evening])
+    finally:
+        store.close()
+    screen = screen_tables(folder).screen()
+    tap(screen, "New game")
+    assert screen.find(re.compile(r"^Anna, Ben, Carla, Dirk\sBlack Spy"), "button"), screen.texts()
