@@ -16,6 +16,7 @@ and undoes its rounds. A session's role and address are fixed when it connects (
 from __future__ import annotations
 
 import asyncio
+import collections
 import contextlib
 import contextvars
 import copy
@@ -924,17 +925,22 @@ class AppState(Announcing):
 
     @allowed(HOST)
     def recent_tables(self, limit: int = 4) -> list[GameAt]:
-        """The tables played lately, newest first: of each, its latest game (at most `limit`;
-        a few dozen games looked at, however long the history)."""
-        tables: list[GameAt] = []
-        seen: set[str] = set()  # the tables found, by game and players (a game read for each)
-        for summary in self._store.summaries()[:RECENT_GAMES_LOOKED_AT]:
+        """The tables a group returns to: of the tables of the latest games (a few dozen looked
+        at, however long the history), the most played first, then the newest; of each, its
+        latest game (at most `limit`). (The newest only dropped the usual table after one
+        evening of other games.)"""
+        latest: dict[str, str] = {}  # each table's latest game, by game and players
+        played: collections.Counter[str] = collections.Counter()
+        for summary in self._store.summaries()[:RECENT_GAMES_LOOKED_AT]:  # newest first
             key = scoring.table_key(summary.game, summary.players, {})
-            if key in seen:
-                continue
-            seen.add(key)
+            latest.setdefault(key, summary.id)
+            played[key] += 1
+        order = list(latest)  # newest first
+        chosen = sorted(order, key=lambda key: (-played[key], order.index(key)))
+        tables: list[GameAt] = []
+        for key in chosen:
             with contextlib.suppress(StorageError, scoring.InvalidRecord):
-                tables.append(self._store.game_at(summary.id))
+                tables.append(self._store.game_at(latest[key]))
             if len(tables) == limit:
                 break
         return tables
