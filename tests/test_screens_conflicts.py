@@ -174,3 +174,18 @@ def back_from_a_lost_connection(host: Screen, phone: Screen) -> None:
     see(phone, said(HOST, "saved", 7, HOST_DEAL))  # back, and told at once
     tap(phone, "Replace theirs with mine")
     see(phone, "Deal 7 saved")
+
+
+def test_whose_phone_asked_on_opening_an_entry_offers_not_now(
+    table: tuple[Table, str, Screen],
+) -> None:
+    """Asked on a device's first scoring action (opening an entry), the question's way out
+    said "Cancel", which read as if it cancelled the entry: it says "Not now", and the entry
+    is open under it."""
+    served, _, _ = table
+    phone = scorer(served)
+    tap(phone, "Enter deal 4")
+    see(phone, "Whose phone is this?")
+    assert not phone.find("Cancel", "button"), phone.texts()
+    tap(phone, "Not now")
+    see(phone, "Save deal")
