@@ -51,13 +51,15 @@ def ask_name_if_wanted(state: AppState, then: Callable[[], None] | None = None) 
     the caller goes on itself)."""
     if not state.name_wanted:
         return False
-    ask_name(state, then)
+    ask_name(state, then, on_an_action=True)
     return True
 
 
-def ask_name(state: AppState, then: Callable[[], None] | None = None) -> None:
+def ask_name(
+    state: AppState, then: Callable[[], None] | None = None, on_an_action: bool = False
+) -> None:
     state.name_asked = True
-    ft.context.page.show_dialog(name_dialog(state, then))
+    ft.context.page.show_dialog(name_dialog(state, then, on_an_action))
 
 
 def name_button(state: AppState) -> ft.Control:
@@ -67,9 +69,12 @@ def name_button(state: AppState) -> ft.Control:
     )
 
 
-def name_dialog(state: AppState, then: Callable[[], None] | None = None) -> ft.AlertDialog:
-    """The name, prefilled, to save; asked before an action (`then`), "Not now" lets the action
-    go on under the suggested name, else "Cancel" leaves the name as it is."""
+def name_dialog(
+    state: AppState, then: Callable[[], None] | None = None, on_an_action: bool = False
+) -> ft.AlertDialog:
+    """The name, prefilled, to save. Asked on a scoring action (`on_an_action`: an entry
+    opened, or a Save, then `then`), "Not now" lets the action go on under the suggested name
+    ("Cancel" read as if it cancelled the entry); asked to change it, "Cancel" leaves it."""
     t = state.t
     field = ft.TextField(
         label=t("Device name"),
@@ -102,7 +107,7 @@ def name_dialog(state: AppState, then: Callable[[], None] | None = None) -> ft.A
             ],
         ),
         actions=[
-            buttons.TextButton(t("Not now") if then is not None else t("Cancel"), on_click=skip),
+            buttons.TextButton(t("Not now") if on_an_action else t("Cancel"), on_click=skip),
             buttons.FilledButton(t("Save name"), on_click=lambda: save()),
         ],
     )
