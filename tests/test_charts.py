@@ -46,3 +46,11 @@ def test_spys_places_are_whole_one_at_the_top_and_every_line_is_seen() -> None:
     starts = {line[0] for line in lines}
     assert len(starts) == len(lines), "two lines lie on top of each other"
     assert all(-1.5 < y < -0.5 for y in starts), starts  # each starts at place 1, not 0
+
+
+def test_a_chart_of_points_labels_its_zero() -> None:
+    """Kompromat's chart starts at 0 and had no 0 on its axis."""
+    record = json.loads((SCENARIOS / "kompromat-short-final-round-outcome.json").read_text())
+    result = scoring.replay(record)
+    chart = chart_of(totals_chart(Translator("en"), result, "VP", "round {number}", []))
+    assert chart.left_axis.show_min, "the axis's lowest label, 0, is left out"

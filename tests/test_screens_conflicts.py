@@ -173,7 +173,8 @@ def back_from_a_lost_connection(host: Screen, phone: Screen) -> None:
     phone.come_back()
     see(phone, said(HOST, "saved", 7, HOST_DEAL))  # back, and told at once
     tap(phone, "Replace theirs with mine")
-    see(phone, "Deal 7 saved")
+    see(phone, "Deal 7 corrected: yours replaced theirs.")  # as its undo says it
+    assert phone.find("Undo: correct deal 7"), phone.texts()
 
 
 def test_whose_phone_asked_on_opening_an_entry_offers_not_now(

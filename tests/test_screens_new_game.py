@@ -81,3 +81,20 @@ def test_the_usual_table_stays_among_the_recent_ones_after_an_evening_of_other_g
     screen = screen_tables(folder).screen()
     tap(screen, "New game")
     assert screen.find(re.compile(r"^Anna, Ben, Carla, Dirk\sBlack Spy"), "button"), screen.texts()
+
+
+def test_going_backs_end_and_halvings_are_said_as_the_rules_have_them(
+    screen_tables: Callable[..., Table], tmp_path: Path
+) -> None:
+    """With Going Back New game said "The game ends at 200" (it ends above it), and "(200 →
+    100 → 50)", which reads like the cascade the rules exclude (a halved total is not halved
+    again at once)."""
+    screen = screen_tables(tmp_path / "data").screen()
+    tap(screen, "New game")
+    tap_starting(screen, "Black Spy")
+    for name in ("Anna", "Ben", "Carla"):
+        screen.type_text("New player", name, submit=True)
+    screen.chip("Going Back")
+    see(screen, "The game ends above 200 (3 players: 200 by the rules).")
+    see(screen, "200 ÷ 2 = 100, 100 ÷ 2 = 50")
+    screen.see_not("200 → 100")

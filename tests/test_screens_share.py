@@ -66,3 +66,24 @@ def test_five_wrong_pins_lock_the_phone_out_even_with_the_right_one(
     see(host, "(7 in all)")  # each one is a note, with where it came from
     tap(host, "Stop sharing")  # on the note: one tap
     see(host, "Sharing stopped: every link and PIN has ended.")
+
+
+def test_a_guest_sees_kompromats_points_once(
+    screen_tables: Callable[..., Table], tmp_path: Path
+) -> None:
+    """A watching phone's Kompromat showed each player's points twice: the big scoreboard over
+    the tokens panel, which says them already (with the tokens)."""
+    import json
+
+    from builders import SCENARIOS
+
+    record = json.loads((SCENARIOS / "kompromat-short-final-round-outcome.json").read_text())
+    game_id = seat_table(
+        tmp_path / "data", "kompromat", ["Anna", "Ben"], record["options"], record["rounds"][:1]
+    )
+    served = shared_table(screen_tables, tmp_path / "data")
+    served.screen(caller=HOST_BROWSER, route=f"/game/{game_id}")
+    guest = served.screen(caller=GUEST_PHONE)
+    see(guest, "Ben: 15 VP")
+    twice = [node.name for node in guest.nodes() if node.name.startswith("Ben: 15")]
+    assert twice == ["Ben: 15 VP"], twice  # not also the scoreboard's "Ben: 15, leading"
