@@ -278,7 +278,8 @@ def test_the_halving_legend_shows_a_halving_of_this_game(seated: Seated) -> None
 
 def test_the_halving_choice_shows_what_this_end_value_halves_to(screen: Screen) -> None:
     """Issue 24: the halving option read "Exact (37.5)" whatever the end value. Three players
-    end at 200: 200 → 100 → 50, every halving is whole and the choice changes nothing; at 210,
+    end at 200: 200 ÷ 2 = 100, 100 ÷ 2 = 50, every halving is whole and the choice changes
+    nothing (each halving on its own: an arrow after an arrow read like a cascade); at 210,
     105 halves to 52.5, or 52 rounded down, 53 up."""
     start_game(screen, "Black Spy", ["Anna", "Ben", "Carla"])
     chip(screen, "Going Back")
@@ -289,7 +290,7 @@ def test_the_halving_choice_shows_what_this_end_value_halves_to(screen: Screen) 
             "With the end value {end} every halving is whole ({steps}): the choice changes "
             "nothing.",
             end=200,
-            steps="200 → 100 → 50",
+            steps="200 ÷ 2 = 100, 100 ÷ 2 = 50",
         ),
     )
     tap(screen, "End value plus")

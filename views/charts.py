@@ -25,11 +25,11 @@ PLACES_APART = 0.08  # how far apart the lines of players on one place are drawn
 
 
 def totals_axis() -> fch.ChartAxis:
-    """The totals at the chart's even steps only: the highest total's own label ("155") lay
-    over the step's next to it ("150")."""
+    """The totals at the chart's even steps, and its lowest (0, where every line starts): the
+    highest total's own label ("155") lay over the step's next to it ("150")."""
     import flet_charts as fch
 
-    return fch.ChartAxis(label_size=40, show_min=False, show_max=False)
+    return fch.ChartAxis(label_size=40, show_min=True, show_max=False)
 
 
 def places_axis(count: int) -> fch.ChartAxis:

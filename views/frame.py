@@ -101,7 +101,8 @@ def screen(
     same way (`round_entry.RoundEntry.kept`): removing the entry at a Save cost most of what
     was left, and the next round's entry is that one again, set afresh. Without a sheet there
     is nothing to keep it under: it is not used."""
-    if at.read_only and view_of(at.record["game"]).totals_are_scores:
+    game = view_of(at.record["game"])
+    if at.read_only and game.totals_are_scores and game.scoreboard:
         controls = [scoreboard(at), *controls]
     controls = [*notices_panel(at.app), *host_moved_on(at), *controls]
     content: list[ft.BaseControl] = []

@@ -573,12 +573,20 @@ def FormShown(
             return
         index = len(at.rounds) if choice == NEXT else conflict.index
         resolve = partial(at.app.resolve, at.game_id, conflict, choice, entered, shown.draft_id)
-        done(save_checked(at, [], set_tried, resolve, report), index)
+        # Theirs replaced is a correction, and its undo says so ("Undo: correct deal 4"): so
+        # does the note (it said "Deal 4 saved").
+        replaced = choice == REPLACE and conflict.theirs is not None
+        said = t("{round} corrected: yours replaced theirs.", round=at.round_name(index))
+        done(
+            save_checked(at, [], set_tried, resolve, report),
+            index,
+            capital(said) if replaced else "",
+        )
 
-    def done(after: scoring.Replay | None, index: int | None = None) -> None:
+    def done(after: scoring.Replay | None, index: int | None = None, said: str = "") -> None:
         if after is None:  # refused: said above the entry's buttons
             return
-        at.app.say(of.saved(t, after, shown.index if index is None else index))
+        at.app.say(said or of.saved(t, after, shown.index if index is None else index))
         if shown.leave is None:
             afresh(after)
         shown.saved()
@@ -648,6 +656,10 @@ def FormShown(
         *actions,
     ]
     return ft.Column(controls, spacing=10, horizontal_alignment=ft.CrossAxisAlignment.STRETCH)
+
+
+def capital(text: str) -> str:
+    return text[:1].upper() + text[1:]
 
 
 def ignored(tried: bool) -> None:

@@ -167,7 +167,10 @@ class GameView:
     options_of: Callable[[tuple[str, ...], Record], Record]
     facts: Mapping[str, Term] = field(default_factory=dict)  # statistics' names
     round_name: Term = ROUND  # a round as the game calls it
-    totals_are_scores: bool = True  # a watching phone's scoreboard shows them (SPY: places)
+    totals_are_scores: bool = True  # its totals are points (SPY's are places)
+    # A watching phone's big scoreboard over the game's own screen (Kompromat's panel says
+    # each player's points already, with the tokens).
+    scoreboard: bool = True
     made_of: MadeOf = nothing_said
     # Why the result is what it is, where the scores do not say it (Kompromat's 9 tokens).
     explained: Callable[[Translator, scoring.Replay], list[str]] = nothing_explained

@@ -1040,16 +1040,13 @@ def options_form(form: NewGameForm) -> list[ft.Control]:
         )
         controls.append(ft.Container(note(t(explanation)), padding=ft.Padding.only(left=4)))
     controls.append(stepper(t("End value"), end_value, *END_VALUE_RANGE, step_end, t))
-    controls.append(
-        note(
-            t(
-                "The game ends at {value} ({players} players: {default} by the rules).",
-                value=end_value,
-                players=len(seats),
-                default=default_end,
-            )
-        )
+    # With Going Back the game ends above the end value (exactly it is halved).
+    ends = (
+        N_("The game ends above {value} ({players} players: {default} by the rules).")
+        if "going-back" in variants
+        else N_("The game ends at {value} ({players} players: {default} by the rules).")
     )
+    controls.append(note(t(ends, value=end_value, players=len(seats), default=default_end)))
     if "going-back" in variants:
         controls += halving_choice(t, end_value, halves, lambda chosen: update(halves=chosen))
     if "mole" in variants:
@@ -1078,15 +1075,19 @@ def halving_choice(
     if uneven is None:
         title = t("Halving")
         labels = {mode: t(text) for mode, text in HALVES_TEXT.items()}
-        steps = " → ".join(t.number(total) for total in black_spy.halvings(end_value))
-        last = black_spy.halvings(end_value)[-1] / 2
+        # Each halving on its own ("200 ÷ 2 = 100, 100 ÷ 2 = 50"): one arrow after another
+        # read like a cascade, which the rules exclude (a halved total is not halved again).
+        steps = ", ".join(
+            f"{t.number(total)} ÷ 2 = {t.number(total / 2)}"
+            for total in black_spy.halvings(end_value)
+        )
         explained: list[ft.Control] = [
             note(
                 t(
                     "With the end value {end} every halving is whole ({steps}): the choice "
                     "changes nothing.",
                     end=end_value,
-                    steps=f"{steps} → {t.number(last)}",
+                    steps=steps,
                 )
             )
         ]

@@ -971,6 +971,7 @@ VIEW = GameView(
     rules=rules.RULES,
     icon=ft.Icons.FOLDER_SPECIAL,
     margin_words=N_("ahead by {margin} VP"),
+    scoreboard=False,  # its tokens panel says each player's points
     screen=KompromatScreen,
     options_form=options_form,
     options_of=options_of,
