@@ -95,6 +95,10 @@ def every_screen_surveyed(page: Page) -> None:
     enter_deal(page, 1, names, {"cards": {name: pile for name in names}})
     survey.look("Black Spy sheet")
     see(page, " → ")  # the Mole's draft: a glyph from Flutter's fallback font
+    tap(page, "Share this table")
+    see(page, "Start sharing")
+    survey.look("Share this table")
+    tap(page, "Cancel")
     tap(page, "Back")
 
     start_game(page, "Kompromat", ["Anna", "Ben"], known=True)
@@ -108,6 +112,8 @@ def every_screen_surveyed(page: Page) -> None:
     tap(page, "Anna plays 10")
     survey.look("Kompromat entry")
     tap(page, "Discard")
+    see(page, "Round 1 discarded")
+    survey.look("a note with Undo")
     tap(page, "Back")
 
     start_game(page, "SPY", names, known=True)
@@ -127,5 +133,19 @@ def every_screen_surveyed(page: Page) -> None:
     for screen in ("History", "Players", "Settings"):
         tap(page, screen)
         survey.look(screen)
+        if screen == "History":  # a game's own page
+            tap_starting(page, "SPY · Anna, Ben, Carla")
+            survey.look("a game's page")
+            tap(page, "Back")
+        if screen == "Players":  # a player's page
+            tap_starting(page, "Anna")
+            survey.look("a player's page")
+            tap(page, "Back")
         tap(page, "Back")
+    tap(page, "Statistics")
+    survey.look("Statistics")
+    tap(page, "Year in review")
+    survey.look("Year in review")
+    tap(page, "Back")
+    tap(page, "Back")
     assert survey.small == [], "\n".join(survey.small)
