@@ -41,9 +41,13 @@ def style(text: ft.Colors, fill: ft.Colors, padding: ft.Padding = TALL) -> ft.Bu
 PLAIN = style(ft.Colors.PRIMARY, ft.Colors.TRANSPARENT)  # text and outlined buttons
 FILLED = style(ft.Colors.ON_PRIMARY, ft.Colors.PRIMARY)
 TONAL = style(ft.Colors.ON_SECONDARY_CONTAINER, ft.Colors.SECONDARY_CONTAINER)
+ON_NOTE = style(ft.Colors.INVERSE_PRIMARY, ft.Colors.TRANSPARENT)  # on a note's bar
 
 TextButton = partial(ft.TextButton, style=PLAIN)
 OutlinedButton = partial(ft.OutlinedButton, style=PLAIN)
 # Flet gives a filled button's style its `elevation` (1 unless told): Material's is 0.
 FilledButton = partial(ft.FilledButton, style=FILLED, elevation=0)
 FilledTonalButton = partial(ft.FilledTonalButton, style=TONAL, elevation=0)
+# A note's own button (its Undo): a snack bar's action is 36 px high and cannot be made
+# taller, so the note holds a button of the app's height in its content instead.
+NoteButton = partial(ft.TextButton, style=ON_NOTE)

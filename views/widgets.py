@@ -10,6 +10,7 @@ from typing import TypedDict, Unpack
 import flet as ft
 from flet.messaging.session import Session
 
+from . import buttons
 from .hooks import memo, use_retained
 from .i18n import Translator
 
@@ -86,13 +87,12 @@ def show_note(
     Shown after the screen the tap changed is drawn, not before it: said in a tap's handler,
     the note went to the browser at once and the new screen a drawing later, so the page
     drew twice for one Save and showed the screen it answered last."""
-    label, act = action if action is not None else (None, None)
-    note = ft.SnackBar(
-        ft.Text(text),
-        duration=int(seconds * 1000),
-        action=label,
-        on_action=(lambda: act()) if act is not None else None,
-    )
+    content: ft.Control = ft.Text(text)
+    if action is not None:  # a finger's button (48 px) beside the words: see `NoteButton`
+        label, act = action
+        button = buttons.NoteButton(label, height=48, on_click=lambda: act())
+        content = ft.Row([ft.Text(text, expand=True), button], spacing=8)
+    note = ft.SnackBar(content, duration=int(seconds * 1000))
 
     def shown() -> None:
         page.show_dialog(note)
