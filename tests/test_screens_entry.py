@@ -382,7 +382,7 @@ def test_a_pile_filled_in_from_piles_typed_wrong_says_what_was_typed(seated: Sea
     """18, 20 and 48 leave −26 for the last pile, which fills itself in: the line says the
     piles typed add up to more than a deal has, not that the filled-in pile is wrong (it is
     not the one typed wrong), and with the sheet's minus sign."""
-    _, screen = seated("black-spy", ["Anna", "Ben", "Carla", "Dirk"])
+    _, screen = seated("black-spy", ["Anna", "Ben", "Carla", "Dirk Lena"])  # (a quoted key)
     tap(screen, "Enter deal 1")
     for key in ("1", "8", "2", "0", "4", "8"):
         tap(screen, key)

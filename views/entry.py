@@ -226,6 +226,21 @@ def _within(part: str, whole: str) -> bool:
     )
 
 
+PART = re.compile(r'(\w+)\[(\d+)\]|\[("(?:[^"\\]|\\.)*")\]|([^.\[\]]+)')
+
+
+def parts_of(part: str) -> list[tuple[str, int | None, str]]:
+    """A part's path piece by piece, as (a list's name, the index in it, or a key): the path
+    grammar of `scoring.reader.child` ("missions[1].card", 'points["Anna Lena"]')."""
+    found: list[tuple[str, int | None, str]] = []
+    for listed, index, quoted, word in PART.findall(part):
+        if listed:
+            found.append((listed, int(index), ""))
+        else:
+            found.append(("", None, json.loads(quoted) if quoted else word))
+    return found
+
+
 def subject(at: AtTable, error: scoring.RecordError, entered: int | None = None) -> str:
     """An error with what it is about in front, unless it says so itself: "Anna: must hold …";
     a part not entered yet as the table says it ("Mission 2 has no card yet."). The round
@@ -246,8 +261,8 @@ def subject(at: AtTable, error: scoring.RecordError, entered: int | None = None)
         and at.round_name(number).lower() not in text.lower()
     ):
         said.append(at.round_name(number))
-    for field, position, word in re.findall(r"(\w+)\[(\d+)\]|([^.\[\]]+)", part_of(error)):
-        mission = t("mission {number}", number=int(position or 0) + 1)
+    for field, position, word in parts_of(part_of(error)):
+        mission = t("mission {number}", number=(position or 0) + 1)
         if field == "missions" and mission.lower() not in text.lower():
             said.append(mission)
         elif word in names and word not in text:
@@ -270,11 +285,13 @@ def not_entered(at: AtTable, error: scoring.RecordError) -> str | None:
     problem."""
     if not isinstance(error, MissingKey):
         return None
-    parts = re.findall(r"(\w+)\[(\d+)\]|([^.\[\]]+)", part_of(error))
+    parts = parts_of(part_of(error))
     if not parts:
         return None
     *around, (_, _, field) = parts
-    missions = [int(position) for name, position, _ in around if name == "missions"]
+    missions = [
+        position for name, position, _ in around if name == "missions" and position is not None
+    ]
     t = at.t
     if missions and field in IN_A_MISSION:
         mission = t("mission {number}", number=missions[-1] + 1)

@@ -168,7 +168,11 @@ def rounds_table(t: Translator, result: scoring.Replay, round_name: Term) -> ft.
         controls=[
             ft.DataTable(
                 columns=[
-                    ft.DataColumn(label=ft.Text(t("Totals after"))),
+                    ft.DataColumn(
+                        label=ft.Text(
+                            t("Places after") if result.rules.places_only else t("Totals after")
+                        )
+                    ),
                     *[ft.DataColumn(label=ft.Text(n), numeric=True) for n in names],
                 ],
                 rows=rows,

@@ -14,7 +14,7 @@ import scoring
 from scoring import JSON, Record, black_spy
 from scoring.black_spy import Deal, Pile
 from scoring.errors import N_
-from scoring.reader import as_whole
+from scoring.reader import as_whole, child
 
 from .. import buttons
 from ..entry import (
@@ -1384,7 +1384,7 @@ def filled_in_wrong(
     """A pile that filled itself in from piles typed wrong is not the one to check: the piles
     typed are ("The piles typed add up to 86, more than the 60 of a deal: check them.")."""
     auto = counted.auto
-    if auto is None or not error.path.endswith(f".points.{auto}"):
+    if auto is None or not error.path.endswith(child("points", auto)):  # ("Anna Lena": quoted)
         return None
     options = scoring.options_as(before, black_spy.Options)
     typed = sum(value for name in counted.typed if (value := counted.value(name)) is not None)
