@@ -166,6 +166,19 @@ class FletClient:
     def tap(self, label: str) -> None:
         self.event(self.control(label), "click")
 
+    def drawn(self, label: str, seconds: float, kind: str | None = None) -> bool:
+        """Read until a frame from now on draws a tappable `label` (of class `kind`), for up to
+        `seconds`: a busy host may answer a tap in more than one frame."""
+        deadline = time.monotonic() + seconds
+        seen = len(self.received)
+        while time.monotonic() < deadline:
+            self.pump(min(0.05, max(0.0, deadline - time.monotonic())))
+            for raw in self.received[seen:]:
+                if _tappable(decode(raw)[1], label, "on_click", kind) is not None:
+                    return True
+            seen = len(self.received)
+        return False
+
     def choose(self, label: str) -> None:
         """Select the segment `label` of a segmented button, as Flutter reports it: the new
         selection first, then the change event."""
