@@ -9,6 +9,7 @@ message as hostile.
 
 from __future__ import annotations
 
+import contextlib
 import http.client
 import socket
 import time
@@ -167,17 +168,16 @@ class FletClient:
         self.event(self.control(label), "click")
 
     def drawn(self, label: str, seconds: float, kind: str | None = None) -> bool:
-        """Read until a frame from now on draws a tappable `label` (of class `kind`), for up to
-        `seconds`: a busy host may answer a tap in more than one frame."""
+        """Read until the app has drawn a tappable `label` (of class `kind`), for up to
+        `seconds`; whether it has: a busy host may answer a tap in more than one frame."""
         deadline = time.monotonic() + seconds
-        seen = len(self.received)
-        while time.monotonic() < deadline:
+        while True:
+            with contextlib.suppress(LookupError):
+                self.control(label, kind=kind)
+                return True
+            if time.monotonic() >= deadline:
+                return False
             self.pump(min(0.05, max(0.0, deadline - time.monotonic())))
-            for raw in self.received[seen:]:
-                if _tappable(decode(raw)[1], label, "on_click", kind) is not None:
-                    return True
-            seen = len(self.received)
-        return False
 
     def choose(self, label: str) -> None:
         """Select the segment `label` of a segmented button, as Flutter reports it: the new

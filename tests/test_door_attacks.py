@@ -630,7 +630,7 @@ def type_a_deal(client: FletClient, enter: int) -> int:
     its text changes by a patch that does not name the button) and type its piles; the id
     of its Save. (The client's device has a name: it answers every read of its preferences
     with its id.)"""
-    client.event(enter, "click")
+    tap_answered(client, enter)
     assert client.drawn("1", 30, kind=PAD_KEY), "the entry's number pad was never drawn"
     for key in DEAL_KEYS:
         tap_answered(client, client.control(key, kind=PAD_KEY))
