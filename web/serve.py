@@ -276,6 +276,27 @@ def brief_message_text() -> None:
     Message.__repr__ = text  # type: ignore[method-assign,assignment]
 
 
+def closed_clients_dropped() -> None:
+    """flet_web 1.0.5's `FletApp` drops its send queue when its client's socket closes (the end
+    of `__send_loop`), a moment before the session lets go of the connection. A drawing or a
+    note sent in that moment raised AttributeError into whatever drew it, on the host's side.
+    A message for a closed client is dropped instead, as `FletApp.send_data_channel_frame`
+    already drops a frame then."""
+    from flet_web.fastapi.flet_app import FletApp  # type: ignore[import-untyped]
+
+    send = FletApp.send_message
+    if getattr(send, "_debrief_drops_closed", False):
+        return
+
+    def send_message(connection: Any, message: Any) -> None:
+        if getattr(connection, "_FletApp__send_queue", None) is None:
+            return  # the socket has closed (or never opened): nobody to tell
+        send(connection, message)
+
+    send_message._debrief_drops_closed = True  # type: ignore[attr-defined]
+    FletApp.send_message = send_message
+
+
 class ClientsMessageInOneLine(logging.Filter):
     """Flet's receive loop logs a message it cannot read with its traceback ("Receive loop
     error": a client that sent what is not Flet's protocol). That is the client's doing, and
@@ -304,6 +325,7 @@ def shared_table(
     drop_events_for_unknown_controls()
     brief_message_text()
     clients_messages_in_one_line()
+    closed_clients_dropped()
     door = NetworkDoor(port + 1)
     sharing = Sharing(door)
     door.app = guests_flet_app(make_main(sharing), assets_dir, copies, texts)
