@@ -7,7 +7,7 @@ Each tap is the tests' own (`tools.browser.click_answered`, then `settled`), in 
 400×800 with the tests' flags and animation speed. Prints one JSON line per kind of tap: CPU
 milliseconds per tap for Chromium's renderer, its GPU process, the rest of Chromium,
 Playwright's driver, this client and the app's server, in all, and the animation frames the
-page asked for per tap. The browser tests are bound by this CPU (README, "Tests"). Linux only:
+page asked for per tap. The browser tests are bound by this CPU (docs/testing.md). Linux only:
 the CPU is read from /proc.
 """
 

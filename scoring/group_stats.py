@@ -3,7 +3,7 @@ won, their places and average place, winning streaks, rivals and favourite victi
 played, the games most played and the most frequent opponents. From the games' summaries
 (scoring/stats.py's `Summary`, with when each game started and ended), no records needed.
 
-The definitions (README "Statistics"):
+The definitions (docs/manual.md, "Statistics"):
 
 - **Counted**: finished games that are not deleted (nor waiting for a correction). A player is
   everyone who played under any of their names (a renamed player's former names count).

@@ -11,7 +11,7 @@ dialog; nothing is logged before the player confirms it there.
   no roster, as in an imported game, stands for itself: "name:anna").
 - `playDate` is the play's end, in UTC, as "YYYY-MM-DD HH:MM:SS": what the support page asks
   for, as integrations that cite it read it (the page itself could not be fetched here; see
-  README). `durationMin` from the game's start to its end.
+  docs/data.md). `durationMin` from the game's start to its end.
 - No `bggId`: none of the four games could be confirmed on BoardGameGeek's own pages from
   here, and a wrong one would file the play under another game. BG Stats matches by name.
 - `winner` is always given (BG Stats' Android app refuses a player without it), `score` not

@@ -8,7 +8,7 @@ the app's page loads, taps and texts typed (`tools.browser.accessible`, `click_a
 
 The busy CPU is the whole machine's (read from /proc/stat, Linux only), so run the tests one at a
 time (`-p no:xdist`) on an otherwise idle machine: then each line is that test's own cost.
-README ("Tests") gives what the browser tests' lines said on 2026-11-27.
+docs/testing.md gives what the browser tests' lines said on 2026-11-27.
 """
 
 from __future__ import annotations

@@ -15,7 +15,7 @@ redrawing, the rules behind every entry, the storage, and the patches Flet sends
 What it cannot see is Flutter's: a drawing, a lost tap, a control off the screen or too small.
 Those are the browser tests' (`tests/test_e2e_*.py`, which also play each game through once).
 A screen test costs a few hundred milliseconds of CPU where a browser test cost seconds
-(README, "Tests").
+(docs/testing.md).
 """
 
 from __future__ import annotations

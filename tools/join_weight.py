@@ -6,7 +6,7 @@ serves the app with a Black Spy game shared, joins it from a new phone (a browse
 cached), then again from the same phone, then from a new phone on Chromium's "Fast 3G"
 throttling, and prints one JSON line: the bytes each join took on the wire (HTTP responses with
 their headers, and the websocket's messages) and how long the slow join took until the
-scoreboard was drawn. README's figures come from here; tests/test_e2e_share.py checks the
+scoreboard was drawn. docs/manual.md's figures come from here; tests/test_e2e_share.py checks the
 byte targets.
 """
 

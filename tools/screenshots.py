@@ -1,4 +1,4 @@
-"""Regenerate the phone-size screenshots in docs/screenshots/ (shown in the README).
+"""Regenerate the phone-size screenshots in docs/screenshots/ (shown in the README and docs/manual.md).
 
     python tools/screenshots.py [--out FOLDER]
 

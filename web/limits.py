@@ -1,5 +1,5 @@
 """What the guests' door holds on to, and for how long: limits that keep link holders on the
-Wi-Fi from tying up the host (README, "Sharing a table", lists them).
+Wi-Fi from tying up the host (docs/manual.md, "Sharing a table", lists them).
 
 A table has at most six players; the limits leave room for their phones, reloads and a second
 tab, and nothing more:
