@@ -358,7 +358,7 @@ def replay(record: object, *, stored: bool = False) -> Replay:
     problem found.
 
     `stored`: a record the app stored, perhaps before names that look the same across scripts
-    were one name (issue 21.7): its players keep such names (each is found by their own
+    were one name: its players keep such names (each is found by their own
     name). A record that comes in (a new game, an import, the command line) is not.
     """
     reader = Reader()

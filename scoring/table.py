@@ -309,8 +309,9 @@ def _joins_emoji(name: str, index: int) -> bool:
 
 
 def _is_emoji(character: str) -> bool:
-    """What a joiner may join (as names were checked before issue 22, so that no stored name
-    is refused now): a symbol (So), or a character from U+1F000 on — but no tag character."""
+    """What a joiner may join (as names were checked before emoji flags were allowed, so that no
+    stored name is refused now): a symbol (So), or a character from U+1F000 on — but no tag
+    character."""
     category = unicodedata.category(character)
     return category == "So" or (ord(character) >= 0x1F000 and category != "Cf")
 
@@ -440,7 +441,7 @@ def read_players(
     """The `players` list; None when any entry is unusable (names are needed everywhere).
 
     `stored`: the players of a game stored before names that look the same across scripts
-    were one name (issue 21.7): such names are kept, each player found by their own name.
+    were one name: such names are kept, each player found by their own name.
     """
     entries = reader.list(value, path)
     if entries is None:

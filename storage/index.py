@@ -6,7 +6,7 @@ aside) with one document, every summary in it as a row (`storage.summaries`):
     {"summaries": {"all": {"rows": [[id, game, started, …], …]}}}
 
 Reading 10,000 games' summaries is then one `json.loads` of flat lists and a check of the kinds
-of each row's fields, not 10,000 TinyDB documents of 15 keys each (issue 25). Before schema
+of each row's fields, not 10,000 TinyDB documents of 15 keys each. Before schema
 version 7 the file held one document per game in a table ``games``, each a summary as a JSON
 object; such a file is read (every summary checked) and written anew in today's layout.
 

@@ -140,8 +140,8 @@ def _derived_only(store: Store) -> None:
 
 
 def _report_games_needing_correction(store: Store) -> None:
-    """Games stored before a rule they break (issue 8's stricter Kompromat and Spywhere
-    rules, schema 3) are kept as they are, reported once, and wait for a correction."""
+    """Games stored before a rule they break (the stricter Kompromat and Spywhere
+    rules of schema 3) are kept as they are, reported once, and wait for a correction."""
     for doc in store._all_documents():
         try:
             correction = _correction_of(doc["record"])
@@ -197,7 +197,7 @@ def _normalised_names(store: Store) -> dict[str, dict[str, Any]]:
 
 def _selectors_dropped(store: Store) -> None:
     """Version 6 keeps a variation selector (U+FE0E/U+FE0F) only right after a character that
-    takes one (issue 22: "Anna" with one is "Anna", "❤️" keeps it) and lets a flag's tag
+    takes one ("Anna" with one is "Anna", "❤️" keeps it) and lets a flag's tag
     characters into a name. Stored names are cleaned by version 4's migration again, whose
     cleaning (`clean_name`) now drops a stray selector, wherever a game names the player (not
     reported: nothing visible changes); a name that then is another player's becomes
@@ -215,13 +215,13 @@ def _selectors_dropped(store: Store) -> None:
 
 
 def _index_in_rows(store: Store) -> None:
-    """Version 7 keeps the index as one list of rows, not one TinyDB document per summary
-    (issue 25): the summaries read are checked and written anew in that layout once the data
-    is open (`Store._open_files`), none made again."""
+    """Version 7 keeps the index as one list of rows, not one TinyDB document per summary:
+    the summaries read are checked and written anew in that layout once the data is open
+    (`Store._open_files`), none made again."""
 
 
 def _colors_given(store: Store) -> None:
-    """Version 8 gives each player a colour (issue 30): the roster's players, by name, each
+    """Version 8 gives each player a colour: the roster's players, by name, each
     the colour fewest players before them have (archived ones not counted). No summary
     changes."""
     roster = store._main.documents("players")
@@ -401,7 +401,7 @@ def _validated_change(old: Record, new: Record) -> scoring.Replay:
     tail (a corrected or deleted round), and changes that leave its rounds as they are (notes).
     """
     # A game keeps the names it was stored with (names that look alike across scripts were
-    # accepted before issue 21.7), as long as its players stay the same.
+    # accepted once), as long as its players stay the same.
     stored = new.get("players") == old.get("players")
     try:
         return scoring.replay(new, stored=stored)
@@ -1863,7 +1863,7 @@ class Store:
                 return shape
             found = scoring.problems(doc["record"])
             outside = [error for error in found if scoring.round_of(error) is None]
-            if outside:  # names that look alike, stored before issue 21.7, are only listed
+            if outside:  # names that look alike, stored while accepted, are only listed
                 as_stored = scoring.problems(doc["record"], stored=True)
                 outside = [error for error in as_stored if scoring.round_of(error) is None]
                 if outside:

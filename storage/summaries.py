@@ -1,7 +1,7 @@
 """A game's summary for lists (history, home, statistics): derived from its record by `scoring`.
 
 A `Summary` cannot be changed, so it is handed out as it is kept, never copied (copying every
-summary was 90% of opening a history of 10,000 games, issue 25). It lives as one flat row of
+summary was 90% of opening a history of 10,000 games). It lives as one flat row of
 JSON scalars, the form the index file keeps it in (`Summary.row`): reading 10,000 rows is one
 `json.loads` of a list of lists of scalars and a check of the kinds of each row's fields
 (`summaries_of`), and its parts (the players' totals, places and facts) are made only when

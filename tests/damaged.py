@@ -127,7 +127,7 @@ def lock_is_a_folder(folder: Path) -> None:
 
 
 def journal_is_a_folder(folder: Path) -> None:
-    """Issue 21: a folder where the journal of an interrupted change should be."""
+    """A folder where the journal of an interrupted change should be."""
     journal = folder / "journal.json"
     journal.unlink(missing_ok=True)
     journal.mkdir()
@@ -135,7 +135,7 @@ def journal_is_a_folder(folder: Path) -> None:
 
 
 def games_is_a_file(folder: Path) -> None:
-    """Issue 21: a plain file where the folder of finished games should be."""
+    """A plain file where the folder of finished games should be."""
     shutil.rmtree(folder / "games")
     (folder / "games").write_text("not a folder")
 

@@ -1,4 +1,4 @@
-"""The rules questions the screens ask, answered by the engine in typed results (issue 10):
+"""The rules questions the screens ask, answered by the engine in typed results:
 drafts that round-trip to the record format, the scoresheet, the boards, score parts."""
 
 from __future__ import annotations
@@ -148,5 +148,5 @@ def test_the_sheet_shows_what_a_halved_total_became_and_never_a_negative_distanc
     assert sum(deal.points["Anna"] for deal in sheet.deals[:2]) == 50
     assert sheet.totals["Anna"] == 25 + sheet.deals[2].points["Anna"]
     assert sheet.to_end("Ben") == 0 and sheet.over_by("Ben") == 30
-    # With Going Back the game ends only above 100: from 25 that takes 76 points (issue 24).
+    # With Going Back the game ends only above 100: from 25 that takes 76 points.
     assert sheet.over_by("Anna") == 0 and sheet.to_end("Anna") == 76

@@ -1,4 +1,4 @@
-"""The shape of views/ that keeps the app safe to change (issue 10), checked on the syntax tree:
+"""The shape of views/ that keeps the app safe to change, checked on the syntax tree:
 a game lives in its own module, and only AppState touches the store."""
 
 from __future__ import annotations
@@ -142,7 +142,7 @@ def test_no_tooltip_on_a_screen_with_a_text_field() -> None:
     assert found == []
 
 
-# --- imports between the app's packages (issue 24) ---------------------------------------------
+# --- imports between the app's packages --------------------------------------------------------
 
 APP_PACKAGES = ("scoring", "storage", "views", "web")
 
@@ -258,7 +258,7 @@ def test_scoring_imports_no_ui_and_no_storage() -> None:
 
 # What a game's view module may use of the app: nothing but the game (AtTable's record and
 # replay) and the one round entry (`Entering`: change, save, save_round), which saves, deletes
-# and keeps drafts for it (issue 24). The app (AtTable.app) is for the entry and the frame.
+# and keeps drafts for it. The app (AtTable.app) is for the entry and the frame.
 GAME_VIEWS = [
     *sorted(p for p in GAME_MODULES.glob("*.py") if p.stem != "__init__"),
     ROOT / "tests" / "dummy_game" / "coin_view.py",

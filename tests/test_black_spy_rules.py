@@ -539,14 +539,14 @@ def test_draft_points_while_typing_and_once_complete() -> None:
 
 @pytest.mark.parametrize("cards", [-1, [], "cards", None])
 def test_draft_points_of_a_draft_whose_cards_are_no_object_are_none(cards: object) -> None:
-    """Issue 24 (found by tests/test_previews.py): a draft read "as far as it can be" reads
+    """Found by tests/test_previews.py: a draft read "as far as it can be" reads
     nothing where its cards are not an object of piles; it does not crash."""
     rec = black_spy(FOUR, [])
     assert scoring.draft_points(rec, {"cards": cards}) == {}
 
 
 def test_the_distance_to_the_end_is_what_ends_the_game_decision() -> None:
-    """Issue 24: with Going Back a game ends only above the end value, so from 91 it takes 10
+    """With Going Back a game ends only above the end value, so from 91 it takes 10
     points (9 only reach 100, and are halved); from 37.5 (an exact half) it takes 63. Without
     Going Back, reaching the end value ends it: 9."""
 

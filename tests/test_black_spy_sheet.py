@@ -1,4 +1,4 @@
-"""Black Spy's scoresheet as the screen builds it (issue 25): the controls of the last deals
+"""Black Spy's scoresheet as the screen builds it: the controls of the last deals
 only, whatever the game's length; the same arguments for the same game revision (so the
 memoized sheet is not drawn again); names that fit a phone's narrow columns."""
 

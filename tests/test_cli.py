@@ -73,7 +73,7 @@ def test_absurd_input_exits_2_without_traceback(tmp_path: Path) -> None:
 
 
 def test_a_record_nested_985_deep_is_refused_with_exit_2(tmp_path: Path) -> None:
-    """Issue 9.9: deep enough to parse but not to validate: a RecursionError and exit 1."""
+    """Deep enough to parse but not to validate: a RecursionError and exit 1."""
     rec = json.loads((SCENARIOS / "spy-three-players.json").read_text())
     rec["rounds"].append({"event": "DEEP", "by": "Anna", "base": "Ben"})
     deep = "[" * 985 + '"x"' + "]" * 985  # written by hand: json.dumps would run out of stack

@@ -1,4 +1,4 @@
-"""Two scorers, one round (issue 26), through the app's state: what another device did to the
+"""Two scorers, one round, through the app's state: what another device did to the
 round an entry is for is found, named and shown; each choice gives the record it says; no round
 is stored twice and no entry is renumbered behind its player's back."""
 

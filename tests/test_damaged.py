@@ -1,4 +1,4 @@
-"""One bad record, file or lock stops nothing (issue 9.5): Debrief opens every damaged folder of
+"""One bad record, file or lock stops nothing: Debrief opens every damaged folder of
 tests/damaged.py, keeps aside what is bad, says so once in words, and keeps everything else."""
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """tools/dev.py, the README's two commands: the test command sets up Chromium itself where it
-can, and otherwise stops at once with the one command to run (issue 10)."""
+can, and otherwise stops at once with the one command to run."""
 
 from __future__ import annotations
 
@@ -204,8 +204,8 @@ def test_the_tests_keep_compiled_modules_where_the_environment_says_not_to(
 def test_start_fetches_the_window_client_before_a_window_is_wanted(
     monkeypatch: pytest.MonkeyPatch, arguments: list[str], display: str | None, fetched: bool
 ) -> None:
-    """Issue 31: while the machine is online, at setup, so that a start without internet later
-    opens the window too; not where no window will open (a browser is asked for, no screen)."""
+    """While the machine is online, at setup, so that a start without internet later opens the
+    window too; not where no window will open (a browser is asked for, no screen)."""
     ran: list[list[str]] = []
     # Whatever the run sets for its tests goes with this test (set, then unset: restored).
     monkeypatch.setenv(dev.SITE_VARIABLE, "")

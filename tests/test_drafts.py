@@ -1,5 +1,5 @@
 """A round being entered is kept on every key: in memory at once, on disk just after the screen
-has answered (storage.drafts; issue 25). Every tab reads the newest draft at once; Save,
+has answered (storage.drafts). Every tab reads the newest draft at once; Save,
 Discard and closing never race with a write under way; a Save makes three fsyncs.
 
 The kill test (a SIGKILL right after a key loses that key at most) is test_draft_kills.py.
@@ -271,8 +271,7 @@ def test_a_save_at_the_table_makes_three_fsyncs(
     store: Store, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """The round (active.json) and its undo step (undo.json) each fsynced before they replace
-    the old file, and the folder once; the draft ends in the round's write (issue 25: six
-    before, a pair per file: the round, the undo step, the draft's removal)."""
+    the old file, and the folder once; the draft ends in the round's write."""
     state, game_id = at_table(store)
     for _ in range(3):
         drawn(state, game_id, keep=None)

@@ -1,7 +1,7 @@
 """Disabled is not unreadable: a chip that cannot be tapped (the counts of a pile filled in
 automatically, which still say what the pile holds) and a button that cannot be tapped yet
 are drawn at WCAG AA contrast, measured from the colours Chromium renders, in the dark and the
-light theme (issue 27)."""
+light theme."""
 
 from __future__ import annotations
 

@@ -40,7 +40,7 @@ def said_above(page: Page, text: str, button: str) -> None:
 
 
 def test_a_refused_save_is_said_in_the_entry_above_save(table: Seat) -> None:
-    """Issue 24: a refused save was said in the entry in Black Spy and in a note at the
+    """A refused save was once said in the entry in Black Spy and in a note at the
     bottom of the screen in Kompromat (over the Save button): one way for every game and
     every refusal, in the entry above Save."""
     names = ["Anna", "Ben"]

@@ -1,4 +1,4 @@
-"""Emoji in players' names drawn at a table with no internet (issue 22), in Chromium with every
+"""Emoji in players' names drawn at a table with no internet, in Chromium with every
 other host cut off.
 
 Roboto has no emoji; Flutter fetches the piece of Noto Color Emoji that a name on screen needs

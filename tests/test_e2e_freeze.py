@@ -1,4 +1,4 @@
-"""No session freezes in silence (issue 10): a component that raises while the screen is
+"""No session freezes in silence: a component that raises while the screen is
 redrawn must not stop the session's later updates."""
 
 from __future__ import annotations

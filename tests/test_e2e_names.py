@@ -1,4 +1,4 @@
-"""Names with emoji, in Chromium (issue 22): a flag of tag characters typed into New game's
+"""Names with emoji, in Chromium: a flag of tag characters typed into New game's
 name field is a player, kept through an export and an import into another data folder; a
 variation selector typed after a letter is dropped."""
 

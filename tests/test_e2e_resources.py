@@ -1,4 +1,4 @@
-"""Resources in the browser (issue 9.8): a backup bigger than 16 MiB imports; a full disk
+"""Resources in the browser: a backup bigger than 16 MiB imports; a full disk
 refuses a save in words and keeps what was typed, and the save works once space is free."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Black Spy's scoresheet on a phone (issue 25): six players with long names fit 400 px, every
+"""Black Spy's scoresheet on a phone: six players with long names fit 400 px, every
 total and name readable and apart; German words stay whole. (That a long game shows its last
 deals, the earlier ones a tap away and each still correctable is the app's, not the browser's:
 tests/test_screens_sheet.py.)"""

@@ -32,7 +32,7 @@ from tools.publish import publish
 
 pytestmark = pytest.mark.e2e
 
-FIRST_VISIT_BYTES = 12_000_000  # issue 32: on the wire, brotli
+FIRST_VISIT_BYTES = 12_000_000  # on the wire, brotli
 
 
 @pytest.fixture(scope="module")

@@ -5,7 +5,7 @@ Flutter fetches a fallback font from this server (`no_cdn`) at the path Google F
 `assets/assets/fonts/` holds those the app's texts need. A character in no served font is drawn
 as an empty box.
 
-Players' names may carry emoji (issue 22): for those the client picks pieces of Noto Color Emoji
+Players' names may carry emoji: for those the client picks pieces of Noto Color Emoji
 from its own table (tools/emoji_font.py reads it) and fetches them from here too.
 """
 
@@ -73,7 +73,7 @@ def test_each_served_fallback_font_is_where_the_client_asks_for_it() -> None:
         assert fallback in asked, f"the client never asks for {fallback}: move it or drop it"
 
 
-# --- emoji in players' names (issue 22) -----------------------------------------------------
+# --- emoji in players' names ----------------------------------------------------------------
 
 SCOTLAND = "\U0001f3f4\U000e0067\U000e0062\U000e0073\U000e0063\U000e0074\U000e007f"  # 🏴󠁧󠁢󠁳󠁣󠁴󠁿
 EMOJI_NAMES = [f"{SCOTLAND} Ailsa", "\U0001f469\u200d\U0001f4bb Kim", "\u2764\ufe0f Mo"]

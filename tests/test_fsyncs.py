@@ -1,4 +1,4 @@
-"""The writes of one change sync their folder once (`Store.one_change`, issue 25), and still in
+"""The writes of one change sync their folder once (`Store.one_change`), and still in
 an order that a power cut cannot break: every file is fsynced before it replaces the old one,
 a journal is durable before what it describes is written, and what it describes is durable
 before the journal goes."""

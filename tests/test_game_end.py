@@ -1,5 +1,5 @@
 """A game's end is when its last round was saved: the time spent looking at the result, or
-before the host taps Finish, is not the game's (issue 27)."""
+before the host taps Finish, is not the game's."""
 
 from __future__ import annotations
 

@@ -90,7 +90,7 @@ def test_every_problem_of_a_real_bad_record_translates() -> None:
 
 
 def test_kompromat_refusals_name_player_mission_and_round_in_german() -> None:
-    """Issue 8: an empty mission while cards are left, and a card after a bust, are stopped with
+    """An empty mission while cards are left, and a card after a bust, are stopped with
     a message in the player's language that names the player, the mission and the round."""
     empty = kompromat_game(
         mission(T5, [9], [8]),
@@ -109,7 +109,7 @@ def test_kompromat_refusals_name_player_mission_and_round_in_german() -> None:
 
 
 def test_counts_use_plural_forms() -> None:
-    """Issue 10: "1 tokens", "1 rounds", "1 games", and German "{count} brennt" for 2."""
+    """Never "1 tokens", "1 rounds", "1 games", nor German "{count} brennt" for 2."""
     en, de = Translator("en"), Translator("de")
     assert en.plural("{count} token", "{count} tokens", 1) == "1 token"
     assert en.plural("{count} token", "{count} tokens", 2) == "2 tokens"
@@ -152,7 +152,7 @@ def test_plural_entries_are_complete_with_their_placeholders() -> None:
 
 
 def test_a_name_that_looks_like_another_is_refused_naming_both_in_german() -> None:
-    """Issue 21.7: "“Аnna” looks the same as “Anna”" from the record check and the roster."""
+    """The refusal "“Аnna” looks the same as “Anna”" from the record check and the roster."""
     from storage import errors as storage_errors
 
     look_alike = "\u0410nna"  # a Cyrillic А

@@ -1,5 +1,5 @@
 """An import is one change: a SIGKILL at any moment of its write phase leaves all of it or none
-of it, roster included, and says so honestly (issue 9.2).
+of it, roster included, and says so honestly.
 
 The parent watches the data folder for the journal and kills the importing child while the
 journal is there (the write phase) and just after it is gone; then the data must open clean and
@@ -151,7 +151,7 @@ def test_a_killed_import_leaves_all_of_it_or_none(tmp_path: Path, children: Chil
 def test_recovering_an_interrupted_import_writes_each_file_once(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, children: ChildForge
 ) -> None:
-    """Issue 9.4: recovery after a crash in a big import rewrote the index once per game
+    """Recovery after a crash in a big import used to rewrite the index once per game
     (minutes for thousands of games); it must take one write per file, like the import."""
     rng = random.Random(4)
     document = a_backup(rng)

@@ -1,5 +1,5 @@
 """A round being entered is checked from the game kept at the last save, not by replaying the
-whole record on every key (issue 25): `check_round_after` says exactly what `check_round` says,
+whole record on every key: `check_round_after` says exactly what `check_round` says,
 for a new round and for a correction with the saved rounds after it; `extended` is the replay
 of the record with the round added."""
 

@@ -300,7 +300,7 @@ def test_missions_come_from_the_mission_deck() -> None:
 
 
 def test_a_round_has_four_missions() -> None:
-    """Four missions a round; fewer only where the game ends by 9 tokens (issue 22, below)."""
+    """Four missions a round; fewer only where the game ends by 9 tokens (below)."""
     rec = game(m(T5, [9], [8]))
     rec["rounds"][0]["missions"].pop()
     [error] = errors_of(rec)
@@ -378,7 +378,7 @@ def test_cards_left_in_the_mission_deck() -> None:
     assert by_card[("target", 4, None)] == 1 and by_card[("code", None, None)] == 3 - 0
 
 
-# --- issue 8: the rulebook line by line ------------------------------------------------------
+# --- the rulebook line by line ---------------------------------------------------------------
 
 
 def test_a_one_eleven_is_declared_at_the_reveal() -> None:
@@ -510,7 +510,7 @@ def test_items_that_act_before_the_reveal_wait_for_the_next_mission() -> None:
     assert (error.code, error.path) == ("ItemNotWonHere", "rounds[0].missions[0].effects[0].by")
 
 
-# --- issue 22: the round where the game ends by 9 tokens -------------------------------------
+# --- the round where the game ends by 9 tokens -----------------------------------------------
 
 
 def scenario(name: str) -> dict[str, Any]:
@@ -657,7 +657,7 @@ def test_correcting_a_short_round_asks_for_the_missions_again_once_nobody_reache
     assert ("MissingKey", "rounds[1].missions[2].card") in problems
 
 
-# --- issue 22: the decisions on items, as RULES.md §2 writes them -----------------------------
+# --- the decisions on items, as RULES.md §2 writes them ---------------------------------------
 
 
 VESPER_UP = {"item": "vesper-martini", "by": "Anna", "adjust": 1}
@@ -787,7 +787,7 @@ def test_usb_stick_repeats_an_item_either_player_used_decision() -> None:
 
 
 def test_a_token_taken_earlier_in_the_round_may_go_back_on_a_perfect_21() -> None:
-    """Issue 24: Anna holds no token when round 1 starts; at 21 on mission 1 she has none to
+    """Anna holds no token when round 1 starts; at 21 on mission 1 she has none to
     return; above 21 there she takes one, and at 21 on mission 2 she may return it, as saving
     does (the screen read the tokens held at the round's start and refused)."""
     import scoring

@@ -1,5 +1,5 @@
 """Play again: the same table's next game keeps its players and options, and whoever began
-passes that on to the player on their left (issue 27)."""
+passes that on to the player on their left."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Each player's colour (issue 30): given in turn, chosen, kept in the roster and in backups,
+"""Each player's colour: given in turn, chosen, kept in the roster and in backups,
 given to players stored before colours, and drawn apart at a table."""
 
 from __future__ import annotations

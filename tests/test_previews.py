@@ -1,5 +1,5 @@
 """A round being entered is answered by the engine's preview: what it allows, saving accepts;
-what it refuses, saving refuses (issue 24). Generated valid games, generated drafts (valid
+what it refuses, saving refuses. Generated valid games, generated drafts (valid
 ones and damaged ones), checked against `scoring.check_round`, the save's own check."""
 
 from __future__ import annotations

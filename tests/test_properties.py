@@ -246,7 +246,7 @@ def test_invalid_mutations_are_refused_with_a_path_into_the_record(
     assert related, f"no error points at {path_text(changed)}: {[e.path for e in errors]}"
 
 
-# --- issue 21.7: names that look alike across scripts ---------------------------------------
+# --- names that look alike across scripts ---------------------------------------------------
 
 # Latin letters and their Cyrillic twins (Unicode's confusables), in both cases where the twin
 # looks the same in both (Cyrillic В is Latin B, but в is not b: folded first, they differ).
@@ -275,7 +275,7 @@ def test_a_latin_letter_replaced_by_its_cyrillic_twin_is_the_same_name(
     assert name_key(name_key(twin)) == name_key(twin)
 
 
-# --- issue 22: cleaning names (flags, joiners, variation selectors) --------------------------
+# --- cleaning names (flags, joiners, variation selectors) ------------------------------------
 
 # What a name may be made of, weighted towards the characters whose place matters: letters,
 # spaces, emoji that do and do not take a variation selector, the selectors, joiners, skin

@@ -80,7 +80,7 @@ def test_a_saved_deal_corrected_on_the_pad_moves_on_as_on_paper() -> None:
     """A saved quick deal opens with the pad on the first pile and the last one filled in;
     a full number or Next moves to the next typed pile in seating order (a Next right after
     the pad moved on by itself keeps it there), the filled-in pile is skipped, and after the
-    last the pad stops (issue 24: the pad was dead)."""
+    last the pad stops (the pad was once dead here)."""
     options = black_spy.Options("Anna", frozenset(), 150)
     saved = {"points": {"Anna": 18, "Ben": 20, "Carla": 20, "Dirk": 2}}
     counted = Counted.of_round(saved, FOUR)

@@ -1,4 +1,4 @@
-"""Resources run out (issue 9.8): a full disk, a read-only folder, big imports, big notes.
+"""Resources run out: a full disk, a read-only folder, big imports, big notes.
 
 Each says clearly what went wrong and what to do, keeps what was saved, and stays linear.
 Faults are injected the way tests/faults/debrief_faults.py does for the app: every rename onto

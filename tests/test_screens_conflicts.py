@@ -1,4 +1,4 @@
-"""Two scorers, one deal (issue 26), played in-process (tests/screens.py): a host and a scorer's
+"""Two scorers, one deal, played in-process (tests/screens.py): a host and a scorer's
 phone on the share enter or correct the same deal; the one whose change comes second sees the
 first one's deal by its device's name and in numbers, chooses, and gets the record the choice
 says. No deal is ever stored twice, and no entry is renumbered behind anyone's back.

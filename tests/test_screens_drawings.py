@@ -1,6 +1,6 @@
 """What a tap draws again, counted in the app's own process (tests/screens.py): only the screen
 on top follows a change; a screen under it, and the app's stack of screens, are not drawn again
-for a change they do not show (issue 25: a Save drew the home screen under the game, and the
+for a change they do not show (a Save once drew the home screen under the game, and the
 whole app, again). Each component drawn is counted by its function's name, as Flet's renderer
 runs it."""
 
@@ -92,8 +92,7 @@ def test_a_count_tap_makes_anew_the_two_chips_whose_choice_moved_and_no_other(
     """A count tap moves a pile's choice from one chip to another, and so the choice of the
     pile filled in with what is left: those chips are made anew (keyed by their state, so the
     browser draws them afresh), and every other chip of the two piles is the very control
-    drawn before, which Flet's diff skips (issue 25: the server's part of a count tap at deal
-    40, 12 → 8.6 ms)."""
+    drawn before, which Flet's diff skips."""
     open_cards_entry(game, "Enter deal 4")
     labels = [
         f"{name}: black Spies: {count}"

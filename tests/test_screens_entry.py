@@ -203,7 +203,7 @@ def test_a_correction_that_breaks_a_moon_deal_shows_no_moon_and_its_error_at_the
 
 
 def test_a_tap_on_the_chosen_chip_keeps_it_chosen(seated: Seated) -> None:
-    """Issue 24: tapping the chosen "Who spied?" chip drew it unchosen while the entry kept
+    """Tapping the chosen "Who spied?" chip once drew it unchosen while the entry kept
     it (the browser flipped the chip by itself and the server, holding no change, drew
     nothing). A one-of choice stays as the entry holds it. (The screen's finger flips a chip
     that has `on_select` as the browser does, `Screen._tap`.)"""
@@ -242,7 +242,7 @@ def test_the_chosen_moon_choice_tapped_again_is_taken_back_in_the_entry_too(
 
 def test_the_next_deals_entry_is_the_last_one_kept_and_starts_afresh(seated: Seated) -> None:
     """A Save (or Discard) keeps the entry under the sheet instead of removing it, and the next
-    deal's entry is that one again (issue 25: removing it cost most of a Save, adding it again
+    deal's entry is that one again (removing it cost most of a Save, adding it again
     most of an opening): the same controls, with nothing of the last opening in them — no
     pile, no problem spoken, no refusal, the automatic pile the last one's again."""
     _, screen = seated("black-spy", NAMES, rounds=BLACK_SPY["rounds"][:1])

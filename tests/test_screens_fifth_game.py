@@ -1,7 +1,7 @@
-"""Adding a game takes one module in scoring/ and one in views/ (issue 10): a fifth game,
+"""Adding a game takes one module in scoring/ and one in views/: a fifth game,
 registered only by this test, appears in New game, plays, and shows in History, with no other
-module touched. Its entry, a refused save and undo come from the round entry every game shares
-(issue 24). Played through the app's screens in-process (tests/screens.py); nothing here is the
+module touched. Its entry, a refused save and undo come from the round entry every game shares.
+Played through the app's screens in-process (tests/screens.py); nothing here is the
 browser's. The game is registered in this process (tests/dummy_game/at_start.py) and taken out
 of both registries afterwards."""
 

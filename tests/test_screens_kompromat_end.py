@@ -1,5 +1,5 @@
 """Kompromat's end where the table ends it, through the app's screens in-process
-(tests/screens.py; issue 22): a game that ends by 9 tokens on mission 2 of a round, entered
+(tests/screens.py): a game that ends by 9 tokens on mission 2 of a round, entered
 quickly, is saved without missions 3 and 4 and shows its winner as `scoring` says; a 21 after a
 Vesper Martini says why it is a perfect 21; a token taken earlier in the round goes back on a
 perfect 21; a used-up counter-intelligence card is not offered. Nothing here is the browser's
@@ -112,7 +112,7 @@ def test_a_perfect_21_after_a_vesper_martini_says_why(seated: Seated) -> None:
 
 
 def test_a_token_taken_earlier_in_the_round_goes_back_on_a_perfect_21(seated: Seated) -> None:
-    """Issue 24: Anna starts the round without tokens, takes one above 21 on mission 1 and has
+    """Anna starts the round without tokens, takes one above 21 on mission 1 and has
     a perfect 21 on mission 2: she may return it (the screen read the tokens held at the
     round's start, none, and kept the chip disabled; the engine returns it)."""
     _, screen = seated("kompromat", NAMES, {"first_player": "Anna"})
@@ -131,7 +131,7 @@ def test_a_token_taken_earlier_in_the_round_goes_back_on_a_perfect_21(seated: Se
 
 
 def test_a_used_up_counter_intelligence_card_is_not_offered(seated: Seated) -> None:
-    """Issue 24 (found playing it through): both "!!" cards laid on missions 1 and 2, the
+    """Found playing it through: both "!!" cards laid on missions 1 and 2, the
     third mission still offered "!!", refused only on Save once the whole round was in. The
     engine's preview says which marks are left; the entry offers only those."""
     _, screen = seated("kompromat", NAMES, {"first_player": "Anna"})

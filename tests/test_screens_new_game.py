@@ -1,6 +1,6 @@
 """The usual table first, through the app's screens in-process (tests/screens.py): New game
 offers the tables played lately, and one of them is at its next game's first entry in three taps
-from Home (issue 27). Nothing here is the browser's (tests/test_e2e_*.py)."""
+from Home. Nothing here is the browser's (tests/test_e2e_*.py)."""
 
 from __future__ import annotations
 

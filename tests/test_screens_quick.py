@@ -67,8 +67,8 @@ def test_a_quick_deal_is_corrected_on_the_pad_and_the_form_is_remembered(seated:
 
 
 def test_a_saved_quick_deal_is_corrected_on_the_pad_at_once(seated: Seated) -> None:
-    """Issue 24: correcting a saved quick deal, the pad was dead (every pile typed, none
-    chosen: keys did nothing, the last pile did not fill itself in). It opens as a new deal
+    """Correcting a saved quick deal, the pad was once dead (every pile typed, none chosen:
+    keys did nothing, the last pile did not fill itself in). It opens as a new deal
     does: the pad on the first pile, the last pile filled in from the rest."""
     _, screen = seated("black-spy", NAMES)
     deal = counted_game()[0]  # Anna 18, Ben 20, Carla 20, Dirk 2
@@ -147,7 +147,7 @@ def test_a_spywhere_ending_counted_and_corrected_on_the_pad(seated: Seated) -> N
 def test_a_counted_ending_corrected_with_the_cards_keeps_what_both_forms_hold(
     seated: Seated,
 ) -> None:
-    """Issue 24 (found playing it through): correcting an ending counted on the pad with the
+    """Found playing it through: correcting an ending counted on the pad with the
     cards started from nothing; who ended the game and each player's own cards, which both
     forms hold, come along."""
     record = json.loads((SCENARIOS / "spywhere-four-players.json").read_text())

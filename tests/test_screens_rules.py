@@ -1,8 +1,8 @@
 """The rulebook at the table, through the app's screens in-process (tests/screens.py): what the
-entry screens allow and refuse (issue 8), The Mole's draft, Going Back's end and its halving
-(issues 22, 24), a stored game that breaks a rule added since, and a damaged data folder said at
-start (issue 9.5). Nothing here is the browser's: a drawing, a lost tap or a control off the
-screen are the browser tests' (tests/test_e2e_*.py)."""
+entry screens allow and refuse, The Mole's draft, Going Back's end and its halving, a stored
+game that breaks a rule added since, and a damaged data folder said at start. Nothing here is
+the browser's: a drawing, a lost tap or a control off the screen are the browser tests'
+(tests/test_e2e_*.py)."""
 
 from __future__ import annotations
 
@@ -140,14 +140,14 @@ def mole_game_after_deal_one(screen: Screen, born: dict[str, str]) -> list[str]:
 
 
 def test_the_mole_draft_says_who_is_younger_on_an_equal_total(screen: Screen) -> None:
-    """Issue 22: Ben and Carla are equal on 20; the panel says why Ben picks first."""
+    """Ben and Carla are equal on 20; the panel says why Ben picks first."""
     mole_game_after_deal_one(screen, {"Ben": "1992-11-02", "Carla": "1979-06-30"})
     shown(screen, "The Mole: 12 cards set aside first. Draft: Ben → Carla → Anna → Dirk")
     shown(screen, "Equal on 20: Ben is younger than Carla")
 
 
 def test_the_mole_draft_says_who_counts_as_older_for_having_no_birth_date(seated: Seated) -> None:
-    """Issue 22: Carla has no birth date; equal with Ben on 20, she counts as older. (Typing
+    """Carla has no birth date; equal with Ben on 20, she counts as older. (Typing
     the dates on New game is the test above: this one starts at the table, after deal 1.)"""
     record = scenario_record("black-spy-basic")
     names = [player["name"] for player in record["players"]]
@@ -160,7 +160,7 @@ def test_the_mole_draft_says_who_counts_as_older_for_having_no_birth_date(seated
 def test_a_game_stored_before_a_rule_opens_at_the_round_to_correct(
     screen_tables: Tables, tmp_path: Path
 ) -> None:
-    """Issue 8: a stored game that breaks a rule added since is reported, kept, and opens at
+    """A stored game that breaks a rule added since is reported, kept, and opens at
     the offending round; once corrected it is an ordinary game again."""
     from test_storage import stale_kompromat, stored_by_version_2
 
@@ -188,7 +188,7 @@ def test_a_game_stored_before_a_rule_opens_at_the_round_to_correct(
 def test_a_stored_spy_game_opens_at_the_event_to_correct(
     screen_tables: Tables, tmp_path: Path
 ) -> None:
-    """Issue 8 for SPY, whose entry is always open: the stored game opens on the event that
+    """The same for SPY, whose entry is always open: the stored game opens on the event that
     breaks a rule (Carla spies after she went out); once corrected, the next event's panel."""
     from test_storage import stored_by_version_2
 
@@ -227,7 +227,7 @@ def scenario_record(name: str) -> dict[str, Any]:
 def test_the_app_starts_on_a_damaged_folder_and_says_what_was_kept_aside(
     screen_tables: Tables, tmp_path: Path
 ) -> None:
-    """Issue 9.5: every damage of tests/damaged.py at once; the app starts, shows each notice
+    """Every damage of tests/damaged.py at once; the app starts, shows each notice
     and the game in progress."""
     from damaged import damaged_folder
 
@@ -243,7 +243,7 @@ def test_the_app_starts_on_a_damaged_folder_and_says_what_was_kept_aside(
 
 
 def test_with_going_back_the_sheet_says_how_far_it_is_to_go_above_the_end(seated: Seated) -> None:
-    """Issue 24: with Going Back a game ends only above the end value: from 0 it takes 101
+    """With Going Back a game ends only above the end value: from 0 it takes 101
     points to pass 100 (the sheet said 100, which only reaches it), and the sheet says so."""
     options = {"first_dealer": "Anna", "variants": ["going-back"], "end_value": 100}
     _, screen = seated("black-spy", ["Anna", "Ben", "Carla", "Dirk"], options)
@@ -252,7 +252,7 @@ def test_with_going_back_the_sheet_says_how_far_it_is_to_go_above_the_end(seated
 
 
 def test_the_halving_legend_shows_a_halving_of_this_game(seated: Seated) -> None:
-    """Issue 24: the legend under the sheet said "75 ÷ 2 = 37.5" whatever the game; it shows a
+    """The legend under the sheet once said "75 ÷ 2 = 37.5" whatever the game; it shows a
     halving the sheet has (end value 100, three players: Anna reaches 50, halved to 25)."""
 
     def pile(spies: int = 0) -> dict[str, Any]:
@@ -277,7 +277,7 @@ def test_the_halving_legend_shows_a_halving_of_this_game(seated: Seated) -> None
 
 
 def test_the_halving_choice_shows_what_this_end_value_halves_to(screen: Screen) -> None:
-    """Issue 24: the halving option read "Exact (37.5)" whatever the end value. Three players
+    """The halving option once read "Exact (37.5)" whatever the end value. Three players
     end at 200: 200 ÷ 2 = 100, 100 ÷ 2 = 50, every halving is whole and the choice changes
     nothing (each halving on its own: an arrow after an arrow read like a cascade); at 210,
     105 halves to 52.5, or 52 rounded down, 53 up."""

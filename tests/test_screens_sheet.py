@@ -1,6 +1,6 @@
 """Black Spy's scoresheet in a long game, through the app's screens in-process
-(tests/screens.py; issue 25): at deal 40 it shows its last deals, the earlier ones a tap away and
-each still correctable. How the sheet fits a phone (six long names, German words whole) is the
+(tests/screens.py): at deal 40 it shows its last deals, the earlier ones a tap away and each
+still correctable. How the sheet fits a phone (six long names, German words whole) is the
 browser's: tests/test_e2e_sheet.py."""
 
 from __future__ import annotations

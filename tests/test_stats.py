@@ -102,7 +102,7 @@ def ben_loses_at_nine_tokens_with_more_vp() -> dict:
 
 
 def test_head_to_head_follows_the_real_result() -> None:
-    """Issue 8: head to head follows the game's real result (a 9-token loss loses, whatever
+    """Head to head follows the game's real result (a 9-token loss loses, whatever
     the victory points)."""
     record = ben_loses_at_nine_tokens_with_more_vp()
     result = scoring.replay(record)
@@ -112,7 +112,7 @@ def test_head_to_head_follows_the_real_result() -> None:
 
 
 def test_results_list_the_winner_first_then_the_games_own_order() -> None:
-    """Issue 8: a game's page lists the winner first, then the rest by the game's own order."""
+    """A game's page lists the winner first, then the rest by the game's own order."""
     assert scoring.replay(ben_loses_at_nine_tokens_with_more_vp()).ranking == ["Anna", "Ben"]
     spywhere = scoring.replay(finished_spywhere())  # Anna 18, Ben 6, Carla 8, Dirk 6
     assert spywhere.ranking == ["Anna", "Carla", "Ben", "Dirk"]
@@ -120,7 +120,7 @@ def test_results_list_the_winner_first_then_the_games_own_order() -> None:
 
 
 def test_a_game_length_needs_two_comparable_times() -> None:
-    """Issue 9.6: a `started` without a UTC offset and an `ended` with one broke History and
+    """A `started` without a UTC offset and an `ended` with one once broke History and
     the game's page (comparing them raised); such a length is simply not shown."""
     from views.history import length
     from views.i18n import Translator

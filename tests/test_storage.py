@@ -430,7 +430,7 @@ def test_migration_to_version_2_adds_player_facts_to_summaries(tmp_path: Path) -
         store.close()
 
 
-# --- issue 8: games stored before a stricter rule ------------------------------------------
+# --- games stored before a stricter rule ---------------------------------------------------
 
 
 def stale_kompromat() -> dict[str, Any]:
@@ -471,7 +471,7 @@ def stored_by_version_2(folder: Path, active: list[dict], finished: list[dict]) 
 
 
 def test_games_that_break_a_new_rule_are_kept_and_marked_for_correction(tmp_path: Path) -> None:
-    """Issue 8: at start-up, stored games that break a rule added since are reported once by
+    """At start-up, stored games that break a rule added since are reported once by
     game and reason, kept as they are, marked "needs a correction" (opening at the offending
     round), and count in no statistics until fixed."""
     folder = tmp_path / "data"
@@ -515,7 +515,7 @@ def test_games_that_break_a_new_rule_are_kept_and_marked_for_correction(tmp_path
         store.close()
 
 
-# --- issue 9.3: a damaged archive file ------------------------------------------------------
+# --- a damaged archive file -----------------------------------------------------------------
 
 
 def test_a_damaged_archive_file_is_kept_aside_once_and_its_games_can_come_back(
@@ -555,7 +555,7 @@ def test_a_damaged_archive_file_is_kept_aside_once_and_its_games_can_come_back(
         store.close()
 
 
-# --- issue 9.6: input that passes validation and then crashes the write ----------------------
+# --- input that passes validation and then crashes the write ---------------------------------
 
 
 def test_a_lone_surrogate_is_refused_before_anything_is_written(tmp_path: Path) -> None:
@@ -615,7 +615,7 @@ def test_player_entries_of_a_backup_are_validated_like_a_record(store: Store) ->
     assert problems_of({}) == []
 
 
-# --- issue 9.7: CSV exports and formula injection ---------------------------------------------
+# --- CSV exports and formula injection --------------------------------------------------------
 
 
 def test_csv_cells_that_a_spreadsheet_would_run_are_neutralised_scores_stay_numbers() -> None:
@@ -645,7 +645,7 @@ def test_csv_cells_that_a_spreadsheet_would_run_are_neutralised_scores_stay_numb
     assert all(cell.lstrip("-").isdigit() for cell in totals)  # scores stay plain numbers
 
 
-# --- issue 9.10: look-alike names in the roster ---------------------------------------------
+# --- look-alike names in the roster ---------------------------------------------------------
 
 
 def test_look_alike_names_are_one_player_in_the_roster(store: Store) -> None:
@@ -715,8 +715,8 @@ def test_stored_names_are_normalised_by_a_migration_and_clashes_are_reported(
 
 
 def test_summaries_cannot_be_changed(store: Store) -> None:
-    """Issue 10: changing a summary changed what the next call returned (shallow copies).
-    Issue 25: a summary cannot be changed at all, at any level (so none is copied): its
+    """Changing a summary once changed what the next call returned (shallow copies).
+    A summary cannot be changed at all, at any level (so none is copied): its
     fields cannot be set, its lists are tuples, its mappings (a player's facts too) are
     read-only."""
     store.add_games(
@@ -745,7 +745,7 @@ def test_summaries_cannot_be_changed(store: Store) -> None:
         assert all("Mallory" not in facts for facts in summary.facts.values())
 
 
-# --- issue 21.7: names that look alike across scripts -----------------------------------------
+# --- names that look alike across scripts -----------------------------------------------------
 
 CYRILLIC_ANNA = "\u0410nna"  # with a Cyrillic А
 
@@ -849,7 +849,7 @@ def test_a_stored_game_whose_players_look_alike_opens_as_it_was_and_says_so(
         store.close()
 
 
-# --- issue 22: flags (emoji tag sequences) and variation selectors in names ------------------
+# --- flags (emoji tag sequences) and variation selectors in names ----------------------------
 
 SCOTLAND = "\U0001f3f4\U000e0067\U000e0062\U000e0073\U000e0063\U000e0074\U000e007f"  # 🏴󠁧󠁢󠁳󠁣󠁴󠁿
 TECHNOLOGIST = "\U0001f469\u200d\U0001f4bb"  # 👩‍💻
@@ -910,7 +910,7 @@ def test_an_import_stores_names_without_stray_selectors(store: Store) -> None:
 
 def stray_selectors(record: dict[str, Any], name: str, selector: str = "\ufe0f") -> dict[str, Any]:
     """`record` with `name` followed by a stray variation selector wherever it is named, as
-    Debrief stored it before issue 22."""
+    Debrief stored it before stray variation selectors were dropped."""
     return json.loads(json.dumps(record).replace(f'"{name}"', json.dumps(name + selector)))
 
 
@@ -918,7 +918,7 @@ def stray_selectors(record: dict[str, Any], name: str, selector: str = "\ufe0f")
 def test_stray_selectors_stored_before_are_dropped_by_a_migration(
     tmp_path: Path, version: int, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Stored by an older Debrief (version 5 the last before issue 22): a variation selector
+    """Stored by an older Debrief (version 5 the last to keep stray selectors): a variation selector
     that follows no character taking one is dropped from the roster and the games, wherever
     a game names the player; a name that then clashes is renamed "Name 2" and said, as
     version 4 did; a selector after a heart stays. Names that look alike across scripts are

@@ -183,7 +183,7 @@ def test_csv_of_a_game_and_of_the_history() -> None:
 
 
 def test_export_writes_games_that_need_a_correction_and_names_them(tmp_path: Path) -> None:
-    """Issue 8: an export still writes games that need a correction, as they are, and says
+    """An export still writes games that need a correction, as they are, and says
     which ones an import will refuse until they are corrected (exit 1)."""
     from test_storage import stale_kompromat, stored_by_version_2
 
@@ -198,8 +198,8 @@ def test_export_writes_games_that_need_a_correction_and_names_them(tmp_path: Pat
 
 
 def test_export_out_where_it_cannot_write_says_so(tmp_path: Path) -> None:
-    """Issue 9.9: into a missing folder, onto a folder: tracebacks; into the data folder: the
-    roster file was replaced without a word."""
+    """An export into a missing folder or onto a folder once ended in a traceback; one into the
+    data folder replaced the roster file without a word."""
     folder = tmp_path / "data"
     assert storage("--data-dir", folder, "import", RECORDS[0]).returncode == 0
     roster = (folder / "debrief.json").read_bytes()
@@ -222,7 +222,7 @@ def test_a_data_dir_that_is_a_file_is_refused_in_words(tmp_path: Path) -> None:
 
 
 def test_two_imports_of_the_same_file_at_once_do_not_crash(tmp_path: Path) -> None:
-    """Issue 9.9: two tabs plan the same import, one applies it, then the other: the second
+    """Two tabs plan the same import, one applies it, then the other: the second
     adds nothing (the games are there) instead of crashing."""
     from storage import Store, backup
 

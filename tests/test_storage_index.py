@@ -1,6 +1,6 @@
-"""The list of finished games (index.json) in rows, and summaries that cannot be changed
-(issue 25): what a row holds is what was summarised, a row of the wrong kind is never used (the
-index is made again from the games), an index written before schema version 7 is read without
+"""The list of finished games (index.json) in rows, and summaries that cannot be changed:
+what a row holds is what was summarised, a row of the wrong kind is never used (the index is
+made again from the games), an index written before schema version 7 is read without
 playing any game again, and the summaries of games in progress are worked out once per change.
 """
 

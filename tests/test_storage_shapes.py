@@ -1,4 +1,4 @@
-"""Things of the wrong kind where Debrief keeps its data, and links (issue 21).
+"""Things of the wrong kind where Debrief keeps its data, and links.
 
 A folder, a special file (a FIFO) or a link that leads nowhere usable where a data file should
 be, and a file where the folder of finished games should be, are renamed aside like any damaged

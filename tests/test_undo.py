@@ -1,4 +1,4 @@
-"""Undo and redo keep what a change did, not a copy of the game (issue 25): a step holds the
+"""Undo and redo keep what a change did, not a copy of the game: a step holds the
 round it puts back (or none), and the game is made anew from the game as it is plus the step.
 Saves, corrections and deletes undo and redo right, also after the data was closed and opened
 again; a history stored by an older version (a whole game per step) is read as before."""
@@ -184,7 +184,7 @@ def test_a_step_holds_what_it_changed_never_the_game(store: Store) -> None:
 
 
 def old_step(what: str, index: int, record: dict[str, Any], rev: int) -> dict[str, Any]:
-    """A step as Debrief stored it before issue 25: the whole game as the step puts it back."""
+    """A step as an older Debrief stored it: the whole game as the step puts it back."""
     return {"what": what, "index": index, "record": record, "rev": rev, "tab": "tab"}
 
 
@@ -193,7 +193,7 @@ def old_step(what: str, index: int, record: dict[str, Any], rev: int) -> dict[st
 def test_a_step_stored_by_an_older_version_is_taken_as_before(
     store: Store, what: str, undone: bool
 ) -> None:
-    """A step of the version before issue 25 held the whole game as the step puts it back: the
+    """A step of an older version held the whole game as the step puts it back: the
     game before the change (an undo step) or after it (a redo step, once undone). Such a step
     undoes and redoes as it did, and is kept in the new form from then on."""
     game_id, before, after, index = three_deals_then(store, what, 5)

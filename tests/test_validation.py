@@ -225,7 +225,7 @@ def test_every_game_has_a_blank_round(name: str) -> None:
     assert all(err.path.startswith("rounds[0]") for err in errors)
 
 
-# --- issue 9.10: look-alike names (FORMAT.md, players) --------------------------------------
+# --- look-alike names (FORMAT.md, players) --------------------------------------------------
 
 COMPOSED, DECOMPOSED = "Zo\u00eb", "Zoe\u0308"
 
@@ -278,7 +278,7 @@ def test_names_are_stored_normalised_and_emoji_sequences_are_kept() -> None:
     )
 
 
-# --- issue 21.7: names that look alike across scripts ---------------------------------------
+# --- names that look alike across scripts ---------------------------------------------------
 
 CYRILLIC_A = "\u0410"  # А, CYRILLIC CAPITAL LETTER A
 GREEK_OMICRON = "\u03bf"  # ο
@@ -346,7 +346,7 @@ def test_a_reference_in_another_script_finds_the_player_it_looks_like() -> None:
 
 
 def test_a_stored_record_with_names_that_only_look_alike_is_replayed_as_stored() -> None:
-    """A game stored before this rule (issue 21.7) keeps its players: replaying it as a stored
+    """A game stored before this rule keeps its players: replaying it as a stored
     record finds each player by their exact name, in every round."""
     lookalike = f"{CYRILLIC_A}nna"
     rec = basic()
@@ -367,7 +367,7 @@ def test_a_stored_record_with_names_that_only_look_alike_is_replayed_as_stored()
     assert scoring.draft_points(rec, next_deal)[lookalike] == ben.round_totals[0]["Ben"]
 
 
-# --- issue 22: emoji tag sequences (flags) and variation selectors in names -----------------
+# --- emoji tag sequences (flags) and variation selectors in names ---------------------------
 
 TAG = {letter: chr(0xE0000 + ord(letter)) for letter in "gbsct"}  # tag characters: tag g, ...
 CANCEL_TAG = "\U000e007f"

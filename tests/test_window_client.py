@@ -1,4 +1,4 @@
-"""The window's first start without internet (issue 31): Flet's desktop client is downloaded
+"""The window's first start without internet: Flet's desktop client is downloaded
 once, from Flet's releases; when it is neither kept nor downloadable, Debrief says so in one
 line and opens in the browser instead, never a traceback."""
 

@@ -1,5 +1,5 @@
 """Counts and lengths in words, in both languages: "1 card", never "1 cards"; "3 min", never
-"0 h 3 min" (issue 27)."""
+"0 h 3 min"."""
 
 from __future__ import annotations
 

@@ -719,7 +719,7 @@ def click_answered(page: Page, target: Locator, name: str, timeout: float = 15_0
     answered. A mouse's click, not a touch: with Flutter's accessibility tree on (the tests
     find controls by it), its engine holds a touch back and sends it as the tree's tap, as a
     screen reader's is, not as a finger's; and with touches, a page once stayed busy for
-    minutes in a test's Save (stop 47)."""
+    minutes in a test's Save."""
     before, sent = in_view(page, target)
     target.click(timeout=timeout)
     try:

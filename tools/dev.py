@@ -271,7 +271,7 @@ def parallel(arguments: list[str]) -> list[str]:
     The two more keep the cores busy while a test waits (for a server's deadline, a killed
     child, the browser's next frame): on 2 cores, with two workers the CPU was idle for 114 of
     its 750 seconds, with three for 34, and the run ended 20 s sooner; once the app drew less
-    at each tap (issue 25) the whole suite took 4:44 with three workers, 4:10 with four and
+    at each tap the whole suite took 4:44 with three workers, 4:10 with four and
     4:21 with five (2026-11-27). Without the browser tests (`--fast`) two more as well: those
     tests wait more (a door's deadlines), and on 2 cores four workers ended them in 56 and 51 s
     where three took 65 and 67."""

@@ -1,4 +1,4 @@
-"""Build the emoji fallback fonts the served web client asks for (issue 22).
+"""Build the emoji fallback fonts the served web client asks for.
 
     python tools/emoji_font.py [--source FONT.woff2]
 

@@ -1,4 +1,5 @@
-"""Regenerate the phone-size screenshots in docs/screenshots/ (shown in the README and docs/manual.md).
+"""Regenerate the phone-size screenshots in docs/screenshots/ (shown in docs/manual.md and the
+README).
 
     python tools/screenshots.py [--out FOLDER]
 

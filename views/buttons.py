@@ -12,7 +12,7 @@ only if the new one compares equal, which a button style never does: each of its
 can differ by state is parsed into a new object without equality. Flutter then animated the
 whole app from the theme to its copy for 200 ms, every screen drawn anew on each frame: a visit
 of a game (opened, then Back) cost the browser's main thread about 460 ms of work, and 155 ms
-with the styles here (stop 55, `bench/open_ab.py`'s `browser_work`)."""
+with the styles here (`bench/open_ab.py`'s `browser_work`)."""
 
 from __future__ import annotations
 

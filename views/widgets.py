@@ -250,7 +250,7 @@ def CountChips(
             label=ft.Text(str(n), semantics_label=t("{label}: {number}", label=label, number=n)),
             selected=n == value,
             # Keyed by its state too: a chip whose choice moved is made anew in the browser (a
-            # chip changed in place stayed drawn unchosen once in a full run: stop 52).
+            # chip changed in place stayed drawn unchosen once in a full run).
             key=drawn_as(label, n, n == value),
             disabled=not enabled,
             on_click=lambda e: on_count(n),
