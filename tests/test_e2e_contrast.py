@@ -64,6 +64,9 @@ def test_disabled_chips_and_buttons_are_readable_in_both_themes(
             choose_form(page, "Light")
             tap(page, "Back")
             tap_starting(page, "Black Spy · Anna, Ben, Carla, Dirk")  # the entry as it was left
+        # The entry's chips shown, then still: a busy server may send the entry after the page
+        # has gone quiet, and a chip measured as it appears is on its way there.
+        page.get_by_role("checkbox", name="Anna: black Spies: 0", exact=True).first.wait_for()
         settled(page)  # the chips drawn as they stay, not on their way there
         chosen = rendered_contrast(page, "Anna: black Spies: 0")
         other = rendered_contrast(page, "Anna: black Spies: 3")
